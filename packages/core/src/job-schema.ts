@@ -1,0 +1,88 @@
+// A job: benchmark x systems x trials, with the papers' numbers as defaults.
+import { z } from 'zod';
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be lowercase letters, digits, ".", "_" or "-"');
+
+export const HARNESSES = [
+  'oracle', 'nop', 'scripted', 'command',
+  'claude-code', 'codex', 'gemini-cli', 'qwen-code', 'kimi-cli', 'nanobot', 'hermes',
+] as const;
+export type HarnessName = (typeof HARNESSES)[number];
+
+export const systemSchema = z
+  .object({
+    id,
+    harness: z.enum(HARNESSES),
+    model: z.string().optional(),
+    /** Harness-specific settings (e.g. `flaw` for scripted agents, base URL for CLIs). */
+    settings: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type SystemSpec = z.infer<typeof systemSchema>;
+
+export const judgeSetupSchema = z
+  .object({
+    /** `checks-only` decides deterministic checks and leaves every other item explicitly unjudged. */
+    mode: z.enum(['checks-only', 'per-item', 'batched', 'holistic']).default('checks-only'),
+    provider: z.enum(['openai', 'anthropic']).optional(),
+    model: z.string().optional(),
+    baseUrl: z.string().url().optional(),
+    /** Name of the environment variable holding the key; the key itself never appears in a job file. */
+    apiKeyEnv: z.string().optional(),
+    batchSize: z.number().int().positive().default(8),
+    concurrency: z.number().int().positive().default(4),
+    attempts: z.number().int().positive().default(2),
+    timeoutSeconds: z.number().positive().default(1200),
+    maxSteps: z.number().int().positive().default(30),
+    temperature: z.number().min(0).max(2).default(0),
+  })
+  .strict();
+export type JudgeSetup = z.infer<typeof judgeSetupSchema>;
+
+export const limitsSchema = z
+  .object({
+    agentSeconds: z.number().positive().default(14_400),
+    setupSeconds: z.number().positive().default(1_200),
+    maxSteps: z.number().int().positive().default(200),
+    verifierSeconds: z.number().positive().default(43_200),
+  })
+  .strict();
+
+export const resourcesSchema = z
+  .object({
+    cpus: z.number().positive().default(2),
+    memoryGiB: z.number().positive().default(8),
+    storageGiB: z.number().positive().default(30),
+    pids: z.number().int().positive().default(1024),
+    network: z.enum(['none', 'host', 'bridge']).default('none'),
+  })
+  .strict();
+
+export const jobSchema = z
+  .object({
+    schema: z.literal('assay.job/v1'),
+    id,
+    /** Benchmark folder, relative to the job file. */
+    benchmark: z.string().min(1),
+    /** Restrict to these task / project ids (default: all in the benchmark). */
+    tasks: z.array(id).optional(),
+    projects: z.array(id).optional(),
+    systems: z.array(systemSchema).min(1),
+    trials: z.number().int().min(1).max(100).default(3),
+    judge: judgeSetupSchema.default(judgeSetupSchema.parse({})),
+    limits: limitsSchema.default(limitsSchema.parse({})),
+    resources: resourcesSchema.default(resourcesSchema.parse({})),
+    /** Trials running at once. */
+    concurrency: z.number().int().positive().default(2),
+    /** Results folder, relative to the job file (default: .assay/results/<job id> under the repository). */
+    results: z.string().optional(),
+  })
+  .strict()
+  .superRefine((j, ctx) => {
+    const seen = new Set<string>();
+    j.systems.forEach((s, i) => {
+      if (seen.has(s.id)) ctx.addIssue({ code: 'custom', path: ['systems', i, 'id'], message: `duplicate system id "${s.id}"` });
+      seen.add(s.id);
+    });
+  });
+export type JobSpec = z.infer<typeof jobSchema>;

@@ -1,0 +1,81 @@
+// The per-trial record written to <results>/trials/<system>/<task>/<trial>/record.json.
+// Versioned by `schema`; analysis reads only this. Unjudged items are explicit,
+// and a score is null (not 0) when it cannot be computed.
+import { z } from 'zod';
+import { DIMENSIONS, DOMAINS, FORMATS, IMPORTANCES } from './vocabulary.js';
+
+export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
+
+export const decisionSchema = z.enum(['satisfied', 'not-satisfied', 'unjudged']);
+export type Decision = z.infer<typeof decisionSchema>;
+
+export const verdictSchema = z.object({
+  itemId: z.string(),
+  importance: z.enum(IMPORTANCES),
+  dimension: z.enum(DIMENSIONS),
+  weight: z.number(),
+  decision: decisionSchema,
+  /** Who decided: a deterministic check, a judge, or nobody yet. */
+  source: z.enum(['check', 'judge', 'none']),
+  reason: z.string(),
+  judge: z.record(z.string(), z.unknown()).optional(),
+});
+export type Verdict = z.infer<typeof verdictSchema>;
+
+export const usageSchema = z.object({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  cachedInputTokens: z.number().nonnegative().default(0),
+  costUsd: z.number().nonnegative().nullable().default(null),
+  turns: z.number().int().nonnegative().nullable().default(null),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const scoreSchema = z.object({
+  /** 0–100 over all items; null while any item is unjudged. */
+  value: z.number().nullable(),
+  /** 0–100 over decided items only; null when nothing is decided. */
+  decided: z.number().nullable(),
+  /** Share of rubric weight that is decided, 0–1. */
+  coverage: z.number(),
+  /** value >= 90; null while value is null. */
+  success: z.boolean().nullable(),
+});
+export type Score = z.infer<typeof scoreSchema>;
+
+export const trialStatusSchema = z.enum(['completed', 'agent-failed', 'agent-timeout', 'infra-failed']);
+export type TrialStatus = z.infer<typeof trialStatusSchema>;
+
+export const deliverableEntrySchema = z.object({
+  path: z.string(),
+  sha256: z.string(),
+  size: z.number().int().nonnegative(),
+  detectedFormat: z.enum(FORMATS).nullable(),
+});
+export type DeliverableEntry = z.infer<typeof deliverableEntrySchema>;
+
+export const trialRecordSchema = z.object({
+  schema: z.literal(TRIAL_RECORD_SCHEMA),
+  jobId: z.string(),
+  benchmark: z.object({ id: z.string(), version: z.string() }),
+  system: z.object({ id: z.string(), harness: z.string(), model: z.string().nullable() }),
+  task: z.object({ id: z.string(), domain: z.enum(DOMAINS), formatRequired: z.boolean() }),
+  trial: z.number().int().positive(),
+  status: trialStatusSchema,
+  agent: z.object({
+    exitCode: z.number().int().nullable(),
+    timedOut: z.boolean(),
+    reason: z.string().nullable(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    durationSeconds: z.number().nonnegative(),
+    containerAttempts: z.number().int().nonnegative(),
+  }),
+  usage: usageSchema.nullable(),
+  deliverables: z.array(deliverableEntrySchema),
+  formatCompliance: z.object({ required: z.boolean(), compliant: z.boolean(), missing: z.array(z.string()), wrongType: z.array(z.string()) }),
+  verdicts: z.array(verdictSchema),
+  score: scoreSchema,
+  recordedAt: z.string(),
+});
+export type TrialRecord = z.infer<typeof trialRecordSchema>;

@@ -1,0 +1,50 @@
+// The protocol's fixed vocabularies, with the papers' display names and weights.
+
+export const DOMAINS = ['medical', 'finance', 'legal', 'business', 'stem', 'education'] as const;
+export type Domain = (typeof DOMAINS)[number];
+export const DOMAIN_LABELS: Record<Domain, string> = {
+  medical: 'Medical',
+  finance: 'Finance',
+  legal: 'Legal',
+  business: 'Business',
+  stem: 'STEM',
+  education: 'Education',
+};
+
+/** StartupBench importance levels and their weights (Core 5 / Important 3 / Auxiliary 1). */
+export const IMPORTANCE_WEIGHTS = { core: 5, important: 3, auxiliary: 1 } as const;
+export type Importance = keyof typeof IMPORTANCE_WEIGHTS;
+export const IMPORTANCES = ['core', 'important', 'auxiliary'] as const satisfies readonly Importance[];
+export const IMPORTANCE_LABELS: Record<Importance, string> = { core: 'Core', important: 'Important', auxiliary: 'Auxiliary' };
+
+/** StartupBench rubric dimensions. */
+export const DIMENSIONS = [
+  'structure-completeness',
+  'calculation-precision',
+  'information-integration',
+  'domain-compliance',
+  'engineering-format',
+  'output-presentation',
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+export const DIMENSION_LABELS: Record<Dimension, string> = {
+  'structure-completeness': 'Structure & Completeness',
+  'calculation-precision': 'Calculation Precision',
+  'information-integration': 'Information Integration',
+  'domain-compliance': 'Domain-Specific Compliance',
+  'engineering-format': 'Engineering & Format',
+  'output-presentation': 'Output & Presentation',
+};
+
+/** DeliverBench quality dimensions and evaluation targets. */
+export const QUALITY_DIMENSIONS = ['correctness', 'completeness', 'consistency', 'professionalism', 'usability'] as const;
+export type QualityDimension = (typeof QUALITY_DIMENSIONS)[number];
+export const TARGETS = ['artifact-quality', 'cross-file-consistency', 'package-acceptance'] as const;
+export type Target = (typeof TARGETS)[number];
+
+/** Deliverable formats a task can require; detection is by content, see packages/evidence. */
+export const FORMATS = ['docx', 'xlsx', 'pptx', 'pdf', 'md', 'txt', 'csv', 'json', 'html', 'png', 'jpg', 'svg', 'code'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** StartupBench success threshold on the 0–100 scale. */
+export const SUCCESS_THRESHOLD = 90;
