@@ -1,0 +1,259 @@
+// Activities of single-task trials, built over injected clients (Docker, evidence,
+// judge) so that only the worker constructs real ones.
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import { loadBenchmark, type LoadedBenchmark, type LoadedTask } from '@assay/benchmark';
+import {
+  TRIAL_RECORD_SCHEMA, scoreTask, trialRecordSchema,
+  type DeliverableEntry, type RubricItem, type TrialInput, type TrialRecord, type Usage, type Verdict,
+} from '@assay/core';
+import { assessFormatCompliance, unjudgedVerdict, verdictFromCheck, type EvidenceTools, type FormatCompliance } from './evaluate-deliverables.js';
+import { planContainer } from './harness/plan-container.js';
+import { removeContainer, runAgentContainer } from './run-agent-container.js';
+import { parseAgentUsage } from './parse-agent-usage.js';
+import { casPath, trialPaths } from './trial-paths.js';
+import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
+
+export interface PreparedWorkspace {
+  workspace: string;
+  instructionDir: string;
+}
+
+export interface AgentRun {
+  exitCode: number | null;
+  timedOut: boolean;
+  reason: string | null;
+  startedAt: string;
+  endedAt: string;
+  durationSeconds: number;
+  containerAttempts: number;
+  usage: Usage | null;
+}
+
+export interface Evaluation {
+  verdicts: Verdict[];
+  formatCompliance: FormatCompliance;
+}
+
+/** Decides rubric items that no check decided; absent when the job uses checks only. */
+export type JudgeItems = (args: { trial: TrialInput; task: LoadedTask; items: RubricItem[]; outputsDir: string }) => Promise<Verdict[]>;
+
+export interface TrialActivityDeps {
+  docker: Docker;
+  evidence: EvidenceTools;
+  images: { scriptedAgent: string };
+  judgeItems?: JudgeItems;
+  log?: (line: string) => void;
+}
+
+/** Largest single deliverable we copy into the store; bigger files are noted, not copied. */
+const MAX_DELIVERABLE_BYTES = 512 * 1024 ** 2;
+
+export function createTrialActivities(deps: TrialActivityDeps) {
+  const benchmarks = new Map<string, LoadedBenchmark>();
+  const benchmarkAt = (root: string): LoadedBenchmark => {
+    let b = benchmarks.get(root);
+    if (!b) {
+      b = loadBenchmark(root);
+      benchmarks.set(root, b);
+    }
+    return b;
+  };
+  const taskOf = (trial: TrialInput): LoadedTask => {
+    const task = benchmarkAt(trial.benchmark.root).tasks.find((t) => t.spec.id === trial.taskId);
+    if (!task) throw new Error(`task "${trial.taskId}" is not in the benchmark at ${trial.benchmark.root}`);
+    return task;
+  };
+
+  return {
+    /** Copy the task's inputs (and nothing evaluator-only) into a fresh workspace. Idempotent. */
+    async prepareWorkspace(trial: TrialInput): Promise<PreparedWorkspace> {
+      const p = trialPaths(trial);
+      const out = { workspace: p.workspace, instructionDir: p.instructionDir };
+      if (existsSync(p.preparedMarker)) return out;
+      const { agent } = taskOf(trial);
+      rmSync(p.workDir, { recursive: true, force: true });
+      mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
+      mkdirSync(p.instructionDir, { recursive: true });
+      if (existsSync(agent.inputsDir)) cpSync(agent.inputsDir, path.join(p.workspace, 'inputs'), { recursive: true, dereference: true });
+      else mkdirSync(path.join(p.workspace, 'inputs'));
+      writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
+      writeFileSync(p.preparedMarker, new Date().toISOString());
+      return out;
+    },
+
+    /** Run the harness container; agent failures are results, only infrastructure errors throw. */
+    async runAgent(args: { trial: TrialInput; workspace: PreparedWorkspace; workflowId: string }): Promise<AgentRun> {
+      const { trial } = args;
+      const p = trialPaths(trial);
+      if (existsSync(p.agentResult)) return JSON.parse(readFileSync(p.agentResult, 'utf8')) as AgentRun;
+      const task = taskOf(trial);
+      const plan = planContainer({ system: trial.system, evaluatorDir: path.join(task.dir, 'evaluator'), images: deps.images });
+      const ctx = Context.current();
+      const result = await runAgentContainer(
+        deps.docker,
+        {
+          workflowId: args.workflowId,
+          labels: { 'assay.job': trial.jobId, 'assay.system': trial.system.id, 'assay.task': trial.taskId, 'assay.trial': String(trial.trial), 'assay.role': 'agent' },
+          plan,
+          workspace: args.workspace.workspace,
+          instructionDir: args.workspace.instructionDir,
+          env: {
+            ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
+            ASSAY_TASK_ID: trial.taskId,
+            ASSAY_TRIAL: String(trial.trial),
+            ASSAY_MAX_STEPS: String(trial.limits.maxSteps),
+            ASSAY_TIME_LIMIT_SECONDS: String(trial.limits.agentSeconds),
+          },
+          limits: trial.limits,
+          resources: trial.resources,
+        },
+        { heartbeat: (d) => ctx.heartbeat(d), sleep: (ms) => ctx.sleep(ms), cancelled: () => ctx.cancellationSignal.aborted },
+      );
+      const run: AgentRun = {
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        reason: result.timedOut
+          ? `agent exceeded its ${trial.limits.agentSeconds} s limit`
+          : result.exitCode === 0 ? null : `agent exited with code ${result.exitCode}`,
+        startedAt: result.startedAt,
+        endedAt: result.endedAt,
+        durationSeconds: result.durationSeconds,
+        containerAttempts: ctx.info.attempt,
+        usage: parseAgentUsage(result.logs),
+      };
+      mkdirSync(p.dir, { recursive: true });
+      writeFileAtomic(p.transcript, result.logs);
+      writeJsonAtomic(p.agentResult, run);
+      await removeContainer(deps.docker, args.workflowId);
+      return run;
+    },
+
+    /** Hash every file in outputs/ into the job's content-addressed store. */
+    async collectDeliverables(args: { trial: TrialInput; workspace: PreparedWorkspace }): Promise<DeliverableEntry[]> {
+      const outputs = path.join(args.workspace.workspace, 'outputs');
+      const entries: DeliverableEntry[] = [];
+      for (const rel of listRegularFiles(outputs)) {
+        const abs = path.join(outputs, rel);
+        const size = lstatSync(abs).size;
+        if (size > MAX_DELIVERABLE_BYTES) continue;
+        const bytes = readFileSync(abs);
+        const sha256 = createHash('sha256').update(bytes).digest('hex');
+        const stored = casPath(args.trial.resultsDir, sha256);
+        if (!existsSync(stored)) {
+          mkdirSync(path.dirname(stored), { recursive: true });
+          copyFileSync(abs, `${stored}.tmp`);
+          renameSync(`${stored}.tmp`, stored);
+        }
+        entries.push({ path: rel, sha256, size, detectedFormat: await deps.evidence.detectFormat(abs) });
+      }
+      return entries;
+    },
+
+    async evaluateTrial(args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> {
+      const task = taskOf(args.trial);
+      const outputsDir = path.join(args.workspace.workspace, 'outputs');
+      const view = await deps.evidence.buildView(outputsDir);
+      const verdicts = new Map<string, Verdict>();
+      const forJudge: RubricItem[] = [];
+      for (const item of task.evaluator.rubric.items) {
+        if (item.check) {
+          const v = verdictFromCheck(item, await deps.evidence.evaluateCheck(item.check, view));
+          if (v.decision !== 'unjudged') {
+            verdicts.set(item.id, v);
+            continue;
+          }
+        }
+        forJudge.push(item);
+      }
+      if (forJudge.length > 0) {
+        const judged = deps.judgeItems && args.trial.judge.mode !== 'checks-only'
+          ? await deps.judgeItems({ trial: args.trial, task, items: forJudge, outputsDir })
+          : forJudge.map((item) => unjudgedVerdict(item, 'no judge configured (judge.mode is checks-only)'));
+        for (const v of judged) verdicts.set(v.itemId, v);
+      }
+      return {
+        verdicts: task.evaluator.rubric.items.map((i) => verdicts.get(i.id) ?? unjudgedVerdict(i, 'not evaluated')),
+        formatCompliance: assessFormatCompliance(task.spec, args.deliverables),
+      };
+    },
+
+    async recordTrial(args: { trial: TrialInput; run: AgentRun; deliverables: DeliverableEntry[]; evaluation: Evaluation }): Promise<TrialRecord> {
+      const { trial, run } = args;
+      const task = taskOf(trial);
+      const record: TrialRecord = trialRecordSchema.parse({
+        schema: TRIAL_RECORD_SCHEMA,
+        jobId: trial.jobId,
+        benchmark: { id: trial.benchmark.id, version: trial.benchmark.version },
+        system: { id: trial.system.id, harness: trial.system.harness, model: trial.system.model ?? null },
+        task: { id: task.spec.id, domain: task.spec.domain, formatRequired: task.spec.formatRequired },
+        trial: trial.trial,
+        status: run.timedOut ? 'agent-timeout' : run.exitCode === 0 ? 'completed' : 'agent-failed',
+        agent: {
+          exitCode: run.exitCode, timedOut: run.timedOut, reason: run.reason, startedAt: run.startedAt, endedAt: run.endedAt,
+          durationSeconds: run.durationSeconds, containerAttempts: run.containerAttempts,
+        },
+        usage: run.usage,
+        deliverables: args.deliverables,
+        formatCompliance: args.evaluation.formatCompliance,
+        verdicts: args.evaluation.verdicts,
+        score: scoreTask(args.evaluation.verdicts),
+        recordedAt: new Date().toISOString(),
+      });
+      writeJsonAtomic(trialPaths(trial).record, record);
+      return record;
+    },
+
+    /** Keys (`system/task/trial`) of trials with a record that is not an infrastructure failure. */
+    async listFinishedTrials(args: { resultsDir: string }): Promise<string[]> {
+      return readTrialRecords(args.resultsDir)
+        .filter((r) => r.status !== 'infra-failed')
+        .map((r) => `${r.system.id}/${r.task.id}/${r.trial}`);
+    },
+
+    async recordInfraFailure(args: { trial: TrialInput; error: string }): Promise<void> {
+      const p = trialPaths(args.trial);
+      writeJsonAtomic(path.join(p.dir, 'infra-failure.json'), { error: args.error, at: new Date().toISOString() });
+    },
+  };
+}
+
+export type TrialActivities = ReturnType<typeof createTrialActivities>;
+
+export function renderInstruction(request: string, outputs: LoadedTask['agent']['outputs']): string {
+  const lines = [request.trim(), '', '---', 'Input files are in /workspace/inputs/. Write every deliverable to /workspace/outputs/.'];
+  if (outputs.length > 0) {
+    lines.push('Required deliverables:');
+    for (const o of outputs) lines.push(`- /workspace/outputs/${o.path} (${o.format})${o.required ? '' : ' (optional)'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Regular files under dir, relative, never following symlinks. */
+export function listRegularFiles(dir: string): string[] {
+  const out: string[] = [];
+  if (!existsSync(dir)) return out;
+  const visit = (abs: string): void => {
+    for (const e of readdirSync(abs, { withFileTypes: true })) {
+      const child = path.join(abs, e.name);
+      if (e.isDirectory()) visit(child);
+      else if (e.isFile()) out.push(path.relative(dir, child));
+    }
+  };
+  visit(dir);
+  return out.sort();
+}
+
+export function readTrialRecords(resultsDir: string): TrialRecord[] {
+  const root = path.join(resultsDir, 'trials');
+  const records: TrialRecord[] = [];
+  for (const rel of listRegularFiles(root)) {
+    if (path.basename(rel) !== 'record.json') continue;
+    const parsed = trialRecordSchema.safeParse(JSON.parse(readFileSync(path.join(root, rel), 'utf8')));
+    if (parsed.success) records.push(parsed.data);
+  }
+  return records;
+}

@@ -1,0 +1,10 @@
+export { createTrialActivities, readTrialRecords, renderInstruction, listRegularFiles } from './create-trial-activities.js';
+export type { TrialActivities, TrialActivityDeps, AgentRun, Evaluation, JudgeItems, PreparedWorkspace } from './create-trial-activities.js';
+export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
+export { assessFormatCompliance } from './evaluate-deliverables.js';
+export { reapContainers } from './reap-containers.js';
+export { containerNameFor, LABEL_MANAGED, LABEL_WORKFLOW } from './run-agent-container.js';
+export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
+export { SCRIPTED_AGENTS } from './harness/scripted-harness.js';
+export { trialPaths, trialDir, casPath, RESULTS_LAYOUT_VERSION } from './trial-paths.js';
+export { writeJsonAtomic } from './write-file-atomic.js';

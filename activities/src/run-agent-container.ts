@@ -1,0 +1,151 @@
+// Start (or re-attach to) the agent container of one trial and wait for it.
+// The container's name is derived from the workflow id, so a retried activity
+// finds the container its predecessor started instead of starting a second one;
+// the time limit is measured from the container's own start time for the same reason.
+import { createHash } from 'node:crypto';
+import type Docker from 'dockerode';
+import type { ContainerPlan } from './harness/container-plan.js';
+
+export const LABEL_MANAGED = 'assay.managed';
+export const LABEL_WORKFLOW = 'assay.workflow-id';
+
+export interface AgentContainerRequest {
+  workflowId: string;
+  labels: Record<string, string>;
+  plan: ContainerPlan;
+  workspace: string;
+  instructionDir: string;
+  env: Record<string, string>;
+  limits: { agentSeconds: number };
+  resources: { cpus: number; memoryGiB: number; pids: number; network: 'none' | 'host' | 'bridge' };
+}
+
+export interface AgentContainerResult {
+  exitCode: number | null;
+  timedOut: boolean;
+  startedAt: string;
+  endedAt: string;
+  durationSeconds: number;
+  /** True when this call found a container started by an earlier attempt. */
+  reattached: boolean;
+  logs: string;
+}
+
+export interface WaitHooks {
+  heartbeat: (details: unknown) => void;
+  sleep: (ms: number) => Promise<void>;
+  cancelled: () => boolean;
+}
+
+export function containerNameFor(workflowId: string): string {
+  return `assay-${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}`;
+}
+
+export async function runAgentContainer(docker: Docker, req: AgentContainerRequest, hooks: WaitHooks): Promise<AgentContainerResult> {
+  const name = containerNameFor(req.workflowId);
+  let container = docker.getContainer(name);
+  let reattached = true;
+  let info = await inspectOrNull(container);
+  if (!info) {
+    reattached = false;
+    container = await createOrFind(docker, name, req);
+    info = await container.inspect();
+  }
+  // Docker reports the zero time for a container that was created but never started.
+  if (!info.State.Running && info.State.StartedAt.startsWith('0001')) await container.start();
+
+  let killedForTime = false;
+  for (;;) {
+    info = await container.inspect();
+    if (!info.State.Running) break;
+    const started = Date.parse(info.State.StartedAt);
+    const elapsed = (Date.now() - started) / 1000;
+    hooks.heartbeat({ container: name, elapsedSeconds: Math.round(elapsed) });
+    if (hooks.cancelled()) {
+      await container.kill().catch(() => undefined);
+      throw new Error('agent activity cancelled');
+    }
+    if (elapsed > req.limits.agentSeconds) {
+      killedForTime = true;
+      await container.kill().catch(() => undefined);
+      continue;
+    }
+    await hooks.sleep(1000);
+  }
+
+  const startedAt = info.State.StartedAt;
+  const endedAt = info.State.FinishedAt;
+  const durationSeconds = Math.max(0, (Date.parse(endedAt) - Date.parse(startedAt)) / 1000);
+  const logs = await readLogs(container);
+  return {
+    exitCode: typeof info.State.ExitCode === 'number' ? info.State.ExitCode : null,
+    timedOut: killedForTime || durationSeconds >= req.limits.agentSeconds,
+    startedAt,
+    endedAt,
+    durationSeconds,
+    reattached,
+    logs,
+  };
+}
+
+export async function removeContainer(docker: Docker, workflowId: string): Promise<void> {
+  await docker.getContainer(containerNameFor(workflowId)).remove({ force: true }).catch((err: { statusCode?: number }) => {
+    if (err.statusCode !== 404) throw err;
+  });
+}
+
+async function inspectOrNull(container: Docker.Container): Promise<Docker.ContainerInspectInfo | null> {
+  try {
+    return await container.inspect();
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 404) return null;
+    throw err;
+  }
+}
+
+async function createOrFind(docker: Docker, name: string, req: AgentContainerRequest): Promise<Docker.Container> {
+  const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
+  try {
+    return await docker.createContainer({
+      name,
+      Image: req.plan.image,
+      Cmd: req.plan.cmd.length > 0 ? req.plan.cmd : undefined,
+      Env: [...env, ...Object.entries(req.plan.env).map(([k, v]) => `${k}=${v}`)],
+      Labels: { ...req.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: req.workflowId },
+      WorkingDir: '/workspace',
+      HostConfig: {
+        Binds: [`${req.workspace}:/workspace`, `${req.instructionDir}:/assay:ro`, ...req.plan.binds],
+        NetworkMode: req.resources.network,
+        NanoCpus: Math.round(req.resources.cpus * 1e9),
+        Memory: Math.round(req.resources.memoryGiB * 1024 ** 3),
+        PidsLimit: req.resources.pids,
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: req.plan.readOnlyRoot,
+        Tmpfs: req.plan.readOnlyRoot ? { '/tmp': 'rw,size=256m' } : undefined,
+        AutoRemove: false,
+      },
+    });
+  } catch (err) {
+    // Another attempt created it between our inspect and create: use that one.
+    if ((err as { statusCode?: number }).statusCode === 409) return docker.getContainer(name);
+    throw err;
+  }
+}
+
+async function readLogs(container: Docker.Container): Promise<string> {
+  const buf = (await container.logs({ stdout: true, stderr: true, follow: false, timestamps: false })) as unknown as Buffer;
+  return demuxDockerLog(buf);
+}
+
+/** Docker multiplexes stdout/stderr frames (8-byte headers) when there is no TTY. */
+export function demuxDockerLog(buf: Buffer): string {
+  const parts: string[] = [];
+  let offset = 0;
+  while (offset + 8 <= buf.length) {
+    const size = buf.readUInt32BE(offset + 4);
+    parts.push(buf.subarray(offset + 8, offset + 8 + size).toString('utf8'));
+    offset += 8 + size;
+  }
+  if (offset === 0 && buf.length > 0) return buf.toString('utf8');
+  return parts.join('');
+}

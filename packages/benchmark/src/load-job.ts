@@ -1,0 +1,53 @@
+// Load a job YAML: schema defaults (the papers' numbers), benchmark resolved
+// relative to the job file, task/project filters checked against the benchmark.
+import path from 'node:path';
+import { jobSchema, type JobSpec } from '@assay/core';
+import { InvalidInputError, type Issue } from './issue.js';
+import { inspectBenchmark, type LoadedBenchmark } from './load-benchmark.js';
+import { readYamlFile } from './read-yaml-file.js';
+
+export interface LoadedJob {
+  file: string;
+  spec: JobSpec;
+  benchmark: LoadedBenchmark;
+  /** Absolute results folder for this job. */
+  resultsDir: string;
+}
+
+export function inspectJob(file: string, opts: { repoRoot: string; cwd?: string }): { job: LoadedJob | null; issues: Issue[] } {
+  const cwd = opts.cwd ?? process.cwd();
+  const abs = path.resolve(cwd, file);
+  const label = path.relative(cwd, abs) || abs;
+  const issues: Issue[] = [];
+  const spec = readYamlFile(abs, label, jobSchema, issues);
+  if (!spec) return { job: null, issues };
+  const benchDir = path.resolve(path.dirname(abs), spec.benchmark);
+  const { benchmark, issues: benchIssues } = inspectBenchmark(benchDir, cwd);
+  issues.push(...benchIssues);
+  if (!benchmark) return { job: null, issues };
+  const known = new Set(benchmark.index.tasks);
+  spec.tasks?.forEach((id, i) => {
+    if (!known.has(id)) issues.push({ file: label, field: `tasks[${i}]`, reason: `unknown task "${id}" (not in ${benchmark.index.id})` });
+  });
+  const knownProjects = new Set(benchmark.index.projects);
+  spec.projects?.forEach((id, i) => {
+    if (!knownProjects.has(id)) issues.push({ file: label, field: `projects[${i}]`, reason: `unknown project "${id}" (not in ${benchmark.index.id})` });
+  });
+  if (issues.length > 0) return { job: null, issues };
+  const resultsDir = spec.results
+    ? path.resolve(path.dirname(abs), spec.results)
+    : path.join(opts.repoRoot, '.assay', 'results', spec.id);
+  return { job: { file: abs, spec, benchmark, resultsDir }, issues };
+}
+
+export function loadJob(file: string, opts: { repoRoot: string; cwd?: string }): LoadedJob {
+  const { job, issues } = inspectJob(file, opts);
+  if (!job) throw new InvalidInputError(issues);
+  return job;
+}
+
+/** The tasks a job runs, in benchmark order. */
+export function selectTasks(job: LoadedJob): LoadedBenchmark['tasks'] {
+  const only = job.spec.tasks ? new Set(job.spec.tasks) : null;
+  return job.benchmark.tasks.filter((t) => !only || only.has(t.spec.id));
+}

@@ -1,0 +1,89 @@
+// `assay run JOB.yaml`: validate, make sure the server and images are there,
+// submit (or resume) the job workflow, run an embedded worker unless told not
+// to, and print the per-system summary.
+import { Client, Connection, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { readTrialRecords } from '@assay/activities';
+import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
+import { CliError } from '../cli-error.js';
+import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
+import { messages } from '../messages.js';
+import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
+import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
+import { ensureRuntime } from '../ensure-runtime.js';
+import { startWorker } from '../worker/start-worker.js';
+
+export interface RunOptions {
+  worker: boolean;
+  detach?: boolean;
+  json?: boolean;
+  heartbeatSeconds?: string;
+}
+
+export async function runCommand(file: string, opts: RunOptions): Promise<void> {
+  const root = repoRoot();
+  const job = loadJobOrFail(file, root);
+  assertRunnable(job);
+  const log = (line: string): void => { if (!opts.json) console.log(line); };
+  const runtime = await ensureRuntime({ root, log, needDocker: opts.worker });
+  writeJobManifest(job);
+
+  const connection = await Connection.connect({ address: runtime.address }).catch(() => {
+    throw new CliError(messages.temporalUnreachable(runtime.address));
+  });
+  const client = new Client({ connection, namespace: temporalNamespace() });
+  const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30));
+  const workflowId = jobWorkflowId(job.spec.id);
+  const handle = await client.workflow.start('jobWorkflow', {
+    workflowId,
+    taskQueue: TASK_QUEUE,
+    args: [input],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  });
+  log(`job ${job.spec.id}: workflow ${workflowId} on ${runtime.address} (results in ${job.resultsDir})`);
+  if (opts.detach) {
+    if (opts.json) console.log(JSON.stringify({ workflowId, resultsDir: job.resultsDir }));
+    await connection.close();
+    return;
+  }
+
+  const worker = opts.worker ? await startWorker({ address: runtime.address, namespace: temporalNamespace(), images: runtime.images!, log }) : null;
+  const seen = new Set<string>();
+  const poll = setInterval(() => {
+    handle.query(jobProgressQuery).then((p: JobProgress) => {
+      for (const d of p.done) {
+        if (seen.has(d.key) || d.status === 'skipped') continue;
+        seen.add(d.key);
+        const score = d.score !== null ? d.score.toFixed(1) : d.decided !== null ? `${d.decided.toFixed(1)} (decided items)` : '—';
+        log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
+      }
+    }).catch(() => undefined);
+  }, 2000);
+  let progress: JobProgress;
+  try {
+    progress = await handle.result();
+  } catch (err) {
+    throw new CliError(messages.jobFailed(err instanceof Error ? err.message : String(err)));
+  } finally {
+    clearInterval(poll);
+    await worker?.shutdown();
+    await connection.close();
+  }
+
+  const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * job.spec.trials]));
+  const summary = summarizeResults(readTrialRecords(job.resultsDir), expected);
+  const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
+  if (opts.json) {
+    console.log(JSON.stringify({ jobId: job.spec.id, resultsDir: job.resultsDir, skipped: progress.skipped, summary, infraFailed }, null, 2));
+  } else {
+    console.log('');
+    console.log(renderSummaryTable(summary));
+    console.log('');
+    if (progress.skipped > 0) console.log(`${progress.skipped} trial(s) were already recorded and were not run again.`);
+    console.log(`Scores are 0–100; "score" needs every rubric item decided, "score (decided items)" counts only items a check or judge decided.`);
+    console.log(`Results: ${job.resultsDir}`);
+  }
+  if (infraFailed.length > 0) {
+    throw new CliError(`${infraFailed.length} trial(s) failed for infrastructure reasons; submit the job again to retry them`, 2);
+  }
+}

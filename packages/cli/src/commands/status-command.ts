@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
+import { readTrialRecords } from '@assay/activities';
+import { jobProgressQuery, jobWorkflowId } from '@assay/workflows/definitions';
+import { CliError } from '../cli-error.js';
+import { loadJobOrFail } from '../job-input.js';
+import { messages } from '../messages.js';
+import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
+import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
+
+/** `assay status JOB.yaml`: the workflow's state and progress, and the summary of what is on disk. */
+export async function statusCommand(file: string, opts: { json?: boolean; wait?: boolean }): Promise<void> {
+  const job = loadJobOrFail(file, repoRoot());
+  const address = temporalAddress();
+  let workflow: { status: string; progress: unknown } | null = null;
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 3000 });
+    const client = new Client({ connection, namespace: temporalNamespace() });
+    const handle = client.workflow.getHandle(jobWorkflowId(job.spec.id));
+    if (opts.wait) await handle.result().catch(() => undefined);
+    const d = await handle.describe();
+    const progress = await handle.query(jobProgressQuery).catch(() => null);
+    workflow = { status: d.status.name, progress };
+    await connection.close();
+  } catch (err) {
+    if ((err as Error).name === 'WorkflowNotFoundError') throw new CliError(messages.jobNotFound(job.spec.id));
+    if (!existsSync(job.resultsDir)) throw new CliError(messages.temporalUnreachable(address));
+  }
+  const records = existsSync(job.resultsDir) ? readTrialRecords(job.resultsDir) : [];
+  const tasks = job.spec.tasks?.length ?? job.benchmark.tasks.length;
+  const summary = summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials])));
+  if (opts.json) {
+    console.log(JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary }, null, 2));
+    return;
+  }
+  console.log(`job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s) in ${job.resultsDir}`);
+  console.log(renderSummaryTable(summary));
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { InvalidInputError, formatIssue, loadJob, selectTasks, type LoadedJob } from '@assay/benchmark';
+import { RESULTS_LAYOUT_VERSION, RUNNABLE_HARNESSES, writeJsonAtomic } from '@assay/activities';
+import type { JobInput } from '@assay/workflows/definitions';
+import { CliError } from './cli-error.js';
+import { messages } from './messages.js';
+
+/** Load a job file or fail with every problem listed. */
+export function loadJobOrFail(file: string, root: string): LoadedJob {
+  try {
+    return loadJob(file, { repoRoot: root });
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw new CliError(messages.invalidInput(err.issues.length), 1, err.issues.map(formatIssue));
+    throw err;
+  }
+}
+
+export function assertRunnable(job: LoadedJob): void {
+  for (const s of job.spec.systems) {
+    if (!(RUNNABLE_HARNESSES as readonly string[]).includes(s.harness)) {
+      throw new CliError(messages.harnessNotRunnable(s.id, s.harness, RUNNABLE_HARNESSES));
+    }
+  }
+}
+
+export function jobInputOf(job: LoadedJob, heartbeatSeconds: number): JobInput {
+  return {
+    jobId: job.spec.id,
+    resultsDir: job.resultsDir,
+    benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },
+    taskIds: selectTasks(job).map((t) => t.spec.id),
+    systems: job.spec.systems,
+    trials: job.spec.trials,
+    concurrency: job.spec.concurrency,
+    limits: job.spec.limits,
+    resources: job.spec.resources,
+    judge: job.spec.judge,
+    heartbeatSeconds,
+  };
+}
+
+/** `<results>/job.json`: the resolved job (no secrets: keys are only ever named by env var). */
+export function writeJobManifest(job: LoadedJob): void {
+  mkdirSync(job.resultsDir, { recursive: true });
+  writeJsonAtomic(path.join(job.resultsDir, 'job.json'), {
+    layout: RESULTS_LAYOUT_VERSION,
+    jobFile: job.file,
+    benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },
+    spec: job.spec,
+    writtenAt: new Date().toISOString(),
+  });
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The assay CLI. Every command has --help; errors are one sentence (plus a list
+// of problems where there are several) and a non-zero exit code.
+import { Command } from 'commander';
+import { CliError } from './cli-error.js';
+import { serverStartCommand, serverStatusCommand, serverStopCommand, setupCommand } from './commands/infra-commands.js';
+import { runCommand } from './commands/run-command.js';
+import { statusCommand } from './commands/status-command.js';
+import { validateCommand } from './commands/validate-command.js';
+import { workerCommand } from './commands/worker-command.js';
+
+const program = new Command('assay')
+  .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
+  .showHelpAfterError();
+
+program.command('setup')
+  .description('install what is missing (pnpm deps, Temporal CLI venv, Docker engine, base and agent images, LibreOffice)')
+  .option('--no-document-tools', 'skip LibreOffice and poppler')
+  .option('--chromium', 'also install Chromium (for report tests)')
+  .action(setupCommand);
+
+const server = program.command('server').description('the local Temporal dev server (SQLite under .assay/)');
+server.command('start').description('start it (no-op when running)').action(serverStartCommand);
+server.command('stop').description('stop it').action(serverStopCommand);
+server.command('status').description('is it running, and where').option('--json', 'machine-readable output').action(serverStatusCommand);
+
+program.command('worker')
+  .description('run a worker until interrupted')
+  .option('--concurrency <n>', 'activities at once on this worker')
+  .action(workerCommand);
+
+program.command('run')
+  .description('run (or resume) a job: systems x tasks x trials')
+  .argument('<job>', 'job YAML file')
+  .option('--no-worker', 'do not run an embedded worker (use "assay worker" elsewhere)')
+  .option('--detach', 'submit and return without waiting')
+  .option('--heartbeat-seconds <n>', 'agent heartbeat timeout (default 30)')
+  .option('--json', 'machine-readable output')
+  .action(runCommand);
+
+program.command('status')
+  .description('progress and summary of a job')
+  .argument('<job>', 'job YAML file')
+  .option('--wait', 'wait for the job to finish first')
+  .option('--json', 'machine-readable output')
+  .action(statusCommand);
+
+program.command('validate')
+  .description('check a benchmark folder or a job file; prints every problem as file:field: reason')
+  .argument('<path>', 'benchmark folder or job YAML')
+  .option('--json', 'machine-readable output')
+  .action(validateCommand);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CliError) {
+    for (const line of err.details) console.error(line);
+    console.error(`assay: ${err.message}`);
+    process.exit(err.exitCode);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`assay: ${message.split('\n')[0]}`);
+  if (process.env.ASSAY_DEBUG) console.error(err);
+  process.exit(1);
+}

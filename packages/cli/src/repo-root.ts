@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: where pnpm-workspace.yaml is, walking up from this file. */
+export function repoRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('cannot find the repository root (pnpm-workspace.yaml)');
+    dir = up;
+  }
+  return dir;
+}
+
+export function temporalAddress(): string {
+  return process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+}
+
+export function temporalNamespace(): string {
+  return process.env.TEMPORAL_NAMESPACE ?? 'default';
+}

@@ -1,0 +1,66 @@
+// The worker: the only place that builds real clients (Temporal, Docker,
+// evidence, judge) and hands them to the activity factories.
+import { createRequire } from 'node:module';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import Docker from 'dockerode';
+import { createTrialActivities, reapContainers } from '@assay/activities';
+import { TASK_QUEUE } from '@assay/workflows/definitions';
+import { createEvidenceTools } from './evidence-tools.js';
+
+const require = createRequire(import.meta.url);
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  images: { scriptedAgent: string };
+  log: (line: string) => void;
+  /** Agent activities running at once on this worker. */
+  maxConcurrentActivities?: number;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Resolves when the worker has shut down. */
+  done: Promise<void>;
+  shutdown: () => Promise<void>;
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const docker = new Docker();
+  const connection = await NativeConnection.connect({ address: opts.address });
+  const clientConnection = await Connection.connect({ address: opts.address });
+  const client = new Client({ connection: clientConnection, namespace: opts.namespace });
+
+  await reapContainers(docker, async (workflowId) => {
+    try {
+      const d = await client.workflow.getHandle(workflowId).describe();
+      return d.status.name === 'RUNNING';
+    } catch {
+      return false;
+    }
+  }, opts.log);
+
+  const activities = createTrialActivities({ docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log });
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: TASK_QUEUE,
+    workflowsPath: require.resolve('@assay/workflows'),
+    activities,
+    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
+    bundlerOptions: { ignoreModules: [] },
+  });
+  const done = worker.run().finally(async () => {
+    await connection.close().catch(() => undefined);
+    await clientConnection.close().catch(() => undefined);
+  });
+  return {
+    worker,
+    done,
+    shutdown: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

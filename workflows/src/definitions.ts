@@ -1,0 +1,11 @@
+// Signals and queries of the job and trial workflows, plus the shared inputs
+// (re-exported from core). Imported by workflows, worker and client alike.
+import { defineQuery } from '@temporalio/workflow';
+import type { JobProgress } from '@assay/core';
+
+export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId } from '@assay/core';
+export type { TrialInput, JobInput, TrialOutcome, JobProgress } from '@assay/core';
+
+export const jobProgressQuery = defineQuery<JobProgress>('progress');
+export const trialStageQuery = defineQuery<string>('stage');
+

@@ -1,0 +1,3 @@
+// Workflow entry point for the worker's bundler: export every workflow here.
+export { jobWorkflow } from './job-workflow.js';
+export { trialWorkflow } from './trial-workflow.js';

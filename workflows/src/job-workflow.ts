@@ -1,0 +1,73 @@
+// A job fans out one child trial workflow per (system, task, trial), at most
+// `concurrency` at a time. Child ids are deterministic, and trials already
+// recorded on disk are skipped, so submitting the same job again resumes it.
+import { ApplicationFailure, ParentClosePolicy, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { TrialActivities } from '@assay/activities';
+import { jobProgressQuery, trialKey, trialWorkflowId, type JobInput, type JobProgress, type TrialInput, type TrialOutcome } from './definitions.js';
+import { trialWorkflow } from './trial-workflow.js';
+
+export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
+  const progress: JobProgress = { total: 0, skipped: 0, running: [], done: [] };
+  setHandler(jobProgressQuery, () => progress);
+
+  const { listFinishedTrials, recordInfraFailure } = proxyActivities<TrialActivities>({
+    startToCloseTimeout: '5 minutes',
+    retry: { maximumAttempts: 5 },
+  });
+  const finished = new Set(await listFinishedTrials({ resultsDir: input.resultsDir }));
+
+  const pending: TrialInput[] = [];
+  for (const system of input.systems) {
+    for (const taskId of input.taskIds) {
+      for (let trial = 1; trial <= input.trials; trial++) {
+        progress.total++;
+        const key = trialKey(system.id, taskId, trial);
+        if (finished.has(key)) {
+          progress.skipped++;
+          progress.done.push({ key, status: 'skipped', score: null, decided: null, unjudged: 0 });
+          continue;
+        }
+        pending.push({
+          jobId: input.jobId, resultsDir: input.resultsDir, benchmark: input.benchmark, taskId, system, trial,
+          limits: input.limits, resources: input.resources, judge: input.judge, heartbeatSeconds: input.heartbeatSeconds,
+        });
+      }
+    }
+  }
+
+  const runOne = async (trial: TrialInput): Promise<void> => {
+    const key = trialKey(trial.system.id, trial.taskId, trial.trial);
+    progress.running.push(key);
+    let outcome: TrialOutcome;
+    try {
+      outcome = await executeChild(trialWorkflow, {
+        workflowId: trialWorkflowId(input.jobId, key),
+        args: [trial],
+        parentClosePolicy: ParentClosePolicy.TERMINATE,
+        searchAttributes: {
+          AssayJob: [input.jobId], AssaySystem: [trial.system.id], AssayTask: [trial.taskId],
+          AssayHarness: [trial.system.harness], AssayModel: [trial.system.model ?? 'none'],
+        },
+      });
+    } catch (err) {
+      // Infrastructure gave up after its retries: say so on disk, never as a score.
+      const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      await recordInfraFailure({ trial, error: message });
+      outcome = { key, status: 'infra-failed', score: null, decided: null, unjudged: 0, error: message };
+    }
+    progress.running = progress.running.filter((k) => k !== key);
+    progress.done.push(outcome);
+  };
+
+  // A fixed pool of lanes, each pulling the next pending trial.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < pending.length) {
+      const trial = pending[next++];
+      if (trial) await runOne(trial);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, pending.length)) }, lane));
+  if (progress.total === 0) throw ApplicationFailure.nonRetryable('job has no trials');
+  return progress;
+}
