@@ -47,6 +47,8 @@ export interface TrialActivityDeps {
   images: { scriptedAgent: string };
   judgeItems?: JudgeItems;
   log?: (line: string) => void;
+  /** Fault injection for chaos tests: hold evaluation this long (heartbeating) before it starts. */
+  faults?: { evaluateDelayMs?: number };
 }
 
 /** Largest single deliverable we copy into the store; bigger files are noted, not copied. */
@@ -66,6 +68,35 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     const task = benchmarkAt(trial.benchmark.root).tasks.find((t) => t.spec.id === trial.taskId);
     if (!task) throw new Error(`task "${trial.taskId}" is not in the benchmark at ${trial.benchmark.root}`);
     return task;
+  };
+
+const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> => {
+    const task = taskOf(args.trial);
+    const outputsDir = path.join(args.workspace.workspace, 'outputs');
+    await holdForFaultInjection(deps.faults?.evaluateDelayMs ?? 0);
+    const view = await deps.evidence.buildView(outputsDir);
+    const verdicts = new Map<string, Verdict>();
+    const forJudge: RubricItem[] = [];
+    for (const item of task.evaluator.rubric.items) {
+      if (item.check) {
+        const v = verdictFromCheck(item, await deps.evidence.evaluateCheck(item.check, view));
+        if (v.decision !== 'unjudged') {
+          verdicts.set(item.id, v);
+          continue;
+        }
+      }
+      forJudge.push(item);
+    }
+    if (forJudge.length > 0) {
+      const judged = deps.judgeItems && args.trial.judge.mode !== 'checks-only'
+        ? await deps.judgeItems({ trial: args.trial, task, items: forJudge, outputsDir })
+        : forJudge.map((item) => unjudgedVerdict(item, 'no judge configured (judge.mode is checks-only)'));
+      for (const v of judged) verdicts.set(v.itemId, v);
+    }
+    return {
+      verdicts: task.evaluator.rubric.items.map((i) => verdicts.get(i.id) ?? unjudgedVerdict(i, 'not evaluated')),
+      formatCompliance: assessFormatCompliance(task.spec, args.deliverables),
+    };
   };
 
   return {
@@ -154,31 +185,14 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     },
 
     async evaluateTrial(args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> {
-      const task = taskOf(args.trial);
-      const outputsDir = path.join(args.workspace.workspace, 'outputs');
-      const view = await deps.evidence.buildView(outputsDir);
-      const verdicts = new Map<string, Verdict>();
-      const forJudge: RubricItem[] = [];
-      for (const item of task.evaluator.rubric.items) {
-        if (item.check) {
-          const v = verdictFromCheck(item, await deps.evidence.evaluateCheck(item.check, view));
-          if (v.decision !== 'unjudged') {
-            verdicts.set(item.id, v);
-            continue;
-          }
-        }
-        forJudge.push(item);
+      // Parsing runs out of process, so the event loop stays free to heartbeat.
+      const ctx = Context.current();
+      const beat = setInterval(() => ctx.heartbeat({ stage: 'evaluating' }), 2000);
+      try {
+        return await evaluate(args);
+      } finally {
+        clearInterval(beat);
       }
-      if (forJudge.length > 0) {
-        const judged = deps.judgeItems && args.trial.judge.mode !== 'checks-only'
-          ? await deps.judgeItems({ trial: args.trial, task, items: forJudge, outputsDir })
-          : forJudge.map((item) => unjudgedVerdict(item, 'no judge configured (judge.mode is checks-only)'));
-        for (const v of judged) verdicts.set(v.itemId, v);
-      }
-      return {
-        verdicts: task.evaluator.rubric.items.map((i) => verdicts.get(i.id) ?? unjudgedVerdict(i, 'not evaluated')),
-        formatCompliance: assessFormatCompliance(task.spec, args.deliverables),
-      };
     },
 
     async recordTrial(args: { trial: TrialInput; run: AgentRun; deliverables: DeliverableEntry[]; evaluation: Evaluation }): Promise<TrialRecord> {
@@ -222,6 +236,15 @@ export function createTrialActivities(deps: TrialActivityDeps) {
 }
 
 export type TrialActivities = ReturnType<typeof createTrialActivities>;
+
+async function holdForFaultInjection(ms: number): Promise<void> {
+  if (ms <= 0) return;
+  const ctx = Context.current();
+  for (let waited = 0; waited < ms; waited += 500) {
+    ctx.heartbeat({ faultDelay: waited });
+    await ctx.sleep(500);
+  }
+}
 
 export function renderInstruction(request: string, outputs: LoadedTask['agent']['outputs']): string {
   const lines = [request.trim(), '', '---', 'Input files are in /workspace/inputs/. Write every deliverable to /workspace/outputs/.'];

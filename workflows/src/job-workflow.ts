@@ -3,7 +3,7 @@
 // recorded on disk are skipped, so submitting the same job again resumes it.
 import { ApplicationFailure, ParentClosePolicy, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { TrialActivities } from '@assay/activities';
-import { jobProgressQuery, trialKey, trialWorkflowId, type JobInput, type JobProgress, type TrialInput, type TrialOutcome } from './definitions.js';
+import { jobProgressQuery, searchKeys, trialKey, trialWorkflowId, type JobInput, type JobProgress, type TrialInput, type TrialOutcome } from './definitions.js';
 import { trialWorkflow } from './trial-workflow.js';
 
 export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
@@ -44,10 +44,13 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
         workflowId: trialWorkflowId(input.jobId, key),
         args: [trial],
         parentClosePolicy: ParentClosePolicy.TERMINATE,
-        searchAttributes: {
-          AssayJob: [input.jobId], AssaySystem: [trial.system.id], AssayTask: [trial.taskId],
-          AssayHarness: [trial.system.harness], AssayModel: [trial.system.model ?? 'none'],
-        },
+        typedSearchAttributes: [
+          { key: searchKeys.job, value: input.jobId },
+          { key: searchKeys.system, value: trial.system.id },
+          { key: searchKeys.task, value: trial.taskId },
+          { key: searchKeys.harness, value: trial.system.harness },
+          { key: searchKeys.model, value: trial.system.model ?? 'none' },
+        ],
       });
     } catch (err) {
       // Infrastructure gave up after its retries: say so on disk, never as a score.

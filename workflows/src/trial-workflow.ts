@@ -24,7 +24,7 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   });
   const verifier = proxyActivities<TrialActivities>({
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
-    heartbeatTimeout: `${Math.max(input.heartbeatSeconds, 60)}s`,
+    heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '5s' },
   });
 

@@ -5,3 +5,5 @@ export * from './job-schema.js';
 export * from './trial-record.js';
 export * from './score-task.js';
 export * from './workflow-io.js';
+export * from './json-schemas.js';
+export * from './score-project.js';

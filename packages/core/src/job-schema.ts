@@ -35,6 +35,8 @@ export const judgeSetupSchema = z
     timeoutSeconds: z.number().positive().default(1200),
     maxSteps: z.number().int().positive().default(30),
     temperature: z.number().min(0).max(2).default(0),
+    /** Sampling seed, sent where the provider supports one (OpenAI-compatible); recorded with every verdict. */
+    seed: z.number().int().optional(),
   })
   .strict();
 export type JudgeSetup = z.infer<typeof judgeSetupSchema>;

@@ -7,7 +7,7 @@ import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@
 import { CliError } from '../cli-error.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
-import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
+import { repoRoot, temporalNamespace } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { ensureRuntime } from '../ensure-runtime.js';
 import { startWorker } from '../worker/start-worker.js';

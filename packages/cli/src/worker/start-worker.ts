@@ -41,7 +41,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     }
   }, opts.log);
 
-  const activities = createTrialActivities({ docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log });
+  const activities = createTrialActivities({
+    docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log,
+    faults: { evaluateDelayMs: Number(process.env.ASSAY_FAULT_EVAL_DELAY_MS ?? 0) },
+  });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -1,0 +1,21 @@
+// JSON Schemas for editors, generated from the zod types (the single source of truth).
+import { z } from 'zod';
+import { benchmarkIndexSchema, projectCriteriaSchema, projectSpecSchema, rubricSchema, taskSpecSchema } from './benchmark-schema.js';
+import { jobSchema } from './job-schema.js';
+import { trialRecordSchema } from './trial-record.js';
+
+export const SCHEMA_FILES = {
+  'benchmark.schema.json': benchmarkIndexSchema,
+  'task.schema.json': taskSpecSchema,
+  'rubric.schema.json': rubricSchema,
+  'project.schema.json': projectSpecSchema,
+  'criteria.schema.json': projectCriteriaSchema,
+  'job.schema.json': jobSchema,
+  'trial-record.schema.json': trialRecordSchema,
+} as const;
+
+export function toJsonSchemas(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(SCHEMA_FILES).map(([file, schema]) => [file, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })]),
+  );
+}

@@ -1,0 +1,76 @@
+// Real parts for integration tests: a Temporal dev server on its own port and
+// SQLite file, the local Docker engine, and the scripted-agent image.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDocker, ensureScriptedAgentImage, freePort, startTemporalServer, stopTemporalServer } from '@assay/infra';
+import { stringify } from 'yaml';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SAMPLE = path.join(ROOT, 'datasets/sample');
+
+export interface TestServer {
+  address: string;
+  port: number;
+  dbFile: string;
+  stop: () => Promise<void>;
+  restart: () => Promise<void>;
+}
+
+export async function startTestServer(dbFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-temporal-')), 'temporal.sqlite')): Promise<TestServer> {
+  const port = await freePort();
+  const saved = process.env.TEMPORAL_ADDRESS;
+  delete process.env.TEMPORAL_ADDRESS;
+  const start = () => startTemporalServer({ root: ROOT, port, dbFile, ui: false });
+  try {
+    const info = await start();
+    return {
+      address: info.address, port, dbFile,
+      stop: async () => { await stopTemporalServer({ root: ROOT, port }); },
+      restart: async () => { await start(); },
+    };
+  } finally {
+    if (saved !== undefined) process.env.TEMPORAL_ADDRESS = saved;
+  }
+}
+
+export async function ensureAgentImage(): Promise<string> {
+  await ensureDocker({ root: ROOT });
+  return (await ensureScriptedAgentImage({ root: ROOT })).tag;
+}
+
+export function writeJob(job: Record<string, unknown>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-job-'));
+  const file = path.join(dir, 'job.yaml');
+  writeFileSync(file, stringify({ schema: 'assay.job/v1', benchmark: SAMPLE, results: path.join(dir, 'results'), ...job }));
+  return file;
+}
+
+/** Run the CLI as a separate process (as a user would), with TEMPORAL_ADDRESS set. */
+export function spawnCli(args: string[], address: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'packages/cli/src/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TEMPORAL_ADDRESS: address, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export function collectOutput(child: ChildProcess): { pid: number | undefined; text: () => string; exit: Promise<number | null> } {
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { pid: child.pid, text: () => out, exit };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
