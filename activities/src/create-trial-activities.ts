@@ -1,36 +1,24 @@
 // Activities of single-task trials, built over injected clients (Docker, evidence,
 // judge) so that only the worker constructs real ones.
-import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import { loadBenchmark, type LoadedBenchmark, type LoadedTask } from '@assay/benchmark';
 import {
-  TRIAL_RECORD_SCHEMA, scoreTask, trialRecordSchema,
-  type DeliverableEntry, type RubricItem, type TrialInput, type TrialRecord, type Usage, type Verdict,
+  TRIAL_RECORD_SCHEMA, projectRecordSchema, scoreTask, trialRecordSchema, type ProjectRecord,
+  type DeliverableEntry, type RubricItem, type TrialInput, type TrialRecord, type Verdict,
 } from '@assay/core';
 import { assessFormatCompliance, unjudgedVerdict, verdictFromCheck, type EvidenceTools, type FormatCompliance } from './evaluate-deliverables.js';
-import { planContainer } from './harness/plan-container.js';
-import { removeContainer, runAgentContainer } from './run-agent-container.js';
-import { parseAgentUsage } from './parse-agent-usage.js';
-import { casPath, trialPaths } from './trial-paths.js';
+import { listRegularFiles } from './list-regular-files.js';
+import { runHarness, type AgentRun } from './run-harness.js';
+import { storeFile } from './snapshot-workspace.js';
+import { trialPaths } from './trial-paths.js';
+import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
 
 export interface PreparedWorkspace {
   workspace: string;
   instructionDir: string;
-}
-
-export interface AgentRun {
-  exitCode: number | null;
-  timedOut: boolean;
-  reason: string | null;
-  startedAt: string;
-  endedAt: string;
-  durationSeconds: number;
-  containerAttempts: number;
-  usage: Usage | null;
 }
 
 export interface Evaluation {
@@ -119,48 +107,19 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
     /** Run the harness container; agent failures are results, only infrastructure errors throw. */
     async runAgent(args: { trial: TrialInput; workspace: PreparedWorkspace; workflowId: string }): Promise<AgentRun> {
       const { trial } = args;
-      const p = trialPaths(trial);
-      if (existsSync(p.agentResult)) return JSON.parse(readFileSync(p.agentResult, 'utf8')) as AgentRun;
       const task = taskOf(trial);
-      const plan = planContainer({ system: trial.system, evaluatorDir: path.join(task.dir, 'evaluator'), images: deps.images });
-      const ctx = Context.current();
-      const result = await runAgentContainer(
-        deps.docker,
-        {
-          workflowId: args.workflowId,
-          labels: { 'assay.job': trial.jobId, 'assay.system': trial.system.id, 'assay.task': trial.taskId, 'assay.trial': String(trial.trial), 'assay.role': 'agent' },
-          plan,
-          workspace: args.workspace.workspace,
-          instructionDir: args.workspace.instructionDir,
-          env: {
-            ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
-            ASSAY_TASK_ID: trial.taskId,
-            ASSAY_TRIAL: String(trial.trial),
-            ASSAY_MAX_STEPS: String(trial.limits.maxSteps),
-            ASSAY_TIME_LIMIT_SECONDS: String(trial.limits.agentSeconds),
-          },
-          limits: trial.limits,
-          resources: trial.resources,
-        },
-        { heartbeat: (d) => ctx.heartbeat(d), sleep: (ms) => ctx.sleep(ms), cancelled: () => ctx.cancellationSignal.aborted },
-      );
-      const run: AgentRun = {
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
-        reason: result.timedOut
-          ? `agent exceeded its ${trial.limits.agentSeconds} s limit`
-          : result.exitCode === 0 ? null : `agent exited with code ${result.exitCode}`,
-        startedAt: result.startedAt,
-        endedAt: result.endedAt,
-        durationSeconds: result.durationSeconds,
-        containerAttempts: ctx.info.attempt,
-        usage: parseAgentUsage(result.logs),
-      };
-      mkdirSync(p.dir, { recursive: true });
-      writeFileAtomic(p.transcript, result.logs);
-      writeJsonAtomic(p.agentResult, run);
-      await removeContainer(deps.docker, args.workflowId);
-      return run;
+      return runHarness(deps, {
+        workflowId: args.workflowId,
+        resultDir: trialPaths(trial).dir,
+        system: trial.system,
+        evaluatorDir: path.join(task.dir, 'evaluator'),
+        workspace: args.workspace.workspace,
+        instructionDir: args.workspace.instructionDir,
+        env: { ASSAY_TASK_ID: trial.taskId, ASSAY_TRIAL: String(trial.trial) },
+        labels: { 'assay.job': trial.jobId, 'assay.system': trial.system.id, 'assay.task': trial.taskId, 'assay.trial': String(trial.trial), 'assay.role': 'agent' },
+        limits: trial.limits,
+        resources: trial.resources,
+      });
     },
 
     /** Hash every file in outputs/ into the job's content-addressed store. */
@@ -169,30 +128,15 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
       const entries: DeliverableEntry[] = [];
       for (const rel of listRegularFiles(outputs)) {
         const abs = path.join(outputs, rel);
-        const size = lstatSync(abs).size;
-        if (size > MAX_DELIVERABLE_BYTES) continue;
-        const bytes = readFileSync(abs);
-        const sha256 = createHash('sha256').update(bytes).digest('hex');
-        const stored = casPath(args.trial.resultsDir, sha256);
-        if (!existsSync(stored)) {
-          mkdirSync(path.dirname(stored), { recursive: true });
-          copyFileSync(abs, `${stored}.tmp`);
-          renameSync(`${stored}.tmp`, stored);
-        }
+        if (lstatSync(abs).size > MAX_DELIVERABLE_BYTES) continue;
+        const { sha256, size } = storeFile(args.trial.resultsDir, abs);
         entries.push({ path: rel, sha256, size, detectedFormat: await deps.evidence.detectFormat(abs) });
       }
       return entries;
     },
 
     async evaluateTrial(args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> {
-      // Parsing runs out of process, so the event loop stays free to heartbeat.
-      const ctx = Context.current();
-      const beat = setInterval(() => ctx.heartbeat({ stage: 'evaluating' }), 2000);
-      try {
-        return await evaluate(args);
-      } finally {
-        clearInterval(beat);
-      }
+      return withHeartbeat('evaluating', () => evaluate(args));
     },
 
     async recordTrial(args: { trial: TrialInput; run: AgentRun; deliverables: DeliverableEntry[]; evaluation: Evaluation }): Promise<TrialRecord> {
@@ -223,28 +167,21 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
 
     /** Keys (`system/task/trial`) of trials with a record that is not an infrastructure failure. */
     async listFinishedTrials(args: { resultsDir: string }): Promise<string[]> {
-      return readTrialRecords(args.resultsDir)
-        .filter((r) => r.status !== 'infra-failed')
-        .map((r) => `${r.system.id}/${r.task.id}/${r.trial}`);
+      return [
+        ...readTrialRecords(args.resultsDir).filter((r) => r.status !== 'infra-failed').map((r) => `${r.system.id}/${r.task.id}/${r.trial}`),
+        ...readProjectRecords(args.resultsDir).map((r) => `${r.system.id}/${r.project.id}/${r.trial}`),
+      ];
     },
 
-    async recordInfraFailure(args: { trial: TrialInput; error: string }): Promise<void> {
-      const p = trialPaths(args.trial);
-      writeJsonAtomic(path.join(p.dir, 'infra-failure.json'), { error: args.error, at: new Date().toISOString() });
+    /** `key` is `trials/<system>/<task>/<trial>` or `projects/<system>/<project>/<trial>`. */
+    async recordInfraFailure(args: { resultsDir: string; key: string; error: string }): Promise<void> {
+      writeJsonAtomic(path.join(args.resultsDir, args.key, 'infra-failure.json'), { error: args.error, at: new Date().toISOString() });
     },
   };
 }
 
 export type TrialActivities = ReturnType<typeof createTrialActivities>;
 
-async function holdForFaultInjection(ms: number): Promise<void> {
-  if (ms <= 0) return;
-  const ctx = Context.current();
-  for (let waited = 0; waited < ms; waited += 500) {
-    ctx.heartbeat({ faultDelay: waited });
-    await ctx.sleep(500);
-  }
-}
 
 export function renderInstruction(request: string, outputs: LoadedTask['agent']['outputs']): string {
   const lines = [request.trim(), '', '---', 'Input files are in /workspace/inputs/. Write every deliverable to /workspace/outputs/.'];
@@ -255,19 +192,12 @@ export function renderInstruction(request: string, outputs: LoadedTask['agent'][
   return `${lines.join('\n')}\n`;
 }
 
-/** Regular files under dir, relative, never following symlinks. */
-export function listRegularFiles(dir: string): string[] {
-  const out: string[] = [];
-  if (!existsSync(dir)) return out;
-  const visit = (abs: string): void => {
-    for (const e of readdirSync(abs, { withFileTypes: true })) {
-      const child = path.join(abs, e.name);
-      if (e.isDirectory()) visit(child);
-      else if (e.isFile()) out.push(path.relative(dir, child));
-    }
-  };
-  visit(dir);
-  return out.sort();
+export function readProjectRecords(resultsDir: string): ProjectRecord[] {
+  const root = path.join(resultsDir, 'projects');
+  return listRegularFiles(root)
+    .filter((rel) => rel.split(path.sep).length === 4 && path.basename(rel) === 'record.json')
+    .map((rel) => projectRecordSchema.safeParse(JSON.parse(readFileSync(path.join(root, rel), 'utf8'))))
+    .flatMap((r) => (r.success ? [r.data] : []));
 }
 
 export function readTrialRecords(resultsDir: string): TrialRecord[] {

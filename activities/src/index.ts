@@ -1,5 +1,8 @@
-export { createTrialActivities, readTrialRecords, renderInstruction, listRegularFiles } from './create-trial-activities.js';
-export type { TrialActivities, TrialActivityDeps, AgentRun, Evaluation, JudgeItems, PreparedWorkspace } from './create-trial-activities.js';
+export { createTrialActivities, readProjectRecords, readTrialRecords, renderInstruction } from './create-trial-activities.js';
+export { listRegularFiles } from './list-regular-files.js';
+export { snapshotWorkspace, restoreSnapshot, storeFile } from './snapshot-workspace.js';
+export type { TrialActivities, TrialActivityDeps, Evaluation, JudgeItems, PreparedWorkspace } from './create-trial-activities.js';
+export type { AgentRun } from './run-harness.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';
 export { reapContainers } from './reap-containers.js';
@@ -8,3 +11,7 @@ export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
 export { SCRIPTED_AGENTS } from './harness/scripted-harness.js';
 export { trialPaths, trialDir, casPath, RESULTS_LAYOUT_VERSION } from './trial-paths.js';
 export { writeJsonAtomic } from './write-file-atomic.js';
+export { createProjectActivities, renderSubtaskInstruction } from './create-project-activities.js';
+export type { ProjectActivities, ProjectActivityDeps, CriteriaEvaluation } from './create-project-activities.js';
+export { evaluateCriteria, reuseKeyOf, EVIDENCE_CONTEXT_VERSION } from './evaluate-criteria.js';
+export { projectPaths } from './project-paths.js';

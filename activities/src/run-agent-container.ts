@@ -123,6 +123,8 @@ async function createOrFind(docker: Docker, name: string, req: AgentContainerReq
         ReadonlyRootfs: req.plan.readOnlyRoot,
         Tmpfs: req.plan.readOnlyRoot ? { '/tmp': 'rw,size=256m' } : undefined,
         AutoRemove: false,
+        // tini as PID 1, so signals (our kill at the time limit) reach the agent.
+        Init: true,
       },
     });
   } catch (err) {

@@ -1,6 +1,7 @@
 // Signals and queries of the job and trial workflows, plus the shared inputs
 // (re-exported from core). Imported by workflows, worker and client alike.
-import { SearchAttributeType, defineQuery, defineSearchAttributeKey } from '@temporalio/workflow';
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { JobProgress } from '@assay/core';
 
 export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId } from '@assay/core';
@@ -18,3 +19,12 @@ export const searchKeys = {
   harness: defineSearchAttributeKey('AssayHarness', SearchAttributeType.KEYWORD),
   model: defineSearchAttributeKey('AssayModel', SearchAttributeType.KEYWORD),
 };
+
+export type { ProjectTrialInput, SubtaskInput, SubtaskOutcome, ProjectProgress, FeedbackInjection } from '@assay/core';
+export { projectTrialKey, projectWorkflowId } from '@assay/core';
+
+/** Progress of a running project: stage, subtask, checkpoint scores so far. */
+export const projectProgressQuery = defineQuery<import('@assay/core').ProjectProgress>('projectProgress');
+
+/** Scripted client feedback for a running project, released before the next subtask. Acknowledged. */
+export const injectFeedbackUpdate = defineUpdate<{ accepted: true; releaseBefore: string | null }, [import('@assay/core').FeedbackInjection]>('injectFeedback');

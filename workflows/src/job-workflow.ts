@@ -3,7 +3,11 @@
 // recorded on disk are skipped, so submitting the same job again resumes it.
 import { ApplicationFailure, ParentClosePolicy, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { TrialActivities } from '@assay/activities';
-import { jobProgressQuery, searchKeys, trialKey, trialWorkflowId, type JobInput, type JobProgress, type TrialInput, type TrialOutcome } from './definitions.js';
+import {
+  jobProgressQuery, projectTrialKey, projectWorkflowId, searchKeys, trialKey, trialWorkflowId,
+  type JobInput, type JobProgress, type ProjectTrialInput, type TrialInput, type TrialOutcome,
+} from './definitions.js';
+import { projectWorkflow } from './project-workflow.js';
 import { trialWorkflow } from './trial-workflow.js';
 
 export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
@@ -16,7 +20,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   });
   const finished = new Set(await listFinishedTrials({ resultsDir: input.resultsDir }));
 
-  const pending: TrialInput[] = [];
+  const pending: (TrialInput | ProjectTrialInput)[] = [];
   for (const system of input.systems) {
     for (const taskId of input.taskIds) {
       for (let trial = 1; trial <= input.trials; trial++) {
@@ -33,29 +37,50 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
         });
       }
     }
+    for (const projectId of input.projectIds) {
+      for (let trial = 1; trial <= input.trials; trial++) {
+        progress.total++;
+        const key = projectTrialKey(system.id, projectId, trial);
+        if (finished.has(key)) {
+          progress.skipped++;
+          progress.done.push({ key, status: 'skipped', score: null, decided: null, unjudged: 0 });
+          continue;
+        }
+        pending.push({
+          jobId: input.jobId, resultsDir: input.resultsDir, benchmark: input.benchmark, projectId, system, trial,
+          limits: input.limits, resources: input.resources, judge: input.judge, heartbeatSeconds: input.heartbeatSeconds,
+        });
+      }
+    }
   }
 
-  const runOne = async (trial: TrialInput): Promise<void> => {
-    const key = trialKey(trial.system.id, trial.taskId, trial.trial);
+  const runOne = async (trial: TrialInput | ProjectTrialInput): Promise<void> => {
+    const unit = 'taskId' in trial ? trial.taskId : trial.projectId;
+    const key = trialKey(trial.system.id, unit, trial.trial);
     progress.running.push(key);
+    const options = {
+      parentClosePolicy: ParentClosePolicy.TERMINATE,
+      typedSearchAttributes: [
+        { key: searchKeys.job, value: input.jobId },
+        { key: searchKeys.system, value: trial.system.id },
+        { key: searchKeys.task, value: unit },
+        { key: searchKeys.harness, value: trial.system.harness },
+        { key: searchKeys.model, value: trial.system.model ?? 'none' },
+      ],
+    };
     let outcome: TrialOutcome;
     try {
-      outcome = await executeChild(trialWorkflow, {
-        workflowId: trialWorkflowId(input.jobId, key),
-        args: [trial],
-        parentClosePolicy: ParentClosePolicy.TERMINATE,
-        typedSearchAttributes: [
-          { key: searchKeys.job, value: input.jobId },
-          { key: searchKeys.system, value: trial.system.id },
-          { key: searchKeys.task, value: trial.taskId },
-          { key: searchKeys.harness, value: trial.system.harness },
-          { key: searchKeys.model, value: trial.system.model ?? 'none' },
-        ],
-      });
+      if ('taskId' in trial) {
+        outcome = await executeChild(trialWorkflow, { ...options, workflowId: trialWorkflowId(input.jobId, key), args: [trial] });
+      } else {
+        const p = await executeChild(projectWorkflow, { ...options, workflowId: projectWorkflowId(input.jobId, key), args: [trial] });
+        const unjudged = p.checkpoints.reduce((a, c) => a + c.unjudged, 0);
+        outcome = { key, status: 'completed', score: p.finalScore, decided: p.processScore, unjudged };
+      }
     } catch (err) {
       // Infrastructure gave up after its retries: say so on disk, never as a score.
       const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-      await recordInfraFailure({ trial, error: message });
+      await recordInfraFailure({ resultsDir: input.resultsDir, key: `${'taskId' in trial ? 'trials' : 'projects'}/${key}`, error: message });
       outcome = { key, status: 'infra-failed', score: null, decided: null, unjudged: 0, error: message };
     }
     progress.running = progress.running.filter((k) => k !== key);

@@ -46,8 +46,20 @@ export function loadJob(file: string, opts: { repoRoot: string; cwd?: string }):
   return job;
 }
 
-/** The tasks a job runs, in benchmark order. */
+/**
+ * The tasks a job runs, in benchmark order. With neither `tasks` nor `projects`
+ * the job runs the whole benchmark; naming either runs exactly what is named.
+ */
 export function selectTasks(job: LoadedJob): LoadedBenchmark['tasks'] {
-  const only = job.spec.tasks ? new Set(job.spec.tasks) : null;
-  return job.benchmark.tasks.filter((t) => !only || only.has(t.spec.id));
+  const { tasks, projects } = job.spec;
+  if (!tasks && !projects) return job.benchmark.tasks;
+  const only = new Set(tasks ?? []);
+  return job.benchmark.tasks.filter((t) => only.has(t.spec.id));
+}
+
+export function selectProjects(job: LoadedJob): LoadedBenchmark['projects'] {
+  const { tasks, projects } = job.spec;
+  if (!tasks && !projects) return job.benchmark.projects;
+  const only = new Set(projects ?? []);
+  return job.benchmark.projects.filter((p) => only.has(p.spec.id));
 }

@@ -6,6 +6,7 @@ import { validParts, writeBenchmark, type FixtureParts } from './benchmark-fixtu
 
 type Parts = FixtureParts & Record<string, Record<string, unknown>>;
 // Loosely typed access for breaking things on purpose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests break fixtures on purpose
 const at = (o: unknown, ...keys: (string | number)[]): any => keys.reduce((x: any, k) => x[k], o);
 
 function problemsOf(mutate: (p: Parts) => void, afterWrite?: (dir: string) => void): string[] {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidInputError, formatIssue, loadJob, selectTasks, type LoadedJob } from '@assay/benchmark';
+import { InvalidInputError, formatIssue, loadJob, selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
 import { RESULTS_LAYOUT_VERSION, RUNNABLE_HARNESSES, writeJsonAtomic } from '@assay/activities';
 import type { JobInput } from '@assay/workflows/definitions';
 import { CliError } from './cli-error.js';
@@ -30,6 +30,7 @@ export function jobInputOf(job: LoadedJob, heartbeatSeconds: number): JobInput {
     resultsDir: job.resultsDir,
     benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },
     taskIds: selectTasks(job).map((t) => t.spec.id),
+    projectIds: selectProjects(job).map((p) => p.spec.id),
     systems: job.spec.systems,
     trials: job.spec.trials,
     concurrency: job.spec.concurrency,

@@ -7,3 +7,5 @@ export * from './score-task.js';
 export * from './workflow-io.js';
 export * from './json-schemas.js';
 export * from './score-project.js';
+export * from './project-record.js';
+export * from './diff-snapshots.js';

@@ -25,6 +25,7 @@ export interface JobInput {
   resultsDir: string;
   benchmark: TrialInput['benchmark'];
   taskIds: string[];
+  projectIds: string[];
   systems: SystemSpec[];
   trials: number;
   concurrency: number;
@@ -60,4 +61,56 @@ export function trialWorkflowId(jobId: string, key: string): string {
 
 export function jobWorkflowId(jobId: string): string {
   return `assay-job:${jobId}`;
+}
+
+/** One (system, project, trial): a persistent workspace carried through every subtask. */
+export interface ProjectTrialInput {
+  jobId: string;
+  resultsDir: string;
+  benchmark: { id: string; version: string; root: string };
+  projectId: string;
+  system: SystemSpec;
+  trial: number;
+  limits: JobSpec['limits'];
+  resources: JobSpec['resources'];
+  judge: JobSpec['judge'];
+  heartbeatSeconds: number;
+}
+
+export interface SubtaskInput {
+  project: ProjectTrialInput;
+  stageId: string;
+  subtaskId: string;
+  /** 1-based position in the whole project, for session continuation. */
+  index: number;
+}
+
+export interface SubtaskOutcome {
+  subtaskId: string;
+  agentStatus: TrialStatus;
+  score: number | null;
+  unjudged: number;
+}
+
+export interface ProjectProgress {
+  stage: string | null;
+  subtask: string | null;
+  phase: 'starting' | 'releasing' | 'subtask' | 'final' | 'recording' | 'done';
+  checkpoints: SubtaskOutcome[];
+  finalScore: number | null;
+  injectedFeedback: number;
+}
+
+export interface FeedbackInjection {
+  /** File name under /workspace/inputs/feedback/. */
+  name: string;
+  text: string;
+}
+
+export function projectTrialKey(systemId: string, projectId: string, trial: number): string {
+  return `${systemId}/${projectId}/${trial}`;
+}
+
+export function projectWorkflowId(jobId: string, key: string): string {
+  return `assay-project:${jobId}:${key.replaceAll('/', ':')}`;
 }

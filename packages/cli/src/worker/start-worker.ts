@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import Docker from 'dockerode';
-import { createTrialActivities, reapContainers } from '@assay/activities';
+import { createProjectActivities, createTrialActivities, reapContainers } from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
 
@@ -41,10 +41,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     }
   }, opts.log);
 
-  const activities = createTrialActivities({
+  const shared = {
     docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log,
     faults: { evaluateDelayMs: Number(process.env.ASSAY_FAULT_EVAL_DELAY_MS ?? 0) },
-  });
+  };
+  const activities = { ...createTrialActivities(shared), ...createProjectActivities(shared) };
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -1,0 +1,68 @@
+// `assay setup` in one call: every machine-level prerequisite, in order, each timed.
+// Each step is idempotent, so a second run only checks (seconds).
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureBaseImage } from './base-image.js';
+import { ensureDocker } from './docker-engine.js';
+import { ensureDocumentTools } from './document-tools.js';
+import { scriptedAgentSourceDir } from './paths.js';
+import type { Log } from './run.js';
+import { ensureScriptedAgentImage } from './scripted-agent-image.js';
+import { ensureTemporalCli } from './temporal-cli.js';
+
+export interface SetupOptions {
+  root: string;
+  log?: Log;
+  /** LibreOffice + poppler + fonts (default true: the judges' evidence view needs them). */
+  withDocumentTools?: boolean;
+  withChromium?: boolean;
+}
+
+export interface SetupStep {
+  step: string;
+  seconds: number;
+  status: 'done' | 'skipped';
+  detail: string;
+}
+
+export async function setupAll(opts: SetupOptions): Promise<SetupStep[]> {
+  const log = opts.log ?? (() => {});
+  const steps: SetupStep[] = [];
+  const step = async (name: string, fn: () => Promise<{ status?: SetupStep['status']; detail: string }>) => {
+    log(`== ${name}`);
+    const started = Date.now();
+    const r = await fn();
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    steps.push({ step: name, seconds, status: r.status ?? 'done', detail: r.detail });
+    log(`== ${name}: ${r.status ?? 'done'} in ${seconds} s — ${r.detail}`);
+  };
+  const { root } = opts;
+
+  await step('temporal-cli', async () => ({ detail: await ensureTemporalCli({ root, log }) }));
+  await step('docker', async () => {
+    const d = await ensureDocker({ root, log });
+    return { detail: `${d.host} (engine ${d.version ?? '?'}${d.startedByUs ? ', started now' : ''})` };
+  });
+  await step('base-image', async () => {
+    const b = await ensureBaseImage({ root, log });
+    return { detail: `${b.tag}${b.built ? ' (built)' : ''}` };
+  });
+  await step('scripted-agent-image', async () => {
+    const agent = path.join(scriptedAgentSourceDir(root), 'assay_agent.py');
+    if (!fs.existsSync(agent)) return { status: 'skipped', detail: `${agent} does not exist yet` };
+    const i = await ensureScriptedAgentImage({ root, log });
+    return { detail: `${i.tag}${i.built ? ' (built)' : ''}` };
+  });
+  if (opts.withDocumentTools ?? true) {
+    await step('document-tools', async () => {
+      const t = await ensureDocumentTools({ log, root, chromium: opts.withChromium ?? false });
+      return { detail: [t.soffice, t.pdftoppm, t.chromium].filter(Boolean).join(', ') };
+    });
+  } else if (opts.withChromium) {
+    await step('chromium', async () => {
+      const t = await ensureDocumentTools({ log, root, chromium: true });
+      return { detail: t.chromium ?? '' };
+    });
+  }
+  return steps;
+}

