@@ -2,13 +2,14 @@
 // submit (or resume) the job workflow, run an embedded worker unless told not
 // to, and print the per-system summary.
 import { Client, Connection, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { readTrialRecords } from '@assay/activities';
+import { readProjectRecords, readTrialRecords } from '@assay/activities';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot, temporalNamespace } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
+import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 import { ensureRuntime } from '../ensure-runtime.js';
 import { startWorker } from '../worker/start-worker.js';
 
@@ -71,14 +72,15 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   }
 
   const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * job.spec.trials]));
-  const summary = summarizeResults(readTrialRecords(job.resultsDir), expected);
+  const summary = input.taskIds.length > 0 ? summarizeResults(readTrialRecords(job.resultsDir), expected) : [];
+  const projects = summarizeProjects(readProjectRecords(job.resultsDir));
   const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
   if (opts.json) {
-    console.log(JSON.stringify({ jobId: job.spec.id, resultsDir: job.resultsDir, skipped: progress.skipped, summary, infraFailed }, null, 2));
+    console.log(JSON.stringify({ jobId: job.spec.id, resultsDir: job.resultsDir, skipped: progress.skipped, summary, projects, infraFailed }, null, 2));
   } else {
     console.log('');
-    console.log(renderSummaryTable(summary));
-    console.log('');
+    if (summary.length > 0) console.log(`Single tasks\n${renderSummaryTable(summary)}\n`);
+    if (projects.length > 0) console.log(`Multi-stage projects (process and final scores are separate)\n${renderProjectTable(projects)}\n`);
     if (progress.skipped > 0) console.log(`${progress.skipped} trial(s) were already recorded and were not run again.`);
     console.log(`Scores are 0–100; "score" needs every rubric item decided, "score (decided items)" counts only items a check or judge decided.`);
     console.log(`Results: ${job.resultsDir}`);

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
-import { readTrialRecords } from '@assay/activities';
+import { readProjectRecords, readTrialRecords } from '@assay/activities';
 import { jobProgressQuery, jobWorkflowId } from '@assay/workflows/definitions';
+import { selectTasks } from '@assay/benchmark';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
+import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 
 /** `assay status JOB.yaml`: the workflow's state and progress, and the summary of what is on disk. */
 export async function statusCommand(file: string, opts: { json?: boolean; wait?: boolean }): Promise<void> {
@@ -27,12 +29,14 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     if (!existsSync(job.resultsDir)) throw new CliError(messages.temporalUnreachable(address));
   }
   const records = existsSync(job.resultsDir) ? readTrialRecords(job.resultsDir) : [];
-  const tasks = job.spec.tasks?.length ?? job.benchmark.tasks.length;
-  const summary = summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials])));
+  const tasks = selectTasks(job).length;
+  const summary = tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
+  const projects = summarizeProjects(existsSync(job.resultsDir) ? readProjectRecords(job.resultsDir) : []);
   if (opts.json) {
-    console.log(JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary }, null, 2));
+    console.log(JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2));
     return;
   }
   console.log(`job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s) in ${job.resultsDir}`);
-  console.log(renderSummaryTable(summary));
+  if (summary.length > 0) console.log(renderSummaryTable(summary));
+  if (projects.length > 0) console.log(renderProjectTable(projects));
 }

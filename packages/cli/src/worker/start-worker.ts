@@ -2,7 +2,7 @@
 // evidence, judge) and hands them to the activity factories.
 import { createRequire } from 'node:module';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import Docker from 'dockerode';
 import { createProjectActivities, createTrialActivities, reapContainers } from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
@@ -26,7 +26,22 @@ export interface RunningWorker {
   shutdown: () => Promise<void>;
 }
 
+let runtimeInstalled = false;
+
+/** The SDK's own logs (bundling, state changes) only at ASSAY_WORKER_LOG_LEVEL and above (default WARN). */
+function installRuntimeOnce(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const level = (process.env.ASSAY_WORKER_LOG_LEVEL ?? 'WARN') as LogLevel;
+  try {
+    Runtime.install({ logger: new DefaultLogger(level) });
+  } catch {
+    // Already installed by the embedding process: keep its logger.
+  }
+}
+
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  installRuntimeOnce();
   const docker = new Docker();
   const connection = await NativeConnection.connect({ address: opts.address });
   const clientConnection = await Connection.connect({ address: opts.address });
