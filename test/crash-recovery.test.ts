@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrialRecords } from '@assay/activities';
 import { jobWorkflowId, trialKey, trialWorkflowId } from '@assay/core';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, writeJob, type TestServer } from './support/e2e.js';
+import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, watchContainerCreates, writeJob, type TestServer } from './support/e2e.js';
 
 const docker = new Docker();
 let server: TestServer;
@@ -23,7 +23,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const TASKS = ['fin-payroll', 'legal-nda-review'];
+const TASKS = ['fin-term-loan-schedule', 'legal-nda-review'];
 const systems = (delaySeconds: number) => [
   { id: 'oracle', harness: 'oracle', settings: { delaySeconds } },
   { id: 'missing', harness: 'scripted', settings: { agent: 'missing-deliverable', delaySeconds } },
@@ -38,7 +38,7 @@ function comparable(resultsDir: string) {
 describe('crash recovery', () => {
   it('survives kill -9 of the worker mid-agent and mid-evaluation, and a server restart', async () => {
     const worker = (extra: Record<string, string> = {}) =>
-      collectOutput(spawnCli(['worker'], server.address, { ASSAY_FAULT_EVAL_DELAY_MS: '6000', ...extra }));
+      collectOutput(spawnCli(['worker'], server.address, { ASSAY_FAULT_DELAYS: 'evaluate=6000', ...extra }));
 
     // Baseline: the same job without interruptions (no agent delay needed).
     const baselineFile = writeJob({ id: 'crash-baseline', trials: 1, tasks: TASKS, systems: systems(0) });
@@ -49,7 +49,7 @@ describe('crash recovery', () => {
 
     const jobId = 'crash-chaos';
     const file = writeJob({ id: jobId, trials: 1, tasks: TASKS, systems: systems(8), concurrency: 4 });
-    const since = Math.floor(Date.now() / 1000);
+    const creates = await watchContainerCreates(jobId);
     let w = worker();
     const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server.address));
     expect(await submit.exit, submit.text()).toBe(0);
@@ -78,7 +78,7 @@ describe('crash recovery', () => {
     await connection.close();
     await server.stop();
     await server.restart();
-    w = worker({ ASSAY_FAULT_EVAL_DELAY_MS: '0' });
+    w = worker({ ASSAY_FAULT_DELAYS: '' });
 
     const result = collectOutput(spawnCli(['status', file, '--wait', '--json'], server.address));
     expect(await result.exit, result.text()).toBe(0);
@@ -92,9 +92,8 @@ describe('crash recovery', () => {
     expect(actual.map(({ key, status, score, verdicts, deliverables }) => ({ key, status, score, verdicts, deliverables }))).toEqual(expected);
 
     // Each agent container was created exactly once, and none is left.
-    const events = await dockerEvents(since, jobId);
-    const creates = events.filter((e) => e.Action === 'create').map((e) => e.Actor.Attributes['assay.workflow-id']);
-    expect(creates.sort()).toEqual(
+    creates.stop();
+    expect(creates.workflowIds().sort()).toEqual(
       ['oracle', 'missing'].flatMap((s) => TASKS.map((t) => trialWorkflowId(jobId, trialKey(s, t, 1)))).sort(),
     );
     expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
@@ -108,15 +107,4 @@ describe('crash recovery', () => {
 function killHard(w: { pid: number | undefined }): void {
   if (!w.pid) throw new Error('worker pid unknown');
   process.kill(w.pid, 'SIGKILL');
-}
-
-async function dockerEvents(since: number, jobId: string): Promise<{ Action: string; Actor: { Attributes: Record<string, string> } }[]> {
-  const until = Math.floor(Date.now() / 1000) + 1;
-  const stream = await docker.getEvents({ since, until, filters: { label: [`assay.job=${jobId}`], type: ['container'] } });
-  const text = await new Promise<string>((resolve) => {
-    let buf = '';
-    stream.on('data', (d: Buffer) => { buf += d.toString(); });
-    stream.on('end', () => resolve(buf));
-  });
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }

@@ -20,7 +20,8 @@ import { writeJsonAtomic } from './write-file-atomic.js';
 
 export interface ProjectActivityDeps extends HarnessDeps {
   evidence: EvidenceTools;
-  faults?: { evaluateDelayMs?: number };
+  /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
+  faults?: Record<string, number>;
 }
 
 export interface CriteriaEvaluation {
@@ -66,7 +67,7 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
   const evaluateCheckpoint = async (args: { subtask: SubtaskInput; snapshot: Snapshot }): Promise<CriteriaEvaluation> => {
     const { subtask } = args;
     const project = projectOf(subtask.project);
-    await holdForFaultInjection(deps.faults?.evaluateDelayMs ?? 0);
+    await holdForFaultInjection(deps.faults?.evaluate ?? 0);
     const dir = projectPaths(subtask.project).subtaskDir(subtask.subtaskId);
     const submission = path.join(dir, 'submission');
     rmSync(submission, { recursive: true, force: true });
@@ -99,6 +100,7 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     /** Copy one stage's materials and feedback into the workspace; later stages stay out of reach. */
     async releaseStage(args: { project: ProjectTrialInput; stageId: string }): Promise<string[]> {
       const project = projectOf(args.project);
+      await holdForFaultInjection(deps.faults?.release ?? 0);
       const stage = project.spec.stages.find((s) => s.id === args.stageId);
       if (!stage) throw new Error(`project "${project.spec.id}" has no stage "${args.stageId}"`);
       const inputs = path.join(projectPaths(args.project).workspace, 'inputs');
@@ -146,6 +148,7 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     async snapshotCheckpoint(args: { subtask: SubtaskInput }): Promise<Snapshot> {
       const file = path.join(projectPaths(args.subtask.project).subtaskDir(args.subtask.subtaskId), 'checkpoint.json');
       if (existsSync(file)) return readJson<Snapshot>(file);
+      await holdForFaultInjection(deps.faults?.snapshot ?? 0);
       const snap = snapshotWorkspace(args.subtask.project.resultsDir, projectPaths(args.subtask.project).workspace);
       writeJsonAtomic(file, snap);
       return snap;

@@ -35,8 +35,8 @@ export interface TrialActivityDeps {
   images: { scriptedAgent: string };
   judgeItems?: JudgeItems;
   log?: (line: string) => void;
-  /** Fault injection for chaos tests: hold evaluation this long (heartbeating) before it starts. */
-  faults?: { evaluateDelayMs?: number };
+  /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
+  faults?: Record<string, number>;
 }
 
 /** Largest single deliverable we copy into the store; bigger files are noted, not copied. */
@@ -61,7 +61,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
 const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> => {
     const task = taskOf(args.trial);
     const outputsDir = path.join(args.workspace.workspace, 'outputs');
-    await holdForFaultInjection(deps.faults?.evaluateDelayMs ?? 0);
+    await holdForFaultInjection(deps.faults?.evaluate ?? 0);
     const view = await deps.evidence.buildView(outputsDir);
     const verdicts = new Map<string, Verdict>();
     const forJudge: RubricItem[] = [];

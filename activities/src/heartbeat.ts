@@ -11,7 +11,24 @@ export async function withHeartbeat<T>(stage: string, fn: () => Promise<T>): Pro
   }
 }
 
-/** Fault injection for chaos tests: hold this long, heartbeating, before the real work. */
+/** Wrap every activity so it heartbeats while it runs: a lost worker is noticed within the heartbeat timeout. */
+export function heartbeating<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, fn]) => [name, (...args: never[]) => withHeartbeat(name, () => fn(...args))]),
+  ) as T;
+}
+
+/** Fault injection for chaos tests: `ASSAY_FAULT_DELAYS="evaluate=6000,snapshot=3000"` holds those steps. */
+export function parseFaultDelays(spec: string | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of (spec ?? '').split(',')) {
+    const [k, v] = part.split('=');
+    if (k && v && Number.isFinite(Number(v))) out[k.trim()] = Number(v);
+  }
+  return out;
+}
+
+/** Hold this long, heartbeating, before the real work (chaos tests only). */
 export async function holdForFaultInjection(ms: number): Promise<void> {
   if (ms <= 0) return;
   const ctx = Context.current();

@@ -15,3 +15,4 @@ export { createProjectActivities, renderSubtaskInstruction } from './create-proj
 export type { ProjectActivities, ProjectActivityDeps, CriteriaEvaluation } from './create-project-activities.js';
 export { evaluateCriteria, reuseKeyOf, EVIDENCE_CONTEXT_VERSION } from './evaluate-criteria.js';
 export { projectPaths } from './project-paths.js';
+export { heartbeating, parseFaultDelays } from './heartbeat.js';

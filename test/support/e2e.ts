@@ -74,3 +74,21 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/**
+ * Follow Docker's container `create` events for a job from now on. Docker only
+ * keeps a short backlog of past events, so tests subscribe before anything starts.
+ */
+export async function watchContainerCreates(jobId: string): Promise<{ workflowIds: () => string[]; stop: () => void }> {
+  const Docker = (await import('dockerode')).default;
+  const stream = (await new Docker().getEvents({ filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] } })) as NodeJS.ReadableStream & { destroy?: () => void };
+  const ids: string[] = [];
+  let buf = '';
+  stream.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop() ?? '';
+    for (const l of lines) if (l.trim()) ids.push((JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes['assay.workflow-id'] ?? '?');
+  });
+  return { workflowIds: () => [...ids], stop: () => stream.destroy?.() };
+}

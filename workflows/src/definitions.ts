@@ -9,6 +9,8 @@ export type { TrialInput, JobInput, TrialOutcome, JobProgress } from '@assay/cor
 
 export const jobProgressQuery = defineQuery<JobProgress>('progress');
 export const trialStageQuery = defineQuery<string>('stage');
+/** Where a subtask is: agent, snapshot, evaluating, recording, done. */
+export const subtaskStageQuery = defineQuery<string>('subtaskStage');
 
 
 /** Search attributes registered by `assay setup` (Keyword), so the Web UI can filter trials. */

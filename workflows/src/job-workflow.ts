@@ -16,6 +16,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
 
   const { listFinishedTrials, recordInfraFailure } = proxyActivities<TrialActivities>({
     startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5 },
   });
   const finished = new Set(await listFinishedTrials({ resultsDir: input.resultsDir }));

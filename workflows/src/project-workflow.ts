@@ -42,7 +42,7 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     },
   );
 
-  const quick = proxyActivities<ProjectActivities>({ startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 5, initialInterval: '2s' } });
+  const quick = proxyActivities<ProjectActivities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: `${input.heartbeatSeconds}s`, retry: { maximumAttempts: 5, initialInterval: '2s' } });
   const verifier = proxyActivities<ProjectActivities>({
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
     heartbeatTimeout: `${input.heartbeatSeconds}s`,

@@ -2,14 +2,17 @@
 // workspace, the submission is preserved as a content-addressed checkpoint, and
 // the checkpoint is evaluated against that subtask's criteria. If evaluation
 // keeps failing, the checkpoint is kept and recorded as unjudged, never redone.
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
-import type { SubtaskInput, SubtaskOutcome } from './definitions.js';
+import { subtaskStageQuery, type SubtaskInput, type SubtaskOutcome } from './definitions.js';
 
 export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutcome> {
   const { project } = input;
+  let stage = 'agent';
+  setHandler(subtaskStageQuery, () => stage);
   const quick = proxyActivities<ProjectActivities>({
     startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: `${project.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '2s' },
   });
   const agent = proxyActivities<ProjectActivities>({
@@ -24,14 +27,18 @@ export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutco
   });
 
   const run = await agent.runSubtaskAgent({ subtask: input, workflowId: workflowInfo().workflowId });
+  stage = 'snapshot';
   const snapshot = await quick.snapshotCheckpoint({ subtask: input });
+  stage = 'evaluating';
   let evaluation;
   try {
     evaluation = await verifier.evaluateCheckpoint({ subtask: input, snapshot });
   } catch (err) {
     evaluation = await quick.markCheckpointUnjudged({ subtask: input, snapshot, error: err instanceof Error ? err.message : String(err) });
   }
+  stage = 'recording';
   await quick.recordCheckpoint({ subtask: input, run, snapshot, evaluation });
+  stage = 'done';
   return {
     subtaskId: input.subtaskId,
     agentStatus: run.timedOut ? 'agent-timeout' : run.exitCode === 0 ? 'completed' : 'agent-failed',

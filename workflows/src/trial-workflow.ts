@@ -15,6 +15,7 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
 
   const quick = proxyActivities<TrialActivities>({
     startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '2s' },
   });
   const agent = proxyActivities<TrialActivities>({

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import Docker from 'dockerode';
-import { createProjectActivities, createTrialActivities, reapContainers } from '@assay/activities';
+import { createProjectActivities, createTrialActivities, heartbeating, parseFaultDelays, reapContainers } from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
 
@@ -58,9 +58,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
 
   const shared = {
     docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log,
-    faults: { evaluateDelayMs: Number(process.env.ASSAY_FAULT_EVAL_DELAY_MS ?? 0) },
+    faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
   };
-  const activities = { ...createTrialActivities(shared), ...createProjectActivities(shared) };
+  const activities = heartbeating({ ...createTrialActivities(shared), ...createProjectActivities(shared) });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -1,0 +1,116 @@
+// Chaos for multi-stage projects: kill -9 the worker while an agent runs, while a
+// checkpoint is snapshotted, while it is judged and between stages, and restart
+// the Temporal server from its SQLite file. The records must equal those of an
+// uninterrupted run, and no subtask that had finished may run again.
+import path from 'node:path';
+import Docker from 'dockerode';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readProjectRecords } from '@assay/activities';
+import { projectTrialKey, projectWorkflowId, type ProjectRecord } from '@assay/core';
+import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, watchContainerCreates, writeJob, type TestServer } from './support/e2e.js';
+
+const docker = new Docker();
+const PROJECT = 'fdd-hengtai';
+const SUBTASKS = ['t01-baseline-model', 't02-scoping-memo', 't03-apply-correction', 't04-ebitda-adjustments', 't05-management-deck', 't06-final-package'];
+let server: TestServer;
+
+beforeAll(async () => {
+  await ensureAgentImage();
+  server = await startTestServer();
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const systems = (delaySeconds: number) => [
+  { id: 'oracle', harness: 'oracle', settings: { delaySeconds } },
+  { id: 'p07', harness: 'scripted', settings: { agent: 'correction-not-applied', delaySeconds } },
+];
+
+/** Everything a rerun must reproduce: verdicts, scores, gates and what was preserved. */
+function comparable(r: ProjectRecord) {
+  return {
+    system: r.system.id,
+    checkpoints: r.checkpoints.map((c) => ({
+      subtask: c.subtaskId, status: c.agent.status, score: c.score, manifest: c.snapshot.manifestSha256,
+      verdicts: c.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
+    })),
+    process: r.process,
+    final: { score: r.final.score, gates: r.final.gates, targets: r.final.targets, verdicts: r.final.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]) },
+  };
+}
+
+describe('project chaos', () => {
+  it('finishes with the same records after 4 worker kills and a server restart, running no finished subtask again', async () => {
+    const baseFile = writeJob({ id: 'pchaos-base', trials: 1, projects: [PROJECT], systems: systems(0) });
+    const base = collectOutput(spawnCli(['run', baseFile], server.address));
+    expect(await base.exit, base.text()).toBe(0);
+    const expected = readProjectRecords(path.join(path.dirname(baseFile), 'results')).map(comparable).sort((a, b) => a.system.localeCompare(b.system));
+
+    const jobId = 'pchaos';
+    const file = writeJob({ id: jobId, trials: 1, projects: [PROJECT], systems: systems(4), concurrency: 2 });
+    const creates = await watchContainerCreates(jobId);
+    const spawnWorker = () => collectOutput(spawnCli(['worker'], server.address, { ASSAY_FAULT_DELAYS: 'evaluate=4000,snapshot=4000,release=4000' }));
+    let worker = spawnWorker();
+    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3'], server.address));
+    expect(await submit.exit, submit.text()).toBe(0);
+
+    let connection = await Connection.connect({ address: server.address });
+    let client = new Client({ connection });
+    const projectIds = ['oracle', 'p07'].map((s) => projectWorkflowId(jobId, projectTrialKey(s, PROJECT, 1)));
+    const subtaskStage = async (stage: string) => {
+      for (const pid of projectIds) for (const t of SUBTASKS) {
+        const s = await client.workflow.getHandle(`${pid}:${t}`).query<string>('subtaskStage').catch(() => undefined);
+        if (s === stage) return true;
+      }
+      return undefined;
+    };
+    const kill = () => {
+      process.kill(worker.pid ?? 0, 'SIGKILL');
+      worker = spawnWorker();
+    };
+    const interruptions: string[] = [];
+
+    await waitFor(async () => {
+      const running = await docker.listContainers({ filters: { label: [`assay.job=${jobId}`], status: ['running'] } });
+      return running.length > 0 ? true : undefined;
+    }, 'an agent container');
+    kill(); interruptions.push('agent running');
+    await waitFor(() => subtaskStage('snapshot'), 'a snapshot', 180_000);
+    kill(); interruptions.push('snapshotting');
+    await waitFor(() => subtaskStage('evaluating'), 'an evaluation', 180_000);
+    kill(); interruptions.push('judging');
+    await waitFor(async () => {
+      for (const pid of projectIds) {
+        const p = await client.workflow.getHandle(pid).query<{ phase: string; checkpoints: unknown[] }>('projectProgress').catch(() => undefined);
+        if (p?.phase === 'releasing' && p.checkpoints.length > 0) return true;
+      }
+      return undefined;
+    }, 'a later stage being released', 240_000);
+    kill(); interruptions.push('between stages');
+    await connection.close();
+    await server.stop();
+    await server.restart();
+    interruptions.push('server restart');
+    connection = await Connection.connect({ address: server.address });
+    client = new Client({ connection });
+
+    const status = collectOutput(spawnCli(['status', file, '--wait', '--json'], server.address));
+    expect(await status.exit, status.text()).toBe(0);
+    await connection.close();
+    process.kill(worker.pid ?? 0, 'SIGTERM');
+    await worker.exit;
+
+    const actual = readProjectRecords(path.join(path.dirname(file), 'results')).map(comparable).sort((a, b) => a.system.localeCompare(b.system));
+    expect(actual).toEqual(expected);
+    expect(interruptions).toHaveLength(5);
+
+    // Exactly one agent container per subtask: nothing that had finished ran again.
+    creates.stop();
+    const created = creates.workflowIds();
+    expect(created.sort()).toEqual(projectIds.flatMap((pid) => SUBTASKS.map((t) => `${pid}:${t}`)).sort());
+    expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
+  }, 900_000);
+});
