@@ -8,6 +8,7 @@ import { runCommand } from './commands/run-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { validateCommand } from './commands/validate-command.js';
 import { workerCommand } from './commands/worker-command.js';
+import { mockLlmCommand } from './commands/mock-llm-command.js';
 
 const program = new Command('assay')
   .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
@@ -50,6 +51,13 @@ program.command('validate')
   .argument('<path>', 'benchmark folder or job YAML')
   .option('--json', 'machine-readable output')
   .action(validateCommand);
+
+program.command('mock-llm')
+  .description('the scripted model server (OpenAI Chat/Responses, Anthropic Messages, Gemini) on 127.0.0.1')
+  .option('--port <n>', 'port (default: any free port)')
+  .option('--script <file>', 'YAML/JSON script of rules (see packages/mock-llm/README.md)')
+  .option('--json', 'print the URL as JSON')
+  .action(mockLlmCommand);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,6 +7,7 @@ import Docker from 'dockerode';
 import { createProjectActivities, createTrialActivities, heartbeating, parseFaultDelays, reapContainers } from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
+import { createTrialJudge } from './judge-trial-items.js';
 
 const require = createRequire(import.meta.url);
 
@@ -60,7 +61,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log,
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
   };
-  const activities = heartbeating({ ...createTrialActivities(shared), ...createProjectActivities(shared) });
+  const activities = heartbeating({
+    ...createTrialActivities({ ...shared, judgeItems: createTrialJudge(opts.log) }),
+    ...createProjectActivities(shared),
+  });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -1,0 +1,57 @@
+// A job judged by the per-item agent judge against the scripted model server
+// (real HTTP on 127.0.0.1, the real wire protocol): every item ends decided, the
+// score is complete, and the judge's key appears nowhere in the results.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRegularFiles, readTrialRecords } from '@assay/activities';
+import { startMockLlm, loadScriptFile, type MockLlmServer } from '@assay/mock-llm';
+import { ROOT, collectOutput, ensureAgentImage, spawnCli, startTestServer, writeJob, type TestServer } from './support/e2e.js';
+
+const KEY = 'sk-test-judge-7f3a9c1e5b';
+let server: TestServer;
+let llm: MockLlmServer;
+
+beforeAll(async () => {
+  await ensureAgentImage();
+  server = await startTestServer();
+  llm = await startMockLlm({ script: await loadScriptFile(path.join(ROOT, 'packages/mock-llm/examples/judge-approves-all.yaml')) });
+}, 600_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await server?.stop();
+});
+
+describe('judged job', () => {
+  it('decides every rubric item with checks first and the judge for the rest, without leaking the key', async () => {
+    const file = writeJob({
+      id: 'judged-e2e', trials: 1, tasks: ['legal-nda-review', 'fin-term-loan-schedule'],
+      systems: [{ id: 'oracle', harness: 'oracle' }, { id: 'nop', harness: 'nop' }],
+      judge: { mode: 'per-item', provider: 'openai', model: 'judge-1', baseUrl: `${llm.url}/v1`, apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY' },
+    });
+    const run = collectOutput(spawnCli(['run', file, '--json'], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
+    expect(await run.exit, run.text()).toBe(0);
+    const resultsDir = path.join(path.dirname(file), 'results');
+    const records = readTrialRecords(resultsDir);
+    expect(records).toHaveLength(4);
+    for (const r of records) {
+      expect(r.verdicts.filter((v) => v.decision === 'unjudged'), `${r.system.id}/${r.task.id}`).toEqual([]);
+      expect(r.score.value).not.toBeNull();
+      expect(r.verdicts.some((v) => v.source === 'judge')).toBe(true);
+    }
+    const oracle = records.filter((r) => r.system.id === 'oracle');
+    for (const r of oracle) expect(r.score.value).toBe(100);
+    // Checks decided their items before the judge was asked: nop fails them.
+    const nop = records.filter((r) => r.system.id === 'nop');
+    for (const r of nop) expect(r.verdicts.filter((v) => v.source === 'check').every((v) => v.decision === 'not-satisfied')).toBe(true);
+
+    expect(llm.sawCredential(KEY)).toBe(true);
+    llm.assertNoSecret(KEY);
+    for (const rel of listRegularFiles(resultsDir)) {
+      if (rel.startsWith('cas/')) continue;
+      expect(readFileSync(path.join(resultsDir, rel)).includes(KEY), rel).toBe(false);
+    }
+    expect(run.text().includes(KEY)).toBe(false);
+  }, 600_000);
+});
