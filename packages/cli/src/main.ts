@@ -9,6 +9,7 @@ import { statusCommand } from './commands/status-command.js';
 import { validateCommand } from './commands/validate-command.js';
 import { workerCommand } from './commands/worker-command.js';
 import { mockLlmCommand } from './commands/mock-llm-command.js';
+import { judgeCommand } from './commands/judge-command.js';
 
 const program = new Command('assay')
   .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
@@ -51,6 +52,14 @@ program.command('validate')
   .argument('<path>', 'benchmark folder or job YAML')
   .option('--json', 'machine-readable output')
   .action(validateCommand);
+
+program.command('judge')
+  .description("re-evaluate a job's stored submissions under another judge setup, without re-running agents")
+  .argument('<job>', 'job YAML file')
+  .requiredOption('--judge <file>', 'judge setup YAML (a bare setup or a document with a judge: key)')
+  .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name)')
+  .option('--json', 'machine-readable output')
+  .action(judgeCommand);
 
 program.command('mock-llm')
   .description('the scripted model server (OpenAI Chat/Responses, Anthropic Messages, Gemini) on 127.0.0.1')
