@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectRecords } from '@assay/activities';
 import { jobWorkflowId, projectTrialKey, projectWorkflowId } from '@assay/core';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, type TestServer } from './support/e2e.js';
+import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, type TestServer } from './support/e2e.js';
 
 const STAGES = 7;
 const PER_STAGE = 3;
@@ -68,8 +68,27 @@ describe('a 21-subtask project', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-job-'));
     const file = path.join(dir, 'job.yaml');
     writeFileSync(file, stringify({ schema: 'assay.job/v1', id: 'long21', benchmark: bench, results: path.join(dir, 'results'), trials: 1, systems: [{ id: 'oracle', harness: 'oracle' }] }));
-    const run = collectOutput(spawnCli(['run', file], server.address));
-    expect(await run.exit, run.text()).toBe(0);
+    const worker = collectOutput(spawnCli(['worker'], server.address));
+    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach'], server.address));
+    expect(await submit.exit, submit.text()).toBe(0);
+
+    // Scripted client feedback mid-project, acknowledged by the workflow.
+    const connection = await Connection.connect({ address: server.address });
+    const client = new Client({ connection });
+    const projectId = projectWorkflowId('long21', projectTrialKey('oracle', 'long', 1));
+    await waitFor(async () => {
+      const p = await client.workflow.getHandle(projectId).query<{ checkpoints: unknown[] }>('projectProgress').catch(() => undefined);
+      return p && p.checkpoints.length >= 2 ? true : undefined;
+    }, 'two checkpoints', 300_000);
+    const note = path.join(dir, 'client-note.md');
+    writeFileSync(note, '# Client note\n\nPlease keep entries short.\n');
+    const fb = collectOutput(spawnCli(['feedback', file, '--system', 'oracle', '--project', 'long', '--file', note, '--json'], server.address));
+    expect(await fb.exit, fb.text()).toBe(0);
+    expect(fb.text()).toContain('"accepted":true');
+    const done = collectOutput(spawnCli(['status', file, '--wait'], server.address));
+    expect(await done.exit, done.text()).toBe(0);
+    process.kill(worker.pid ?? 0, 'SIGTERM');
+    await worker.exit;
 
     const [record] = readProjectRecords(path.join(dir, 'results'));
     expect(record?.checkpoints).toHaveLength(21);
@@ -78,10 +97,12 @@ describe('a 21-subtask project', () => {
     expect(record?.final.score).toBe(100);
     // t01's file is unchanged at the end, so its verdict is reused, not recomputed.
     expect(record?.final.verdicts.find((v) => v.criterionId === 'first-kept')?.source).toBe('reused');
+    // The feedback reached the workspace before a later subtask, and is preserved from then on.
+    expect(record?.injectedFeedback.map((f) => f.name)).toEqual(['client-note.md']);
+    const has = (c: { snapshot: { files: { path: string }[] } }) => c.snapshot.files.some((f) => f.path === 'inputs/feedback/client-note.md');
+    expect(has(record!.checkpoints[0]!)).toBe(false);
+    expect(has(record!.checkpoints[20]!)).toBe(true);
 
-    const connection = await Connection.connect({ address: server.address });
-    const client = new Client({ connection });
-    const projectId = projectWorkflowId('long21', projectTrialKey('oracle', 'long', 1));
     const sizes: Record<string, number> = {};
     for (const id of [jobWorkflowId('long21'), projectId, `${projectId}:t21`]) {
       sizes[id] = (await client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;

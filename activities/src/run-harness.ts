@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { JobSpec, SystemSpec, Usage } from '@assay/core';
-import { planContainer } from './harness/plan-container.js';
+import { planHarnessRun } from './harness/plan-container.js';
+import type { ProxyUsage } from '@assay/harnesses';
 import { parseAgentUsage } from './parse-agent-usage.js';
 import { removeContainer, runAgentContainer } from './run-agent-container.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
@@ -20,6 +21,10 @@ export interface AgentRun {
   durationSeconds: number;
   containerAttempts: number;
   usage: Usage | null;
+  /** Model CLIs: tokens the worker's key-injecting proxy counted (cross-check of `usage`). */
+  proxyUsage?: ProxyUsage | null;
+  /** Model CLIs: the CLI's own session id, when it names one. */
+  harnessSessionId?: string | null;
 }
 
 export interface HarnessRunArgs {
@@ -45,8 +50,14 @@ export interface HarnessDeps {
 export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promise<AgentRun> {
   const resultFile = path.join(args.resultDir, 'agent-result.json');
   if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
-  const plan = planContainer({ system: args.system, evaluatorDir: args.evaluatorDir, images: deps.images });
   const ctx = Context.current();
+  // The session folder sits next to the workspace: one per trial, shared by a project's subtasks.
+  const planned = await heartbeatWhile(ctx, () => planHarnessRun({
+    system: args.system, evaluatorDir: args.evaluatorDir, images: deps.images, runId: args.workflowId,
+    sessionDir: path.join(path.dirname(args.workspace), 'session'), stateFile: path.join(args.resultDir, 'session-state.json'),
+    limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
+  }));
+  const plan = planned.plan;
   const result = await runAgentContainer(
     deps.docker,
     {
@@ -62,10 +73,11 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
         ...args.env,
       },
       limits: args.limits,
-      resources: args.resources,
+      resources: { ...args.resources, network: plan.network ?? args.resources.network },
     },
     { heartbeat: (d) => ctx.heartbeat(d), sleep: (ms) => ctx.sleep(ms), cancelled: () => ctx.cancellationSignal.aborted },
   );
+  const reported = planned.collect ? planned.collect(result.logs) : null;
   const run: AgentRun = {
     exitCode: result.exitCode,
     timedOut: result.timedOut,
@@ -76,11 +88,22 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     endedAt: result.endedAt,
     durationSeconds: result.durationSeconds,
     containerAttempts: ctx.info.attempt,
-    usage: parseAgentUsage(result.logs),
+    usage: reported ? reported.usage : parseAgentUsage(result.logs),
+    ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
   };
   mkdirSync(args.resultDir, { recursive: true });
   writeFileAtomic(path.join(args.resultDir, 'transcript.log'), result.logs);
   writeJsonAtomic(resultFile, run);
   await removeContainer(deps.docker, args.workflowId);
   return run;
+}
+
+/** Heartbeat while a slow preparation (a harness image build) runs. */
+async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => ctx.heartbeat({ phase: 'preparing harness' }), 10_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }

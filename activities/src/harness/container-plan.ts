@@ -8,6 +8,8 @@ export interface ContainerPlan {
   /** Extra bind mounts (`host:container[:ro]`) besides /workspace and /assay. */
   binds: string[];
   readOnlyRoot: boolean;
+  /** Network the harness needs (model CLIs: `host`, to reach the worker's model proxy); default: the job's. */
+  network?: 'none' | 'host' | 'bridge';
 }
 
 export interface HarnessContext {
@@ -15,6 +17,17 @@ export interface HarnessContext {
   /** The task's evaluator folder; only scripted test instruments may mount parts of it. */
   evaluatorDir: string;
   images: { scriptedAgent: string };
+}
+
+/** What a model-driven harness run additionally needs (session folder, proxy route, limits). */
+export interface HarnessRunContext extends HarnessContext {
+  /** Stable id of this agent run (the workflow id): names the container and the proxy route. */
+  runId: string;
+  /** Host folder kept across the subtasks of one trial (the CLI's HOME and session state). */
+  sessionDir: string;
+  /** Where the run's pre-run session state is recorded, so a retried activity measures usage from the same point. */
+  stateFile: string;
+  limits: { maxSteps: number; agentSeconds: number };
 }
 
 /** A harness that cannot run here (unknown, not built, misconfigured): not retried. */

@@ -1,6 +1,7 @@
 // Scripted agents (oracle, nop, flawed) run our own python script in a container.
 // Only these test instruments get the evaluator's reference, read-only at /oracle;
 // no model-driven harness is ever given it.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemSpec } from '@assay/core';
 import { HarnessNotAvailable, type ContainerPlan, type HarnessContext } from './container-plan.js';
@@ -24,10 +25,13 @@ export function scriptedAgentOf(system: SystemSpec): ScriptedAgent {
 export function planScriptedContainer(ctx: HarnessContext): ContainerPlan {
   const agent = scriptedAgentOf(ctx.system);
   const delay = Number(ctx.system.settings.delaySeconds ?? 0);
-  const binds = [];
+  const binds: string[] = [];
   if (agent !== 'nop') {
-    binds.push(`${path.join(ctx.evaluatorDir, 'reference')}:/oracle/reference:ro`);
-    binds.push(`${path.join(ctx.evaluatorDir, 'flaws')}:/oracle/flaws:ro`);
+    // Only folders that exist: Docker would otherwise create empty root-owned ones in the dataset.
+    for (const part of ['reference', 'flaws']) {
+      const dir = path.join(ctx.evaluatorDir, part);
+      if (existsSync(dir)) binds.push(`${dir}:/oracle/${part}:ro`);
+    }
   }
   return {
     image: ctx.images.scriptedAgent,

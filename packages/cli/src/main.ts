@@ -10,6 +10,7 @@ import { validateCommand } from './commands/validate-command.js';
 import { workerCommand } from './commands/worker-command.js';
 import { mockLlmCommand } from './commands/mock-llm-command.js';
 import { judgeCommand } from './commands/judge-command.js';
+import { feedbackCommand } from './commands/feedback-command.js';
 
 const program = new Command('assay')
   .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
@@ -52,6 +53,17 @@ program.command('validate')
   .argument('<path>', 'benchmark folder or job YAML')
   .option('--json', 'machine-readable output')
   .action(validateCommand);
+
+program.command('feedback')
+  .description('inject scripted client feedback into a running project (acknowledged Temporal update)')
+  .argument('<job>', 'job YAML file')
+  .requiredOption('--system <id>', 'system id')
+  .requiredOption('--project <id>', 'project id')
+  .option('--trial <n>', 'trial number', '1')
+  .requiredOption('--file <file>', 'feedback text file; released under /workspace/inputs/feedback/')
+  .option('--name <name>', 'file name in the workspace (default: the file name)')
+  .option('--json', 'machine-readable output')
+  .action(feedbackCommand);
 
 program.command('judge')
   .description("re-evaluate a job's stored submissions under another judge setup, without re-running agents")

@@ -1,0 +1,1 @@
+"""Generators for the assay sample benchmark (see datasets/README.md)."""
