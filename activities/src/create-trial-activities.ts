@@ -14,7 +14,7 @@ import { runHarness, type AgentRun } from './run-harness.js';
 import { storeFile } from './snapshot-workspace.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
-import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
+import { writeJsonAtomic } from './write-file-atomic.js';
 
 export interface PreparedWorkspace {
   workspace: string;

@@ -1,0 +1,85 @@
+// Page images through LibreOffice headless and pdftoppm (a few files only: this is the slow part).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFile, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSubmissionView, renderPageImages } from '../src/index.js';
+import { contentTypes, makeZip, ROOT_RELS_DOCX } from './helpers/zip-writer.js';
+
+const FIX = join(import.meta.dirname, 'fixtures');
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+let out: string;
+
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), 'assay-render-'));
+});
+afterAll(async () => {
+  await rm(out, { recursive: true, force: true });
+});
+
+async function isPng(path: string): Promise<boolean> {
+  const b = await readFile(path);
+  return b.subarray(0, 4).equals(PNG) && (await stat(path)).size > 1000;
+}
+
+describe('renderPageImages', () => {
+  it('renders a docx to one PNG per page via LibreOffice, with its own profile', async () => {
+    const r = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx'), { profileDir: join(out, 'profile') });
+    expect(r.notes).toEqual([]);
+    expect(r.pageCount).toBe(2);
+    expect(r.pages.map((p) => p.split('/').pop())).toEqual(['page-1.png', 'page-2.png']);
+    for (const p of r.pages) expect(await isPng(p)).toBe(true);
+    const capped = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx1'), { profileDir: join(out, 'profile'), maxPages: 1 });
+    expect(capped.pageCount).toBe(1);
+    expect(capped.notes).toEqual(['rendered the first 1 pages only (later pages, if any, have no image)']);
+    expect((await readFile(r.pdf!)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await stat(join(out, 'profile'))).isDirectory()).toBe(true);
+  }, 120_000);
+
+  it('renders a pdf directly and caps the page count', async () => {
+    const r = await renderPageImages(join(FIX, 'report.pdf'), join(out, 'pdf'), { maxPages: 1, dpi: 30 });
+    expect(r.pages).toHaveLength(1);
+    expect(r.notes).toEqual(['rendered the first 1 pages only (later pages, if any, have no image)']);
+  });
+
+  it('says clearly when LibreOffice is missing, or the format has no pages', async () => {
+    const r = await renderPageImages(join(FIX, 'deck.pptx'), join(out, 'missing'), { soffice: '/nonexistent/soffice' });
+    expect(r).toMatchObject({ pages: [], pdf: null });
+    expect(r.notes[0]).toMatch(/LibreOffice \(soffice\) is not installed/);
+    const csv = await renderPageImages(join(FIX, 'data.csv'), join(out, 'csv'));
+    expect(csv.notes).toEqual(['page images are rendered for docx, xlsx, pptx and pdf only (this file: csv)']);
+  });
+
+  it('reports a file LibreOffice cannot convert instead of failing', async () => {
+    const empty = join(out, 'no-document.docx');
+    await writeFile(empty, makeZip([{ name: '[Content_Types].xml', data: contentTypes('docx') }, { name: '_rels/.rels', data: ROOT_RELS_DOCX }]));
+    const r = await renderPageImages(empty, join(out, 'nodoc'), { profileDir: join(out, 'profile') });
+    expect(r).toMatchObject({ pages: [], pdf: null, notes: ['LibreOffice reported success but produced no PDF'] });
+  }, 120_000);
+
+  it('never hands LibreOffice a symlink, an encrypted package or a zip bomb', async () => {
+    const link = join(out, 'link.docx');
+    await symlink(join(FIX, 'report.docx'), link);
+    expect((await renderPageImages(link, join(out, 'link'))).notes).toEqual(['not a regular file (symbolic link): skipped without reading']);
+    const enc = await renderPageImages(join(FIX, 'encrypted.docx'), join(out, 'enc'), { format: 'docx' });
+    expect(enc.notes[0]).toMatch(/^unreadable zip container/);
+    const bomb = join(out, 'bomb.docx');
+    await writeFile(bomb, makeZip([{ name: '[Content_Types].xml', data: contentTypes('docx') }, { name: 'word/document.xml', data: Buffer.alloc(4 * 1024 * 1024) }]));
+    const b = await renderPageImages(bomb, join(out, 'bomb'), { limits: { maxZipEntryBytes: 1024 * 1024 } });
+    expect(b.notes[0]).toMatch(/decompresses to more than 1\.0 MiB: not read \(possible zip bomb\)/);
+  });
+
+  it('attaches page images to the submission view when asked', async () => {
+    const sub = await mkdtemp(join(tmpdir(), 'assay-render-sub-'));
+    try {
+      await copyFile(join(FIX, 'report.pdf'), join(sub, 'report.pdf'));
+      await copyFile(join(FIX, 'data.csv'), join(sub, 'data.csv'));
+      const view = await buildSubmissionView(sub, { render: { outDir: join(out, 'view'), dpi: 30 } });
+      const pdf = view.files.find((f) => f.path === 'report.pdf')!;
+      expect(pdf.pageImages).toHaveLength(2);
+      expect(view.files.find((f) => f.path === 'data.csv')!.pageImages).toBeUndefined();
+    } finally {
+      await rm(sub, { recursive: true, force: true });
+    }
+  });
+});
