@@ -29,6 +29,7 @@ describe('sample job', () => {
     const job = writeJob({
       id: 'sample-e2e',
       trials: 1,
+      tasks: ['med-discharge-reconciliation', 'fin-term-loan-schedule', 'legal-nda-review', 'biz-quarterly-review-deck', 'stem-sensor-calibration', 'edu-fractions-lesson'],
       concurrency: 4,
       systems: [
         { id: 'oracle', harness: 'oracle' },

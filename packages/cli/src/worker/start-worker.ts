@@ -1,7 +1,7 @@
 // The worker: the only place that builds real clients (Temporal, Docker,
 // evidence, judge) and hands them to the activity factories.
 import { createRequire } from 'node:module';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import Docker from 'dockerode';
 import { createProjectActivities, createTrialActivities, heartbeating, parseFaultDelays, reapContainers } from '@assay/activities';
@@ -48,12 +48,14 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const clientConnection = await Connection.connect({ address: opts.address });
   const client = new Client({ connection: clientConnection, namespace: opts.namespace });
 
+  // Remove only what is positively finished or unknown to the server; on any other error
+  // (a slow or restarting server) keep the container, since its activity may re-attach.
   await reapContainers(docker, async (workflowId) => {
     try {
       const d = await client.workflow.getHandle(workflowId).describe();
       return d.status.name === 'RUNNING';
-    } catch {
-      return false;
+    } catch (err) {
+      return !(err instanceof WorkflowNotFoundError);
     }
   }, opts.log);
 

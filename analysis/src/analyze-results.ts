@@ -1,0 +1,150 @@
+// Every statistic of a report, computed from the result tables in one call (pure).
+// The CLI can print any of these as JSON; the report renders them.
+import * as aq from 'arquero';
+import type { ColumnTable } from 'arquero';
+import { checkpointTrajectories } from './checkpoint-trajectories.js';
+import { DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES } from './cluster-bootstrap.js';
+import { deliveryProfiles } from './delivery-profiles.js';
+import { belowEqualScoreLine, belowLineByProject, deliverySummary, projectOutcomes } from './delivery-summary.js';
+import { dimensionProfile } from './dimension-profile.js';
+import { domainProfile } from './domain-profile.js';
+import { formatCompliance } from './format-compliance.js';
+import { harnessSwap } from './harness-swap.js';
+import type { HarnessSwapSummary } from './harness-swap.js';
+import { importanceProfile, importanceSummary } from './importance-profile.js';
+import { agreementPairs, judgeAgreement, judgeSetupAgreement } from './judge-agreement.js';
+import { generalVsSpecialized, oracleBestOfK } from './oracle-best-of-k.js';
+import { pairwiseComparisons } from './paired-comparison.js';
+import { projectResources, resourceUse } from './resource-use.js';
+import type { ResultTables } from './results-tables.js';
+import { DEFAULT_SEED } from './seeded-rng.js';
+import { scoreVsSuccess, systemLeaderboard } from './system-leaderboard.js';
+import { rowsOf } from './table-helpers.js';
+
+export interface AnalysisOptions {
+  seed?: number;
+  resamples?: number;
+  confidence?: number;
+  /** System ids that are specialized agents (StartupBench Table 7); others count as general. */
+  specializedSystems?: string[];
+  /** Expert labels (see loadHumanLabels) for judge agreement. */
+  humanLabels?: ColumnTable | null;
+  /** Per-job verdict tables (unqualified system ids) for the judge-setup ablation. */
+  jobVerdicts?: { jobId: string; verdicts: ColumnTable }[];
+}
+
+export interface TaskAnalysis {
+  leaderboard: ColumnTable;
+  scoreVsSuccess: ReturnType<typeof scoreVsSuccess>;
+  domains: ColumnTable;
+  dimensions: ColumnTable;
+  importance: ColumnTable;
+  importanceSummary: ReturnType<typeof importanceSummary>;
+  formatCompliance: ColumnTable;
+  oracle: ColumnTable;
+  harnessSwap: HarnessSwapSummary;
+  generalVsSpecialized: ColumnTable | null;
+  pairwise: ColumnTable;
+  resources: ColumnTable;
+  agreement: ColumnTable | null;
+}
+
+export interface ProjectAnalysis {
+  delivery: ColumnTable;
+  belowLine: { below: number; outcomes: number };
+  byProject: ColumnTable;
+  outcomes: ReturnType<typeof projectOutcomes>;
+  qualityProfile: ColumnTable;
+  targetProfile: ColumnTable;
+  resources: ColumnTable;
+  trajectories: ColumnTable;
+  agreement: ColumnTable | null;
+}
+
+export interface Analysis {
+  settings: { seed: number; resamples: number; confidence: number };
+  counts: { trials: number; trialsScored: number; projects: number; projectsFinalScored: number; checkpoints: number; checkpointsJudged: number };
+  tasks: TaskAnalysis | null;
+  projects: ProjectAnalysis | null;
+  /** Decision agreement between jobs that judged the same trials (null with fewer than two such jobs). */
+  judgeSetups: ColumnTable | null;
+}
+
+export function analyzeResults(tables: ResultTables, options: AnalysisOptions = {}): Analysis {
+  const settings = { seed: options.seed ?? DEFAULT_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES, confidence: options.confidence ?? DEFAULT_CONFIDENCE };
+  const boot = settings;
+  const trialRows = rowsOf<{ score: number | null }>(tables.trials.select('score'));
+  const projectRows = rowsOf<{ final: number | null }>(tables.projects.select('final'));
+  const cpRows = rowsOf<{ score: number | null }>(tables.checkpoints.select('score'));
+  const counts = {
+    trials: trialRows.length,
+    trialsScored: trialRows.filter((r) => r.score !== null).length,
+    projects: projectRows.length,
+    projectsFinalScored: projectRows.filter((r) => r.final !== null).length,
+    checkpoints: cpRows.length,
+    checkpointsJudged: cpRows.filter((r) => r.score !== null).length,
+  };
+  const labels = options.humanLabels ?? null;
+
+  let tasks: TaskAnalysis | null = null;
+  if (counts.trials > 0) {
+    const leaderboard = systemLeaderboard(tables.trials, boot);
+    const oracle = oracleBestOfK(tables.trials, boot);
+    const systems = rowsOf<{ system: string }>(leaderboard.select('system')).map((r) => r.system);
+    const lb = rowsOf<{ system: string; mean: number | null; success_rate: number | null }>(leaderboard);
+    const or = rowsOf<{ system: string; oracle_mean: number | null; oracle_success: number | null }>(oracle);
+    const perSystem = lb.map((r) => {
+      const o = or.find((x) => x.system === r.system);
+      return { ...r, oracle_mean: o?.oracle_mean ?? null, oracle_success: o?.oracle_success ?? null };
+    });
+    const specialized = options.specializedSystems ?? [];
+    const importance = importanceProfile(tables.verdicts);
+    tasks = {
+      leaderboard,
+      scoreVsSuccess: scoreVsSuccess(leaderboard),
+      domains: domainProfile(tables.trials),
+      dimensions: dimensionProfile(tables.verdicts),
+      importance,
+      importanceSummary: importanceSummary(importance),
+      formatCompliance: formatCompliance(tables.trials),
+      oracle,
+      harnessSwap: harnessSwap(tables.trials),
+      generalVsSpecialized: specialized.length > 0 ? generalVsSpecialized(perSystem, specialized) : null,
+      pairwise: pairwiseComparisons(tables.trials, systems, boot),
+      resources: resourceUse(tables.trials),
+      agreement: labels ? judgeAgreementOrNull(agreementPairs(tables.verdicts, labels.filter(aq.escape((d: { scope: unknown }) => d.scope === null)), 'importance')) : null,
+    };
+  }
+
+  let projects: ProjectAnalysis | null = null;
+  if (counts.projects > 0) {
+    const outcomes = projectOutcomes(tables.projects);
+    projects = {
+      delivery: deliverySummary(tables.projects, boot),
+      belowLine: belowEqualScoreLine(outcomes),
+      byProject: belowLineByProject(outcomes),
+      outcomes,
+      qualityProfile: deliveryProfiles(tables.groups, 'dimension'),
+      targetProfile: deliveryProfiles(tables.groups, 'target'),
+      resources: projectResources(tables.projects),
+      trajectories: checkpointTrajectories(tables.checkpoints, tables.projects),
+      agreement: labels ? judgeAgreementOrNull(agreementPairs(tables.criteria, labels.filter(aq.escape((d: { scope: unknown }) => d.scope !== null)), 'target')) : null,
+    };
+  }
+  const setups = options.jobVerdicts && options.jobVerdicts.length > 1 ? judgeSetupAgreement(options.jobVerdicts) : null;
+  return { settings, counts, tasks, projects, judgeSetups: setups && setups.numRows() > 0 ? setups : null };
+}
+
+/** Agreement only when some label matched a decision of this kind (task items vs project criteria). */
+function judgeAgreementOrNull(pairs: ColumnTable): ColumnTable | null {
+  const matched = rowsOf<{ matched: boolean }>(pairs.select('matched')).some((r) => r.matched);
+  return matched ? judgeAgreement(pairs) : null;
+}
+
+/** The analysis as plain JSON (tables become arrays of row objects), for `--json` output. */
+export function analysisToJson(value: unknown): unknown {
+  if (value instanceof aq.ColumnTable) return value.objects();
+  if (Array.isArray(value)) return value.map(analysisToJson);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, analysisToJson(v)]));
+  return value;
+}

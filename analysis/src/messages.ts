@@ -1,0 +1,23 @@
+// Every user-facing error message of @assay/analysis, in one place.
+
+export const messages = {
+  noJobDirs: () => 'No results folder given: pass at least one job results folder.',
+  notAResultsDir: (dir: string) =>
+    `${dir} is not a job results folder: expected ${dir}/job.json or ${dir}/trials/ or ${dir}/projects/ (see analysis/README.md, "Results layout").`,
+  unreadableJson: (file: string, reason: string) => `Cannot read ${file}: ${reason}`,
+  invalidRecords: (count: number, details: string) =>
+    `${count} invalid result record(s); fix or remove them, or pass { strict: false } to skip them:\n${details}`,
+  duplicateTrial: (key: string, a: string, b: string) => `Two records for the same trial ${key}: ${a} and ${b}`,
+  noResults: (dirs: string) => `No trial or project records under ${dirs}.`,
+  publishedDirMissing: (dir: string) =>
+    `Published data folder not found: ${dir}. It is expected at ../shared/published next to the repository; set ASSAY_PUBLISHED_DIR to override.`,
+  publishedFileMissing: (file: string) => `Published data file missing: ${file}`,
+  publishedColumnMissing: (file: string, column: string) => `Published data file ${file} lacks column "${column}"`,
+  unknownSystem: (id: string, known: string) => `Unknown system "${id}"; known systems: ${known}`,
+  noCommonTasks: (a: string, b: string) => `Systems "${a}" and "${b}" have no scored task in common.`,
+  fontMissing: (file: string) =>
+    `Font file not found: ${file}. Install Debian's fonts-dejavu-core (apt-get install -y fonts-dejavu-core) or set ASSAY_FONT_DIR.`,
+  vegaAssetMissing: (file: string) => `Vega script not found: ${file}; run pnpm install.`,
+  figureFailed: (id: string, reason: string) => `Figure "${id}" could not be rendered: ${reason}`,
+  labelsInvalid: (file: string, line: number, reason: string) => `${file}:${line}: ${reason}`,
+} as const;

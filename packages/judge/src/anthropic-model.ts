@@ -1,0 +1,77 @@
+// Judge model over Anthropic Messages, through the official `@anthropic-ai/sdk`.
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
+import type { ProviderOptions } from './openai-chat-model.js';
+
+function parseInput(args: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(args);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function toMessages(req: ModelRequest): MessageParam[] {
+  const out: MessageParam[] = [];
+  // Consecutive user-side turns (tool results, then a correction) merge into one user message.
+  const pushUser = (blocks: ContentBlockParam[]) => {
+    const last = out.at(-1);
+    if (last && last.role === 'user' && Array.isArray(last.content)) last.content.push(...blocks);
+    else out.push({ role: 'user', content: blocks });
+  };
+  for (const t of req.turns) {
+    if (t.role === 'user') pushUser([{ type: 'text', text: t.text }]);
+    else if (t.role === 'assistant') {
+      const content: ContentBlockParam[] = [];
+      if (t.text.length > 0) content.push({ type: 'text', text: t.text });
+      for (const c of t.toolCalls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
+      out.push({ role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no content)' }] });
+    } else {
+      pushUser(
+        t.results.map((r) => ({
+          type: 'tool_result' as const,
+          tool_use_id: r.callId,
+          content: r.image
+            ? [{ type: 'text' as const, text: r.text }, { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: Buffer.from(r.image).toString('base64') } }]
+            : r.text,
+        })),
+      );
+    }
+  }
+  return out;
+}
+
+export function createAnthropicModel(o: ProviderOptions): JudgeModel {
+  const client = new Anthropic({ apiKey: o.apiKey, baseURL: o.baseUrl, timeout: o.timeoutMs, maxRetries: o.transportRetries });
+  return {
+    provider: 'anthropic',
+    model: o.model,
+    // SDK 1.x follows the current Messages API: temperature is deprecated and there is no seed,
+    // so neither is sent and the identity records null for both.
+    temperature: null,
+    seed: null,
+    async complete(req): Promise<ModelReply> {
+      const tools: Tool[] = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.parameters } }));
+      try {
+        const r = await client.messages.create(
+          { model: o.model, max_tokens: o.maxOutputTokens, system: req.system, messages: toMessages(req), tools },
+          { signal: req.signal },
+        );
+        const text = r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+        const toolCalls = r.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input) }] : []));
+        const cacheRead = r.usage.cache_read_input_tokens ?? 0;
+        const cacheWrite = r.usage.cache_creation_input_tokens ?? 0;
+        return {
+          text,
+          toolCalls,
+          usage: { inputTokens: r.usage.input_tokens + cacheRead + cacheWrite, outputTokens: r.usage.output_tokens, cachedInputTokens: cacheRead },
+          stopReason: r.stop_reason ?? 'unknown',
+        };
+      } catch (err) {
+        throw toModelCallError(err, req.signal);
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The provider-neutral model interface the judge session talks to.
+import type { TokenUsage } from './types.js';
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model produced it (may be invalid). */
+  arguments: string;
+}
+
+export interface ToolResult {
+  callId: string;
+  name: string;
+  text: string;
+  /** PNG bytes to show the model (page images). */
+  image?: Uint8Array;
+}
+
+export type ChatTurn =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls: ToolCall[] }
+  | { role: 'tool-results'; results: ToolResult[] };
+
+export interface ModelRequest {
+  system: string;
+  turns: ChatTurn[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+}
+
+export interface ModelReply {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  stopReason: string;
+}
+
+export interface JudgeModel {
+  provider: 'openai' | 'anthropic';
+  model: string;
+  /** Null when the provider does not take one (then it is not sent). */
+  temperature: number | null;
+  seed: number | null;
+  complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+/** A model request that failed after the SDK's own transport retries. */
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'cancelled' | 'error',
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ModelCallError';
+  }
+}
+
+/** Map an SDK error (OpenAI or Anthropic share class names) to a ModelCallError without echoing headers. */
+export function toModelCallError(err: unknown, signal?: AbortSignal): ModelCallError {
+  const e = err as { name?: string; constructor?: { name?: string }; status?: number; message?: string };
+  const name = e?.constructor?.name ?? e?.name ?? 'Error';
+  if (signal?.aborted || name === 'APIUserAbortError' || e?.name === 'AbortError') return new ModelCallError('cancelled', 'cancelled');
+  if (name === 'APIConnectionTimeoutError') return new ModelCallError('request timed out', 'timeout');
+  const status = typeof e?.status === 'number' ? e.status : null;
+  const msg = (e?.message ?? String(err)).slice(0, 300);
+  return new ModelCallError(`${name}${status ? ` ${status}` : ''}: ${msg}`, 'error', status);
+}

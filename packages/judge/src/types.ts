@@ -1,0 +1,131 @@
+// The judge's own vocabulary. `JudgeVerdict` maps onto core's Verdict (see to-core-verdict.ts).
+import type { Check, CheckOutcome, Decision, JudgeSetup } from '@assay/core';
+
+/** A rubric item or criterion to decide. */
+export interface JudgeItem {
+  id: string;
+  text: string;
+  check?: Check;
+  /** For agreement reports: target, dimension, importance... */
+  group?: string;
+  /**
+   * Files this criterion is about. When given, only their hashes enter the reuse key, so a
+   * checkpoint verdict can be reused for a final package that added unrelated files.
+   */
+  artifacts?: string[];
+  /** What the criterion is judged against (requirements in effect). Default: the task request. */
+  contextKey?: string;
+}
+
+/** What the judge reads besides the evidence: the request the agent was given. */
+export interface JudgeContext {
+  taskId: string;
+  title?: string;
+  /** The request q (StartupBench) or the subtask instructions in effect (DeliverBench). */
+  request: string;
+  /** Extra evaluator notes (never shown to the agent). */
+  notes?: string;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Cached input, already counted inside inputTokens. */
+  cachedInputTokens: number;
+}
+
+export type JudgeMode = 'per-item' | 'batched' | 'holistic';
+
+/** Which judge decided: recorded with every verdict. */
+export interface JudgeIdentity {
+  provider: 'openai' | 'anthropic';
+  model: string;
+  promptVersion: string;
+  mode: JudgeMode;
+  /** Null when the provider takes none (Anthropic Messages via SDK 1.x). */
+  temperature: number | null;
+  seed: number | null;
+}
+
+export type UnjudgedReason =
+  | 'checks-only'
+  | 'malformed'
+  | 'incomplete'
+  | 'model-error'
+  | 'timeout'
+  | 'max-steps'
+  | 'cancelled'
+  | 'no-judge';
+
+export interface JudgeVerdict {
+  itemId: string;
+  decision: Decision;
+  source: 'check' | 'judge' | 'none';
+  /** Justification (judge), the check's reason, or why the item is unjudged. */
+  reason: string;
+  /** Anchors the judge cited (file + location) or the check's evidence. */
+  evidence: string[];
+  unjudgedReason?: UnjudgedReason;
+  /** Outcome of the item's deterministic check, when it has one. */
+  check?: { kind: Check['kind']; status: CheckOutcome['status']; reason: string };
+  judge?: JudgeIdentity & {
+    /** 'batched' verdicts decided in the per-item fallback say so here. */
+    phase: 'per-item' | 'batch' | 'fallback' | 'holistic';
+    /** Judge sessions that included this item (batch attempts, fallback). */
+    attempts: number;
+    /** Malformed replies seen in those sessions. */
+    malformedReplies: number;
+    /** This item's share of the tokens of the sessions it was in. */
+    usage: TokenUsage;
+    /** Wall time of those sessions, ms. */
+    latencyMs: number;
+    /** Reused from the verdict cache (no model call). */
+    reused: boolean;
+    cacheKey: string;
+  };
+}
+
+/** One judge session (an agent conversation over one or more items). */
+export interface SessionRecord {
+  id: string;
+  phase: 'per-item' | 'batch' | 'fallback' | 'holistic';
+  itemIds: string[];
+  attempt: number;
+  /** Model requests made (each may include SDK transport retries). */
+  calls: number;
+  steps: number;
+  malformedReplies: number;
+  usage: TokenUsage;
+  wallMs: number;
+  /** Time inside model requests; wallMs - modelMs is our own overhead. */
+  modelMs: number;
+  outcome: 'complete' | 'partial' | 'malformed' | 'model-error' | 'timeout' | 'max-steps' | 'cancelled';
+  error?: string;
+  resolvedItemIds: string[];
+}
+
+export interface JudgeRunResult {
+  verdicts: JudgeVerdict[];
+  sessions: SessionRecord[];
+  identity: JudgeIdentity | null;
+  stats: {
+    items: number;
+    byCheck: number;
+    reused: number;
+    judged: number;
+    unjudged: number;
+    sessions: number;
+    modelCalls: number;
+    malformedReplies: number;
+    usage: TokenUsage;
+    wallMs: number;
+    /** Summed over sessions (they may overlap). */
+    modelMs: number;
+    /** Wall time outside judge sessions: checks, reuse lookups, verdict assembly, cache writes. */
+    bookkeepingMs: number;
+  };
+}
+
+export type RunCheck = (check: Check) => CheckOutcome | Promise<CheckOutcome>;
+
+export type { JudgeSetup };

@@ -1,0 +1,103 @@
+// Verdict reuse. A verdict is reused only when the criterion (text and check), the artifacts it
+// is about (content hashes), the requirements it is judged against, the evidence-context version
+// and the judge setup are all unchanged: the key is a hash of exactly those.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EvidenceFile } from './evidence-source.js';
+import { messages } from './messages.js';
+import type { JudgeContext, JudgeIdentity, JudgeItem, JudgeVerdict } from './types.js';
+
+export const CACHE_KEY_VERSION = 'assay.verdict-key/v1';
+
+/** A decided judge verdict as stored for reuse. */
+export interface CachedVerdict {
+  key: string;
+  itemId: string;
+  decision: 'satisfied' | 'not-satisfied';
+  reason: string;
+  evidence: string[];
+  judge: JudgeIdentity & { phase: NonNullable<JudgeVerdict['judge']>['phase'] };
+  storedAt: string;
+}
+
+export interface VerdictCache {
+  get(key: string): Promise<CachedVerdict | null>;
+  put(entry: CachedVerdict): Promise<void>;
+}
+
+/** JSON with sorted object keys, so equal content always hashes equally. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface CacheKeyInput {
+  item: JudgeItem;
+  files: readonly EvidenceFile[];
+  context: JudgeContext;
+  evidenceContextVersion: string;
+  identity: JudgeIdentity;
+}
+
+export function verdictCacheKey(k: CacheKeyInput): string {
+  const byPath = new Map(k.files.map((f) => [f.path, f.sha256]));
+  const artifacts = k.item.artifacts
+    ? [...k.item.artifacts].sort().map((p) => [p, byPath.get(p) ?? 'missing'])
+    : [...byPath.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const { provider, model, promptVersion, mode, temperature, seed } = k.identity;
+  return sha(canonical({
+    v: CACHE_KEY_VERSION,
+    criterion: { text: k.item.text, check: k.item.check ?? null },
+    artifacts,
+    requirements: sha(k.item.contextKey ?? k.context.request),
+    evidenceContextVersion: k.evidenceContextVersion,
+    judge: { provider, model, promptVersion, mode, temperature, seed },
+  }));
+}
+
+export function createMemoryVerdictCache(): VerdictCache & { size(): number } {
+  const store = new Map<string, CachedVerdict>();
+  return {
+    get: async (key) => store.get(key) ?? null,
+    put: async (entry) => {
+      store.set(entry.key, entry);
+    },
+    size: () => store.size,
+  };
+}
+
+/** Content-addressed directory store: <dir>/<key[0..2]>/<key>.json, written atomically. */
+export function createDirectoryVerdictCache(dir: string, warn: (msg: string) => void = () => {}): VerdictCache {
+  const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    async get(key) {
+      let text: string;
+      try {
+        text = await readFile(pathOf(key), 'utf8');
+      } catch {
+        return null;
+      }
+      try {
+        const entry = JSON.parse(text) as CachedVerdict;
+        return entry.key === key ? entry : null;
+      } catch {
+        warn(messages.cacheCorrupt(pathOf(key)));
+        return null;
+      }
+    },
+    async put(entry) {
+      const file = pathOf(entry.key);
+      await mkdir(join(dir, entry.key.slice(0, 2)), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(tmp, `${JSON.stringify(entry, null, 2)}\n`);
+      await rename(tmp, file);
+    },
+  };
+}
