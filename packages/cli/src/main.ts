@@ -11,6 +11,7 @@ import { workerCommand } from './commands/worker-command.js';
 import { mockLlmCommand } from './commands/mock-llm-command.js';
 import { judgeCommand } from './commands/judge-command.js';
 import { feedbackCommand } from './commands/feedback-command.js';
+import { reportCommand, reproduceCommand } from './commands/report-commands.js';
 
 const program = new Command('assay')
   .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
@@ -72,6 +73,26 @@ program.command('judge')
   .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name)')
   .option('--json', 'machine-readable output')
   .action(judgeCommand);
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+program.command('report')
+  .description("the papers' tables and figures from job results: HTML, Jupyter notebook, SVG/PNG, CSV/Markdown/LaTeX")
+  .argument('<jobs...>', 'results folders or job YAML files')
+  .requiredOption('--out <dir>', 'output folder')
+  .option('--seed <n>', 'bootstrap seed (reports are reproducible)')
+  .option('--resamples <n>', 'bootstrap resamples (default 10000)')
+  .option('--specialized <system>', 'a specialized system for the general-vs-specialized table (repeatable)', collect)
+  .option('--labels <file>', 'expert labels CSV/JSONL for judge agreement (repeatable)', collect)
+  .option('--json', 'print the analysis as JSON')
+  .action(reportCommand);
+
+program.command('reproduce')
+  .description("recompute what the papers' published tables imply and print it beside the published values")
+  .option('--out <dir>', 'also write the figures of the published data as a report')
+  .option('--published <dir>', 'published CSVs (default ../shared/published, or ASSAY_PUBLISHED_DIR)')
+  .option('--json', 'machine-readable output')
+  .action(reproduceCommand);
 
 program.command('mock-llm')
   .description('the scripted model server (OpenAI Chat/Responses, Anthropic Messages, Gemini) on 127.0.0.1')
