@@ -76,7 +76,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       } else {
         const p = await executeChild(projectWorkflow, { ...options, workflowId: projectWorkflowId(input.jobId, key), args: [trial] });
         const unjudged = p.checkpoints.reduce((a, c) => a + c.unjudged, 0);
-        outcome = { key, status: 'completed', score: p.finalScore, decided: p.processScore, unjudged };
+        outcome = { key, kind: 'project', status: 'completed', score: p.finalScore, decided: p.processScore, unjudged };
       }
     } catch (err) {
       // Infrastructure gave up after its retries: say so on disk, never as a score.

@@ -37,6 +37,8 @@ export interface JobInput {
 
 export interface TrialOutcome {
   key: string;
+  /** For projects, `score` is the final score and `decided` the process score. */
+  kind?: 'task' | 'project';
   status: TrialStatus | 'skipped';
   score: number | null;
   decided: number | null;

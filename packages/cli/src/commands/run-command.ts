@@ -55,7 +55,12 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
       for (const d of p.done) {
         if (seen.has(d.key) || d.status === 'skipped') continue;
         seen.add(d.key);
-        const score = d.score !== null ? d.score.toFixed(1) : d.decided !== null ? `${d.decided.toFixed(1)} (decided items)` : '—';
+        const f = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
+        if (d.kind === 'project') {
+          log(`  ${d.key}: ${d.status}, final ${f(d.score)}, process ${f(d.decided)}${d.unjudged ? `, ${d.unjudged} checkpoint criteria unjudged` : ''}`);
+          continue;
+        }
+        const score = d.score !== null ? f(d.score) : d.decided !== null ? `${f(d.decided)} (decided items)` : '—';
         log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
       }
     }).catch(() => undefined);
