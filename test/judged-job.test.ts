@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRegularFiles, readTrialRecords } from '@assay/activities';
+import { listRegularFiles, readProjectRecords, readTrialRecords } from '@assay/activities';
 import { startMockLlm, loadScriptFile, type MockLlmServer } from '@assay/mock-llm';
 import { ROOT, collectOutput, ensureAgentImage, spawnCli, startTestServer, writeJob, type TestServer } from './support/e2e.js';
 
@@ -53,5 +53,26 @@ describe('judged job', () => {
       expect(readFileSync(path.join(resultsDir, rel)).includes(KEY), rel).toBe(false);
     }
     expect(run.text().includes(KEY)).toBe(false);
+  }, 600_000);
+
+  it('judges project criteria that no check decides, in batched mode', async () => {
+    const file = writeJob({
+      id: 'judged-project', trials: 1, projects: ['fdd-hengtai'],
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+      judge: { mode: 'batched', provider: 'openai', model: 'judge-1', baseUrl: `${llm.url}/v1`, apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY' },
+    });
+    const before = llm.modelCalls().length;
+    const run = collectOutput(spawnCli(['run', file], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
+    expect(await run.exit, run.text()).toBe(0);
+    const [record] = readProjectRecords(path.join(path.dirname(file), 'results'));
+    expect(record?.final.unjudged).toEqual([]);
+    expect(record?.final.verdicts.find((v) => v.criterionId === 'pa-handover-quality')?.source).toBe('judge');
+    expect(record?.final.score).toBe(100);
+    expect(record?.process.score).not.toBeNull();
+    for (const c of record?.checkpoints ?? []) expect(c.unjudged).toEqual([]);
+    // One batched session per checkpoint or final evaluation with judge-only criteria, not one per criterion.
+    const judgeOnly = (record?.checkpoints.flatMap((c) => c.verdicts) ?? []).filter((v) => v.source === 'judge').length;
+    expect(llm.modelCalls().length - before).toBeLessThan(2 * judgeOnly);
+    llm.assertNoSecret(KEY);
   }, 600_000);
 });

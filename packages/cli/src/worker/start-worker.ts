@@ -7,7 +7,7 @@ import Docker from 'dockerode';
 import { createProjectActivities, createTrialActivities, heartbeating, parseFaultDelays, reapContainers } from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
-import { createTrialJudge } from './judge-trial-items.js';
+import { createCriteriaJudge, createTrialJudge } from './judge-trial-items.js';
 
 const require = createRequire(import.meta.url);
 
@@ -65,7 +65,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   };
   const activities = heartbeating({
     ...createTrialActivities({ ...shared, judgeItems: createTrialJudge(opts.log) }),
-    ...createProjectActivities(shared),
+    ...createProjectActivities({ ...shared, judgeCriteria: createCriteriaJudge(opts.log) }),
   });
   const worker = await Worker.create({
     connection,
