@@ -11,7 +11,7 @@ import {
   type ScoredCriterion, type SubtaskInput,
 } from '@assay/core';
 import type { EvidenceTools } from './evaluate-deliverables.js';
-import { evaluateCriteria, type CriterionToJudge } from './evaluate-criteria.js';
+import { evaluateCriteria, type CriterionToJudge, type JudgeCriteria } from './evaluate-criteria.js';
 import { projectPaths } from './project-paths.js';
 import { runHarness, type AgentRun, type HarnessDeps } from './run-harness.js';
 import { restoreSnapshot, snapshotWorkspace, type Snapshot } from './snapshot-workspace.js';
@@ -20,6 +20,7 @@ import { writeJsonAtomic } from './write-file-atomic.js';
 
 export interface ProjectActivityDeps extends HarnessDeps {
   evidence: EvidenceTools;
+  judgeCriteria?: JudgeCriteria;
   /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
   faults?: Record<string, number>;
 }
@@ -77,6 +78,8 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     const verdicts = await evaluateCriteria({
       criteria: criteria.map((c): CriterionToJudge => ({ criterionId: c.id, text: c.text, weight: c.weight, fatal: c.fatal, dimension: c.dimension, target: null, check: c.check })),
       outputsDir: submission, outputs, evidence: deps.evidence, judge: subtask.project.judge, prior: new Map(), sources: new Map(),
+      judgeCriteria: deps.judgeCriteria, request: subtaskOf(project, subtask.subtaskId).instructions,
+      contextId: `${project.spec.id}/${subtask.subtaskId}`, resultsDir: subtask.project.resultsDir,
     });
     const result = scoreVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
     writeJsonAtomic(path.join(dir, 'evaluation.json'), result);
@@ -209,6 +212,8 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
       const verdicts = await evaluateCriteria({
         criteria: criteria.map((c): CriterionToJudge => ({ criterionId: c.id, text: c.text, weight: c.weight, fatal: c.fatal, dimension: c.dimension, target: c.target, check: c.check, reuses: c.reuses })),
         outputsDir: finalDir, outputs, evidence: deps.evidence, judge: args.project.judge, prior, sources,
+        judgeCriteria: deps.judgeCriteria, request: `${project.spec.objective}\n\nFinal package: ${project.spec.finalPackage.map((d) => d.path).join(', ')}`,
+        contextId: `${project.spec.id}/final`, resultsDir: args.project.resultsDir,
       });
       const result = { ...scoreVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn]))), packageFiles: outputs.filter((f) => project.spec.finalPackage.some((d) => d.path === f.path)) };
       writeJsonAtomic(path.join(p.finalDir, 'evaluation.json'), result);

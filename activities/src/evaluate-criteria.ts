@@ -21,6 +21,17 @@ export interface CriterionToJudge {
   reuses?: string | undefined;
 }
 
+/** Decides criteria no check decided; the worker injects @assay/judge. Keyed by criterion id. */
+export type JudgeCriteria = (args: {
+  items: { criterionId: string; text: string; group: string }[];
+  /** What the agent was asked (subtask instructions, or the project objective for the final package). */
+  request: string;
+  contextId: string;
+  outputsDir: string;
+  judge: JobSpec['judge'];
+  resultsDir: string;
+}) => Promise<Map<string, { decision: 'satisfied' | 'not-satisfied' | 'unjudged'; reason: string }>>;
+
 export interface PriorVerdict {
   ref: string;
   verdict: CriterionVerdict;
@@ -57,6 +68,11 @@ export async function evaluateCriteria(args: {
   prior: ReadonlyMap<string, CriterionVerdict>;
   /** Source criteria for `reuses` (text and check of the checkpoint criterion). */
   sources: ReadonlyMap<string, { text: string; check?: Check | undefined }>;
+  /** The agent judge for criteria without a decisive check (absent: they stay unjudged). */
+  judgeCriteria?: JudgeCriteria | undefined;
+  request?: string;
+  contextId?: string;
+  resultsDir?: string;
 }): Promise<Omit<CriterionVerdict, 'effective' | 'blockedBy'>[]> {
   let view: unknown = null;
   const out: Omit<CriterionVerdict, 'effective' | 'blockedBy'>[] = [];
@@ -80,7 +96,27 @@ export async function evaluateCriteria(args: {
       out.push({ ...base, decision: 'unjudged', source: 'check', reason: `check could not evaluate: ${outcome.reason}` });
       continue;
     }
-    out.push({ ...base, decision: 'unjudged', source: 'none', reason: args.judge.mode === 'checks-only' ? 'no judge configured (judge.mode is checks-only)' : 'judge not available for project criteria yet' });
+    out.push({ ...base, decision: 'unjudged', source: 'none', reason: 'no judge configured (judge.mode is checks-only)' });
   }
-  return out;
+  // Everything still undecided goes to the judge in one call, so batched mode can batch it.
+  const pending = out.filter((v) => v.decision === 'unjudged');
+  if (pending.length === 0 || !args.judgeCriteria || args.judge.mode === 'checks-only') return out;
+  const byId = new Map(args.criteria.map((c) => [c.criterionId, c]));
+  const decided = await args.judgeCriteria({
+    items: pending.map((v) => {
+      const c = byId.get(v.criterionId);
+      const source = c?.reuses ? args.sources.get(c.reuses) : undefined;
+      return { criterionId: v.criterionId, text: source?.text ?? c?.text ?? v.criterionId, group: c?.target ?? c?.dimension ?? 'criteria' };
+    }),
+    request: args.request ?? '',
+    contextId: args.contextId ?? 'project',
+    outputsDir: args.outputsDir,
+    judge: args.judge,
+    resultsDir: args.resultsDir ?? args.outputsDir,
+  });
+  return out.map((v) => {
+    const j = v.decision === 'unjudged' ? decided.get(v.criterionId) : undefined;
+    if (!j) return v;
+    return { ...v, decision: j.decision, source: j.decision === 'unjudged' ? v.source : 'judge', reason: j.reason };
+  });
 }

@@ -14,5 +14,6 @@ export { writeJsonAtomic } from './write-file-atomic.js';
 export { createProjectActivities, renderSubtaskInstruction } from './create-project-activities.js';
 export type { ProjectActivities, ProjectActivityDeps, CriteriaEvaluation } from './create-project-activities.js';
 export { evaluateCriteria, reuseKeyOf, EVIDENCE_CONTEXT_VERSION } from './evaluate-criteria.js';
+export type { JudgeCriteria } from './evaluate-criteria.js';
 export { projectPaths } from './project-paths.js';
 export { heartbeating, parseFaultDelays } from './heartbeat.js';

@@ -32,6 +32,12 @@ export interface AgentContainerResult {
 }
 
 export interface WaitHooks {
+  /**
+   * True when another attempt of the same activity already finished this run. Checked after
+   * the container is found missing and before creating one: the finishing attempt writes its
+   * result before it removes the container, so this order never starts a second agent.
+   */
+  finishedElsewhere: () => boolean;
   heartbeat: (details: unknown) => void;
   sleep: (ms: number) => Promise<void>;
   cancelled: () => boolean;
@@ -47,6 +53,7 @@ export async function runAgentContainer(docker: Docker, req: AgentContainerReque
   let reattached = true;
   let info = await inspectOrNull(container);
   if (!info) {
+    if (hooks.finishedElsewhere()) throw new FinishedElsewhere();
     reattached = false;
     container = await createOrFind(docker, name, req);
     info = await container.inspect();
@@ -56,7 +63,9 @@ export async function runAgentContainer(docker: Docker, req: AgentContainerReque
 
   let killedForTime = false;
   for (;;) {
-    info = await container.inspect();
+    const current = await inspectOrNull(container);
+    if (!current) throw new FinishedElsewhere();
+    info = current;
     if (!info.State.Running) break;
     const started = Date.parse(info.State.StartedAt);
     const elapsed = (Date.now() - started) / 1000;
@@ -86,6 +95,14 @@ export async function runAgentContainer(docker: Docker, req: AgentContainerReque
     reattached,
     logs,
   };
+}
+
+/** The container went away because a concurrent attempt finished the run; the caller reads its result. */
+export class FinishedElsewhere extends Error {
+  override name = 'FinishedElsewhere';
+  constructor() {
+    super('the agent run was finished by another attempt of this activity');
+  }
 }
 
 export async function removeContainer(docker: Docker, workflowId: string): Promise<void> {

@@ -9,7 +9,7 @@ import type { JobSpec, SystemSpec, Usage } from '@assay/core';
 import { planHarnessRun } from './harness/plan-container.js';
 import type { ProxyUsage } from '@assay/harnesses';
 import { parseAgentUsage } from './parse-agent-usage.js';
-import { removeContainer, runAgentContainer } from './run-agent-container.js';
+import { FinishedElsewhere, removeContainer, runAgentContainer } from './run-agent-container.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
 
 export interface AgentRun {
@@ -58,25 +58,33 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
   }));
   const plan = planned.plan;
-  const result = await runAgentContainer(
-    deps.docker,
-    {
-      workflowId: args.workflowId,
-      labels: args.labels,
-      plan,
-      workspace: args.workspace,
-      instructionDir: args.instructionDir,
-      env: {
-        ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
-        ASSAY_MAX_STEPS: String(args.limits.maxSteps),
-        ASSAY_TIME_LIMIT_SECONDS: String(args.limits.agentSeconds),
-        ...args.env,
+  const finishedElsewhere = () => existsSync(resultFile);
+  let result;
+  try {
+    result = await runAgentContainer(
+      deps.docker,
+      {
+        workflowId: args.workflowId,
+        labels: args.labels,
+        plan,
+        workspace: args.workspace,
+        instructionDir: args.instructionDir,
+        env: {
+          ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
+          ASSAY_MAX_STEPS: String(args.limits.maxSteps),
+          ASSAY_TIME_LIMIT_SECONDS: String(args.limits.agentSeconds),
+          ...args.env,
+        },
+        limits: args.limits,
+        resources: { ...args.resources, network: plan.network ?? args.resources.network },
       },
-      limits: args.limits,
-      resources: { ...args.resources, network: plan.network ?? args.resources.network },
-    },
-    { heartbeat: (d) => ctx.heartbeat(d), sleep: (ms) => ctx.sleep(ms), cancelled: () => ctx.cancellationSignal.aborted },
-  );
+      { finishedElsewhere, heartbeat: (d) => ctx.heartbeat(d), sleep: (ms) => ctx.sleep(ms), cancelled: () => ctx.cancellationSignal.aborted },
+    );
+  } catch (err) {
+    // A concurrent attempt (e.g. after a heartbeat timeout under load) finished first: use its result.
+    if (err instanceof FinishedElsewhere && existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
+    throw err;
+  }
   const reported = planned.collect ? planned.collect(result.logs) : null;
   const run: AgentRun = {
     exitCode: result.exitCode,
