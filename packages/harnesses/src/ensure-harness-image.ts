@@ -1,0 +1,77 @@
+// Build (or find) the image of one harness CLI: the node22 runtime image first for npm
+// CLIs, then the CLI itself, both content-addressed by @assay/infra's ensureImage.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assayDir, ensureImage, type BuiltImage, type Log } from '@assay/infra';
+import type { HarnessInstall } from './harness-adapter.js';
+import { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './installs.js';
+import { messages } from './messages.js';
+
+export const HARNESS_IMAGES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'images');
+
+export interface EnsureHarnessImageOptions {
+  root: string;
+  harness: InstalledHarness;
+  log?: Log;
+}
+
+export interface HarnessImage extends BuiltImage {
+  harness: string;
+  install: HarnessInstall;
+  /** node22 runtime image, for npm CLIs. */
+  runtime?: BuiltImage;
+}
+
+/** `npm pack` a registry package once into .assay/cache/npm (the ordinary client, no other download). */
+export function packNpm(root: string, name: string, version: string): string {
+  const dir = path.join(assayDir(root), 'cache', 'npm');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`);
+  if (fs.existsSync(file)) return file;
+  try {
+    const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const produced = path.join(dir, out.trim().split('\n').pop() ?? '');
+    if (produced !== file) fs.renameSync(produced, file);
+  } catch (err) {
+    throw new Error(messages.npmPackFailed(`${name}@${version}`, (err as { stderr?: string }).stderr?.trim() || (err as Error).message));
+  }
+  return file;
+}
+
+export async function ensureNodeRuntimeImage(root: string, log?: Log): Promise<BuiltImage> {
+  return ensureImage({
+    root,
+    name: 'harness-node22',
+    dockerfileDir: path.join(HARNESS_IMAGES_DIR, 'node22'),
+    sources: [
+      { from: packNpm(root, NODE_RUNTIME.package, NODE_RUNTIME.version), to: 'node.tgz' },
+      { from: packNpm(root, NPM_RUNTIME.package, NPM_RUNTIME.version), to: 'npm.tgz' },
+    ],
+    ...(log ? { log } : {}),
+  });
+}
+
+/** The build host's CA bundle: npm and pip inside `docker build` must trust the registries as the host does. */
+export function registryCaBundle(): string {
+  return process.env.ASSAY_REGISTRY_CA ?? '/etc/ssl/certs/ca-certificates.crt';
+}
+
+export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promise<HarnessImage> {
+  const install: HarnessInstall = INSTALLS[opts.harness];
+  const runtime = install.on === 'node22' ? await ensureNodeRuntimeImage(opts.root, opts.log) : undefined;
+  const built = await ensureImage({
+    root: opts.root,
+    name: `harness-${opts.harness}`,
+    dockerfileDir: path.join(HARNESS_IMAGES_DIR, opts.harness),
+    sources: [{ from: registryCaBundle(), to: 'registry-ca.crt' }],
+    buildArgs: {
+      CLI_PACKAGE: install.package,
+      CLI_VERSION: install.version,
+      ...(runtime ? { BASE_IMAGE: runtime.tag } : {}),
+    },
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+  return { ...built, harness: opts.harness, install, ...(runtime ? { runtime } : {}) };
+}

@@ -1,0 +1,18 @@
+// Every user-facing error sentence of @assay/harnesses.
+export const messages = {
+  unknownHarness: (name: string) => `harness "${name}" has no adapter in @assay/harnesses`,
+  npmPackFailed: (spec: string, detail: string) =>
+    `could not fetch ${spec} from the npm registry with \`npm pack\` (needed to put Node into harness images): ${detail}`,
+  modelMissing: (system: string, harness: string) =>
+    `system "${system}" (harness ${harness}) names no model: set \`model\` in the job file`,
+  keyEnvMissing: (system: string, env: string) =>
+    `system "${system}": settings.apiKeyEnv names ${env}, but the worker's environment has no ${env}; ` +
+    'export it where the worker runs (the key never goes into the job file or the container)',
+  badBaseUrl: (system: string, url: string) => `system "${system}": settings.baseUrl "${url}" is not an http(s) URL`,
+  proxyUnknownRoute: (path: string) => `model proxy: no route for ${path} (the run it belonged to is over, or the worker restarted)`,
+  proxyUpstreamFailed: (detail: string) => `model proxy: upstream request failed: ${detail}`,
+  commandTemplateMissing: (system: string) =>
+    `system "${system}" (harness command): settings.image and settings.command (a template, e.g. "my-agent --task {instruction_file}") are required`,
+  commandPlaceholderUnknown: (system: string, name: string) =>
+    `system "${system}" (harness command): unknown placeholder {${name}} in settings.command`,
+};

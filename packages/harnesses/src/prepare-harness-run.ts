@@ -1,0 +1,151 @@
+// Turn a system (harness + model + settings) into one container run: the session folder
+// seeded with the CLI's config, a proxy route holding the real key, the container's
+// command/env/mounts, and afterwards the usage as the CLI reported it and as the proxy saw it.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SystemSpec, Usage } from '@assay/core';
+import { ADAPTERS, isCliHarness } from './adapters/index.js';
+import { planCommandHarness } from './adapters/command.js';
+import { SESSION_DIR, type AdapterContext, type HarnessAdapter, type ModelApi } from './harness-adapter.js';
+import { fileSizes } from './json-lines.js';
+import { messages } from './messages.js';
+import type { ModelProxy, ProxyUsage } from './model-proxy.js';
+import { harnessCommand } from './shell-command.js';
+
+/** Provider endpoints used when a system gives no settings.baseUrl. */
+export const DEFAULT_UPSTREAM: Record<ModelApi, string> = {
+  anthropic: 'https://api.anthropic.com',
+  'openai-chat': 'https://api.openai.com/v1',
+  'openai-responses': 'https://api.openai.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+
+/** What the container sees instead of a key. */
+export const DUMMY_API_KEY = 'assay-proxy-injects-the-real-key';
+
+export interface HarnessContainerSpec {
+  image: string;
+  cmd: string[];
+  env: Record<string, string>;
+  binds: string[];
+  readOnlyRoot: boolean;
+  network?: 'none' | 'host' | 'bridge';
+}
+
+export interface PrepareHarnessRunArgs {
+  system: SystemSpec;
+  /** Stable per agent run (the workflow id): names the proxy route, so a retried activity reuses it. */
+  runId: string;
+  /** Host folder persisted across the subtasks of one trial; mounted at /session (also HOME). */
+  sessionDir: string;
+  /** Image tag of the harness CLI (command harness: settings.image is used). */
+  image: string;
+  proxy: ModelProxy;
+  limits: { maxSteps: number; agentSeconds: number };
+  /** Where the real key is looked up (default process.env). */
+  environment?: Record<string, string | undefined>;
+  /**
+   * File keeping the session folder's pre-run state (file sizes). Written on the first
+   * preparation and read on later ones, so an activity retried after a worker crash (which
+   * re-attaches to the running container) still counts usage from the true start of the run.
+   */
+  stateFile?: string;
+}
+
+export interface HarnessRunUsage {
+  /** As the harness reported it (its output or session files); null when it reports none. */
+  usage: Usage | null;
+  /** As the worker's proxy counted it from the provider's responses. */
+  proxyUsage: ProxyUsage | null;
+  sessionId: string | null;
+}
+
+export interface PreparedHarnessRun {
+  container: HarnessContainerSpec;
+  routeId: string | null;
+  /** Read usage after the container ended, and close the proxy route. */
+  collect(logs: string): HarnessRunUsage;
+}
+
+export function routeIdFor(runId: string): string {
+  return createHash('sha256').update(`assay-route:${runId}`).digest('hex').slice(0, 32);
+}
+
+/** Upstream, API and key of a system, validated; the key comes from the worker's environment only. */
+export function modelRoute(system: SystemSpec, api: ModelApi, environment: Record<string, string | undefined>) {
+  const s = system.settings;
+  const upstream = typeof s.baseUrl === 'string' ? s.baseUrl : DEFAULT_UPSTREAM[api];
+  if (!/^https?:\/\//.test(upstream)) throw new Error(messages.badBaseUrl(system.id, upstream));
+  const keyEnv = typeof s.apiKeyEnv === 'string' ? s.apiKeyEnv : null;
+  const key = keyEnv ? environment[keyEnv] : undefined;
+  if (keyEnv && !key) throw new Error(messages.keyEnvMissing(system.id, keyEnv));
+  return { upstream, api, key: key ?? '', ...(typeof s.apiKeyHeader === 'string' ? { keyHeader: s.apiKeyHeader } : {}) };
+}
+
+export function adapterContext(system: SystemSpec, baseUrl: string, limits: PrepareHarnessRunArgs['limits']): AdapterContext {
+  if (!system.model) throw new Error(messages.modelMissing(system.id, system.harness));
+  return { model: system.model, baseUrl, apiKey: DUMMY_API_KEY, settings: system.settings, maxSteps: limits.maxSteps, timeLimitSeconds: limits.agentSeconds };
+}
+
+/** Seed the session folder with the adapter's config files. */
+export function writeSessionFiles(adapter: HarnessAdapter, ctx: AdapterContext, sessionDir: string): void {
+  for (const f of adapter.sessionFiles(ctx)) {
+    const file = path.join(sessionDir, f.path);
+    if (f.keepExisting && fs.existsSync(file)) continue;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, f.content);
+  }
+}
+
+export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessRun {
+  const environment = args.environment ?? process.env;
+  fs.mkdirSync(args.sessionDir, { recursive: true });
+  if (args.system.harness === 'command') return planCommandHarness(args, environment);
+  if (!isCliHarness(args.system.harness)) throw new Error(messages.unknownHarness(args.system.harness));
+  const adapter = ADAPTERS[args.system.harness];
+  const api = (typeof args.system.settings.api === 'string' ? args.system.settings.api : adapter.api) as ModelApi;
+  const routeId = routeIdFor(args.runId);
+  const baseUrl = args.proxy.open(routeId, modelRoute(args.system, api, environment));
+  const ctx = adapterContext(args.system, baseUrl, args.limits);
+  const before = recordedState(args.stateFile) ?? fileSizes(args.sessionDir);
+  if (args.stateFile && !fs.existsSync(args.stateFile)) {
+    fs.mkdirSync(path.dirname(args.stateFile), { recursive: true });
+    fs.writeFileSync(args.stateFile, JSON.stringify({ before }));
+  }
+  writeSessionFiles(adapter, ctx, args.sessionDir);
+  return {
+    routeId,
+    container: {
+      image: args.image,
+      cmd: harnessCommand(adapter, ctx),
+      env: { HOME: SESSION_DIR, NO_COLOR: '1', ...adapter.env(ctx) },
+      binds: [`${args.sessionDir}:${SESSION_DIR}`],
+      readOnlyRoot: false,
+      network: 'host',
+    },
+    collect(logs) {
+      const input = { logs, sessionDir: args.sessionDir, before };
+      const out = { usage: safe(() => adapter.parseUsage(input)), proxyUsage: args.proxy.usage(routeId), sessionId: safe(() => adapter.sessionId(input)) };
+      args.proxy.close(routeId);
+      return out;
+    },
+  };
+}
+
+function recordedState(file: string | undefined): Record<string, number> | null {
+  if (!file || !fs.existsSync(file)) return null;
+  try {
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { before: Record<string, number> }).before;
+  } catch {
+    return null;
+  }
+}
+
+function safe<T>(f: () => T | null): T | null {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
+}
