@@ -6,22 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTrialRecords } from '@assay/activities';
 import { jobWorkflowId, trialKey, trialWorkflowId } from '@assay/core';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, watchContainerCreates, writeJob, type TestServer } from './support/e2e.js';
+import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
 
 const docker = new Docker();
-let server: TestServer;
-
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 const TASKS = ['fin-term-loan-schedule', 'legal-nda-review'];
 const systems = (delaySeconds: number) => [
@@ -38,11 +29,11 @@ function comparable(resultsDir: string) {
 describe('crash recovery', () => {
   it('survives kill -9 of the worker mid-agent and mid-evaluation, and a server restart', async () => {
     const worker = (extra: Record<string, string> = {}) =>
-      collectOutput(spawnCli(['worker'], server.address, { ASSAY_FAULT_DELAYS: 'evaluate=6000', ...extra }));
+      collectOutput(spawnCli(['worker'], server().address, { ASSAY_FAULT_DELAYS: 'evaluate=6000', ...extra }));
 
     // Baseline: the same job without interruptions (no agent delay needed).
     const baselineFile = writeJob({ id: 'crash-baseline', trials: 1, tasks: TASKS, systems: systems(0) });
-    const baseline = collectOutput(spawnCli(['run', baselineFile, '--json'], server.address));
+    const baseline = collectOutput(spawnCli(['run', baselineFile, '--json'], server().address));
     expect(await baseline.exit, baseline.text()).toBe(0);
     const expected = comparable(path.join(path.dirname(baselineFile), 'results'));
     expect(expected).toHaveLength(4);
@@ -51,7 +42,7 @@ describe('crash recovery', () => {
     const file = writeJob({ id: jobId, trials: 1, tasks: TASKS, systems: systems(8), concurrency: 4 });
     const creates = await watchContainerCreates(jobId);
     let w = worker();
-    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server.address));
+    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address));
     expect(await submit.exit, submit.text()).toBe(0);
 
     // 1. Kill the worker while agent containers are running.
@@ -63,7 +54,7 @@ describe('crash recovery', () => {
 
     // The containers keep running without a worker; a new worker re-attaches.
     w = worker();
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({ address: server().address });
     const client = new Client({ connection });
     const stageOf = (key: string) => client.workflow.getHandle(trialWorkflowId(jobId, key)).query<string>('stage').catch(() => undefined);
 
@@ -76,11 +67,11 @@ describe('crash recovery', () => {
 
     // 3. Restart the server from its SQLite file, then bring a worker back.
     await connection.close();
-    await server.stop();
-    await server.restart();
+    await server().stop();
+    await server().restart();
     w = worker({ ASSAY_FAULT_DELAYS: '' });
 
-    const result = collectOutput(spawnCli(['status', file, '--wait', '--json'], server.address));
+    const result = collectOutput(spawnCli(['status', file, '--wait', '--json'], server().address));
     expect(await result.exit, result.text()).toBe(0);
     const status = JSON.parse(result.text().slice(result.text().indexOf('{'))) as { workflow: { status: string } };
     expect(status.workflow.status).toBe('COMPLETED');

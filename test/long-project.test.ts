@@ -6,23 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readProjectRecords } from '@assay/activities';
 import { jobWorkflowId, projectTrialKey, projectWorkflowId } from '@assay/core';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, type TestServer } from './support/e2e.js';
+import { collectOutput, spawnCli, useTestServer, waitFor } from './support/e2e.js';
 
 const STAGES = 7;
 const PER_STAGE = 3;
-let server: TestServer;
-
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 function writeLongBenchmark(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'assay-long-'));
@@ -68,12 +59,12 @@ describe('a 21-subtask project', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-job-'));
     const file = path.join(dir, 'job.yaml');
     writeFileSync(file, stringify({ schema: 'assay.job/v1', id: 'long21', benchmark: bench, results: path.join(dir, 'results'), trials: 1, systems: [{ id: 'oracle', harness: 'oracle' }] }));
-    const worker = collectOutput(spawnCli(['worker'], server.address));
-    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach'], server.address));
+    const worker = collectOutput(spawnCli(['worker'], server().address));
+    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach'], server().address));
     expect(await submit.exit, submit.text()).toBe(0);
 
     // Scripted client feedback mid-project, acknowledged by the workflow.
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await Connection.connect({ address: server().address });
     const client = new Client({ connection });
     const projectId = projectWorkflowId('long21', projectTrialKey('oracle', 'long', 1));
     await waitFor(async () => {
@@ -82,10 +73,10 @@ describe('a 21-subtask project', () => {
     }, 'two checkpoints', 300_000);
     const note = path.join(dir, 'client-note.md');
     writeFileSync(note, '# Client note\n\nPlease keep entries short.\n');
-    const fb = collectOutput(spawnCli(['feedback', file, '--system', 'oracle', '--project', 'long', '--file', note, '--json'], server.address));
+    const fb = collectOutput(spawnCli(['feedback', file, '--system', 'oracle', '--project', 'long', '--file', note, '--json'], server().address));
     expect(await fb.exit, fb.text()).toBe(0);
     expect(fb.text()).toContain('"accepted":true');
-    const done = collectOutput(spawnCli(['status', file, '--wait'], server.address));
+    const done = collectOutput(spawnCli(['status', file, '--wait'], server().address));
     expect(await done.exit, done.text()).toBe(0);
     process.kill(worker.pid ?? 0, 'SIGTERM');
     await worker.exit;

@@ -5,24 +5,15 @@
 import path from 'node:path';
 import Docker from 'dockerode';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readProjectRecords } from '@assay/activities';
 import { projectTrialKey, projectWorkflowId, type ProjectRecord } from '@assay/core';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, waitFor, watchContainerCreates, writeJob, type TestServer } from './support/e2e.js';
+import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
 
 const docker = new Docker();
 const PROJECT = 'fdd-hengtai';
 const SUBTASKS = ['t01-baseline-model', 't02-scoping-memo', 't03-apply-correction', 't04-ebitda-adjustments', 't05-management-deck', 't06-final-package'];
-let server: TestServer;
-
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 const systems = (delaySeconds: number) => [
   { id: 'oracle', harness: 'oracle', settings: { delaySeconds } },
@@ -45,19 +36,19 @@ function comparable(r: ProjectRecord) {
 describe('project chaos', () => {
   it('finishes with the same records after 4 worker kills and a server restart, running no finished subtask again', async () => {
     const baseFile = writeJob({ id: 'pchaos-base', trials: 1, projects: [PROJECT], systems: systems(0) });
-    const base = collectOutput(spawnCli(['run', baseFile], server.address));
+    const base = collectOutput(spawnCli(['run', baseFile], server().address));
     expect(await base.exit, base.text()).toBe(0);
     const expected = readProjectRecords(path.join(path.dirname(baseFile), 'results')).map(comparable).sort((a, b) => a.system.localeCompare(b.system));
 
     const jobId = 'pchaos';
     const file = writeJob({ id: jobId, trials: 1, projects: [PROJECT], systems: systems(4), concurrency: 2 });
     const creates = await watchContainerCreates(jobId);
-    const spawnWorker = () => collectOutput(spawnCli(['worker'], server.address, { ASSAY_FAULT_DELAYS: 'evaluate=4000,snapshot=4000,release=4000' }));
+    const spawnWorker = () => collectOutput(spawnCli(['worker'], server().address, { ASSAY_FAULT_DELAYS: 'evaluate=4000,snapshot=4000,release=4000' }));
     let worker = spawnWorker();
-    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3'], server.address));
+    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3'], server().address));
     expect(await submit.exit, submit.text()).toBe(0);
 
-    let connection = await Connection.connect({ address: server.address });
+    let connection = await Connection.connect({ address: server().address });
     let client = new Client({ connection });
     const projectIds = ['oracle', 'p07'].map((s) => projectWorkflowId(jobId, projectTrialKey(s, PROJECT, 1)));
     const subtaskStage = async (stage: string) => {
@@ -91,13 +82,13 @@ describe('project chaos', () => {
     }, 'a later stage being released', 240_000);
     kill(); interruptions.push('between stages');
     await connection.close();
-    await server.stop();
-    await server.restart();
+    await server().stop();
+    await server().restart();
     interruptions.push('server restart');
-    connection = await Connection.connect({ address: server.address });
+    connection = await Connection.connect({ address: server().address });
     client = new Client({ connection });
 
-    const status = collectOutput(spawnCli(['status', file, '--wait', '--json'], server.address));
+    const status = collectOutput(spawnCli(['status', file, '--wait', '--json'], server().address));
     expect(await status.exit, status.text()).toBe(0);
     await connection.close();
     process.kill(worker.pid ?? 0, 'SIGTERM');

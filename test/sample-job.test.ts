@@ -1,23 +1,14 @@
 // The sample job end to end, through the real CLI: a real Temporal dev server,
 // real containers, the bundled benchmark. Checks-only evaluation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, writeJob, type TestServer } from './support/e2e.js';
+import { describe, expect, it } from 'vitest';
+import { collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 
 interface Summary { system: string; meanDecided: number | null; done: number; failed: number; trials: number; unjudged: number }
 
-let server: TestServer;
-
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 async function runJob(file: string): Promise<{ summary: Summary[]; skipped: number }> {
-  const child = collectOutput(spawnCli(['run', file, '--json'], server.address));
+  const child = collectOutput(spawnCli(['run', file, '--json'], server().address));
   const code = await child.exit;
   expect(code, child.text()).toBe(0);
   const text = child.text();

@@ -13,7 +13,7 @@ import {
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import { evaluateCriteria, type CriterionToJudge, type JudgeCriteria } from './evaluate-criteria.js';
 import { projectPaths } from './project-paths.js';
-import { runHarness, type AgentRun, type HarnessDeps } from './run-harness.js';
+import { agentStatusOf, runHarness, type AgentRun, type HarnessDeps } from './run-harness.js';
 import { restoreSnapshot, snapshotWorkspace, type Snapshot } from './snapshot-workspace.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { writeJsonAtomic } from './write-file-atomic.js';
@@ -179,7 +179,7 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
         subtaskId: args.subtask.subtaskId,
         stageId: args.subtask.stageId,
         agent: {
-          status: run.timedOut ? 'agent-timeout' : run.exitCode === 0 ? 'completed' : 'agent-failed',
+          status: agentStatusOf(run),
           exitCode: run.exitCode, timedOut: run.timedOut, reason: run.reason, startedAt: run.startedAt, endedAt: run.endedAt,
           durationSeconds: run.durationSeconds, containerAttempts: run.containerAttempts,
         },

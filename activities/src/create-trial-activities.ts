@@ -10,7 +10,7 @@ import {
 } from '@assay/core';
 import { assessFormatCompliance, unjudgedVerdict, verdictFromCheck, type EvidenceTools, type FormatCompliance } from './evaluate-deliverables.js';
 import { listRegularFiles } from './list-regular-files.js';
-import { runHarness, type AgentRun } from './run-harness.js';
+import { agentStatusOf, runHarness, type AgentRun } from './run-harness.js';
 import { storeFile } from './snapshot-workspace.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
@@ -149,7 +149,7 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
         system: { id: trial.system.id, harness: trial.system.harness, model: trial.system.model ?? null },
         task: { id: task.spec.id, domain: task.spec.domain, formatRequired: task.spec.formatRequired },
         trial: trial.trial,
-        status: run.timedOut ? 'agent-timeout' : run.exitCode === 0 ? 'completed' : 'agent-failed',
+        status: agentStatusOf(run),
         agent: {
           exitCode: run.exitCode, timedOut: run.timedOut, reason: run.reason, startedAt: run.startedAt, endedAt: run.endedAt,
           durationSeconds: run.durationSeconds, containerAttempts: run.containerAttempts,

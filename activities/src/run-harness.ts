@@ -115,3 +115,8 @@ async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<
     clearInterval(timer);
   }
 }
+
+/** A run's outcome as a record status: agent failures and time-outs are results, not errors. */
+export function agentStatusOf(run: Pick<AgentRun, 'timedOut' | 'exitCode'>): 'completed' | 'agent-failed' | 'agent-timeout' {
+  return run.timedOut ? 'agent-timeout' : run.exitCode === 0 ? 'completed' : 'agent-failed';
+}

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDocker, ensureScriptedAgentImage, freePort, startTemporalServer, stopTemporalServer } from '@assay/infra';
 import { stringify } from 'yaml';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SAMPLE = path.join(ROOT, 'datasets/sample');
@@ -91,4 +92,20 @@ export async function watchContainerCreates(jobId: string): Promise<{ workflowId
     for (const l of lines) if (l.trim()) ids.push((JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes['assay.workflow-id'] ?? '?');
   });
   return { workflowIds: () => [...ids], stop: () => stream.destroy?.() };
+}
+
+/** A Temporal server (and the agent image) for one test file: started before its tests, stopped after. */
+export function useTestServer(): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    await ensureAgentImage();
+    server = await startTestServer();
+  }, 600_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the test server is not started yet');
+    return server;
+  };
 }
