@@ -9,6 +9,8 @@ import { which, type Log } from './run.js';
 export const DOCUMENT_PACKAGES = [
   'libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui',
   'poppler-utils', 'fonts-dejavu-core', 'fonts-liberation2', 'fonts-crosextra-carlito', 'fonts-crosextra-caladea',
+  // The scripted agents' libraries, at the versions their container has, for running them on the host in tests.
+  'python3-openpyxl', 'python3-docx',
 ] as const;
 
 export interface DocumentToolsOptions {
@@ -28,10 +30,10 @@ export interface DocumentTools {
 export async function ensureDocumentTools(opts: DocumentToolsOptions = {}): Promise<DocumentTools> {
   const log = opts.log ?? (() => {});
   const installed: string[] = [];
-  const fontsMissing = [];
-  for (const p of DOCUMENT_PACKAGES.filter((x) => x.startsWith('fonts-'))) if (!(await debInstalled(p))) fontsMissing.push(p);
-  if (which('soffice') && which('pdftoppm') && which('pdftotext') && fontsMissing.length === 0) {
-    log('document tools present (soffice, pdftoppm, pdftotext, fonts)');
+  const otherMissing = [];
+  for (const p of DOCUMENT_PACKAGES.filter((x) => x.startsWith('fonts-') || x.startsWith('python3-'))) if (!(await debInstalled(p))) otherMissing.push(p);
+  if (which('soffice') && which('pdftoppm') && which('pdftotext') && otherMissing.length === 0) {
+    log('document tools present (soffice, pdftoppm, pdftotext, fonts, python3-openpyxl, python3-docx)');
   } else {
     await aptInstall(DOCUMENT_PACKAGES, { log, noRecommends: true, ...(opts.root ? { root: opts.root } : {}) });
     installed.push(...DOCUMENT_PACKAGES);
