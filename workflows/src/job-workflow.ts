@@ -1,7 +1,9 @@
 // A job fans out one child trial workflow per (system, task, trial), at most
 // `concurrency` at a time. Child ids are deterministic, and trials already
 // recorded on disk are skipped, so submitting the same job again resumes it.
-import { ApplicationFailure, ParentClosePolicy, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
+// After `batchSize` children the job continues as new (its history stays small);
+// the next run skips what is recorded and what failed for infrastructure reasons.
+import { ApplicationFailure, ParentClosePolicy, continueAsNew, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { TrialActivities } from '@assay/activities';
 import {
   jobProgressQuery, projectTrialKey, projectWorkflowId, searchKeys, trialKey, trialWorkflowId,
@@ -11,7 +13,9 @@ import { projectWorkflow } from './project-workflow.js';
 import { trialWorkflow } from './trial-workflow.js';
 
 export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
-  const progress: JobProgress = { total: 0, skipped: 0, running: [], done: [] };
+  const carry = input.carry;
+  const progress: JobProgress = { total: 0, skipped: carry?.alreadyRecorded ?? 0, running: [], done: [...(carry?.infraFailed ?? [])] };
+  const failedBefore = new Set(carry?.infraFailed.map((o) => o.key) ?? []);
   setHandler(jobProgressQuery, () => progress);
 
   const { listFinishedTrials, recordInfraFailure } = proxyActivities<TrialActivities>({
@@ -27,9 +31,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       for (let trial = 1; trial <= input.trials; trial++) {
         progress.total++;
         const key = trialKey(system.id, taskId, trial);
-        if (finished.has(key)) {
-          progress.skipped++;
-          progress.done.push({ key, status: 'skipped', score: null, decided: null, unjudged: 0 });
+        if (finished.has(key) || failedBefore.has(key)) {
+          if (!carry && finished.has(key)) progress.skipped++;
           continue;
         }
         pending.push({
@@ -42,9 +45,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       for (let trial = 1; trial <= input.trials; trial++) {
         progress.total++;
         const key = projectTrialKey(system.id, projectId, trial);
-        if (finished.has(key)) {
-          progress.skipped++;
-          progress.done.push({ key, status: 'skipped', score: null, decided: null, unjudged: 0 });
+        if (finished.has(key) || failedBefore.has(key)) {
+          if (!carry && finished.has(key)) progress.skipped++;
           continue;
         }
         pending.push({
@@ -88,15 +90,27 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     progress.done.push(outcome);
   };
 
-  // A fixed pool of lanes, each pulling the next pending trial.
+  // A fixed pool of lanes, each pulling the next pending trial, up to this run's batch.
+  const batch = Math.min(pending.length, input.batchSize ?? 500);
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < pending.length) {
+    while (next < batch) {
       const trial = pending[next++];
       if (trial) await runOne(trial);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, pending.length)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, batch)) }, lane));
   if (progress.total === 0) throw ApplicationFailure.nonRetryable('job has no trials');
+  if (batch < pending.length) {
+    // Every child of this run has finished, so none is cut off by the new run.
+    await continueAsNew<typeof jobWorkflow>({
+      ...input,
+      carry: {
+        alreadyRecorded: progress.skipped,
+        ran: (carry?.ran ?? 0) + batch,
+        infraFailed: progress.done.filter((o) => o.status === 'infra-failed'),
+      },
+    });
+  }
   return progress;
 }

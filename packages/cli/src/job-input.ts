@@ -38,6 +38,7 @@ export function jobInputOf(job: LoadedJob, heartbeatSeconds: number): JobInput {
     resources: job.spec.resources,
     judge: job.spec.judge,
     heartbeatSeconds,
+    batchSize: Number(process.env.ASSAY_JOB_BATCH_SIZE ?? 500),
   };
 }
 

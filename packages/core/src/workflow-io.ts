@@ -33,6 +33,13 @@ export interface JobInput {
   resources: JobSpec['resources'];
   judge: JobSpec['judge'];
   heartbeatSeconds: number;
+  /**
+   * Children started per workflow run before the job continues as new, so its history
+   * stays small however many trials a job has (default 500).
+   */
+  batchSize?: number;
+  /** What earlier runs of this submission did (set on continue-as-new). */
+  carry?: { alreadyRecorded: number; ran: number; infraFailed: TrialOutcome[] };
 }
 
 export interface TrialOutcome {
