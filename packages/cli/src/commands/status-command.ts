@@ -34,9 +34,12 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   const projects = summarizeProjects(existsSync(job.resultsDir) ? readProjectRecords(job.resultsDir) : []);
   if (opts.json) {
     console.log(JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2));
+    if (!workflow) process.exitCode = 1;
     return;
   }
   console.log(`job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s) in ${job.resultsDir}`);
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
+  // What is on disk was shown, but the job's state is unknown: not a success.
+  if (!workflow) throw new CliError(messages.temporalUnreachable(address));
 }
