@@ -1,7 +1,7 @@
 // A job judged by the per-item agent judge against the scripted model server
 // (real HTTP on 127.0.0.1, the real wire protocol): every item ends decided, the
 // score is complete, and the judge's key appears nowhere in the results.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRegularFiles, readProjectRecords, readTrialRecords } from '@assay/activities';
@@ -74,5 +74,28 @@ describe('judged job', () => {
     const judgeOnly = (record?.checkpoints.flatMap((c) => c.verdicts) ?? []).filter((v) => v.source === 'judge').length;
     expect(llm.modelCalls().length - before).toBeLessThan(2 * judgeOnly);
     llm.assertNoSecret(KEY);
+  }, 600_000);
+
+  it('re-judges a checks-only project run from its preserved snapshots, without re-running the agent', async () => {
+    const file = writeJob({ id: 'rejudge-project', trials: 1, projects: ['fdd-hengtai'], systems: [{ id: 'oracle', harness: 'oracle' }] });
+    const run = collectOutput(spawnCli(['run', file], server.address));
+    expect(await run.exit, run.text()).toBe(0);
+    const resultsDir = path.join(path.dirname(file), 'results');
+    const [before] = readProjectRecords(resultsDir);
+    expect(before?.final.unjudged).toEqual(['pa-handover-quality']);
+
+    const setup = path.join(path.dirname(file), 'batched.yaml');
+    writeFileSync(setup, `mode: batched\nprovider: openai\nmodel: judge-1\nbaseUrl: ${llm.url}/v1\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\n`);
+    const rejudge = collectOutput(spawnCli(['judge', file, '--judge', setup], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
+    expect(await rejudge.exit, rejudge.text()).toBe(0);
+    const [after] = readProjectRecords(path.join(resultsDir, 'judges', 'batched'));
+    expect(after?.final.unjudged).toEqual([]);
+    expect(after?.final.score).toBe(100);
+    // Same submissions: snapshots and agent runs are carried over, not redone.
+    expect(after?.checkpoints.map((c) => c.snapshot.manifestSha256)).toEqual(before?.checkpoints.map((c) => c.snapshot.manifestSha256));
+    expect(after?.checkpoints.map((c) => c.agent.startedAt)).toEqual(before?.checkpoints.map((c) => c.agent.startedAt));
+    // The original record is untouched.
+    expect(readProjectRecords(resultsDir)[0]).toEqual(before);
+    expect(rejudge.text().includes(KEY)).toBe(false);
   }, 600_000);
 });

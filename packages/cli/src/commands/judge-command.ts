@@ -1,20 +1,24 @@
-// `assay judge JOB.yaml --judge other.yaml`: re-evaluate the stored submissions of a
+// `assay judge JOB.yaml --judge other.yaml`: re-evaluate the stored submissions (trials, and
+// projects from their preserved checkpoint snapshots) of a
 // job under another judge setup, without re-running any agent (judge ablations).
 // Records go to <results>/judges/<name>/ in the same layout as the job's, so
 // `assay report` reads them like any job; the original records are untouched.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { EVIDENCE_CONTEXT_VERSION, casPath, readTrialRecords, trialDir, writeJsonAtomic } from '@assay/activities';
+import { EVIDENCE_CONTEXT_VERSION, casPath, readProjectRecords, readTrialRecords, rejudgeProject, trialDir, writeJsonAtomic } from '@assay/activities';
 import { buildSubmissionView, evaluateCheck } from '@assay/evidence';
 import { createDirectoryVerdictCache, loadJudgeSetupFile, rejudgeTrial, sumJudgeCosts, type JudgeCost } from '@assay/judge';
 import { copyFileSync } from 'node:fs';
-import type { TrialRecord } from '@assay/core';
+import type { ProjectRecord, TrialRecord } from '@assay/core';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
+import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 import { createEvidenceSource } from '../worker/evidence-source.js';
+import { createEvidenceTools } from '../worker/evidence-tools.js';
+import { createCriteriaJudge } from '../worker/judge-trial-items.js';
 
 export async function judgeCommand(file: string, opts: { judge: string; name?: string; json?: boolean }): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
@@ -25,7 +29,8 @@ export async function judgeCommand(file: string, opts: { judge: string; name?: s
     throw new CliError(err instanceof Error ? err.message : String(err));
   }
   const records = readTrialRecords(job.resultsDir);
-  if (records.length === 0) throw new CliError(messages.noResults(job.resultsDir));
+  const projectRecords = readProjectRecords(job.resultsDir);
+  if (records.length === 0 && projectRecords.length === 0) throw new CliError(messages.noResults(job.resultsDir));
   const name = opts.name ?? path.basename(opts.judge).replace(/\.(ya?ml|json)$/, '');
   const outDir = path.join(job.resultsDir, 'judges', name);
   const scratch = path.join(outDir, 'submissions');
@@ -59,15 +64,31 @@ export async function judgeCommand(file: string, opts: { judge: string; name?: s
     out.push(result.record);
     if (!opts.json) console.log(`  ${record.system.id}/${record.task.id}/${record.trial}: ${result.record.score.value?.toFixed(1) ?? '—'} (was ${record.score.value?.toFixed(1) ?? '—'})`);
   }
+  // Projects: every checkpoint from its preserved snapshot, then the final package.
+  const projectsOut: ProjectRecord[] = [];
+  for (const record of projectRecords) {
+    const project = job.benchmark.projects.find((p) => p.spec.id === record.project.id);
+    if (!project) continue;
+    const where = path.join(record.system.id, record.project.id, String(record.trial));
+    const rejudged = await rejudgeProject(
+      { evidence: createEvidenceTools(), judgeCriteria: createCriteriaJudge(() => undefined), judge: setup, resultsDir: job.resultsDir },
+      { record, project, workDir: path.join(scratch, 'projects', where) },
+    );
+    writeJsonAtomic(path.join(outDir, 'projects', where, 'record.json'), rejudged);
+    projectsOut.push(rejudged);
+    if (!opts.json) console.log(`  ${where.replaceAll(path.sep, '/')}: final ${rejudged.final.score?.toFixed(1) ?? '—'} (was ${record.final.score?.toFixed(1) ?? '—'}), process ${rejudged.process.score?.toFixed(1) ?? '—'} (was ${record.process.score?.toFixed(1) ?? '—'})`);
+  }
   writeJsonAtomic(path.join(outDir, 'job.json'), { layout: 'assay.results/v1', rejudgedFrom: job.resultsDir, spec: { ...job.spec, judge: setup }, writtenAt: new Date().toISOString() });
   const expected = new Map(job.spec.systems.map((s) => [s.id, out.filter((r) => r.system.id === s.id).length]));
-  const summary = summarizeResults(out, expected);
+  const summary = out.length > 0 ? summarizeResults(out, expected) : [];
+  const projects = summarizeProjects(projectsOut);
   const cost = sumJudgeCosts(costs);
   if (opts.json) {
-    console.log(JSON.stringify({ resultsDir: outDir, summary, judgeCost: cost }, null, 2));
+    console.log(JSON.stringify({ resultsDir: outDir, summary, projects, judgeCost: cost }, null, 2));
     return;
   }
-  console.log(`\n${renderSummaryTable(summary)}\n`);
+  if (summary.length > 0) console.log(`\n${renderSummaryTable(summary)}\n`);
+  if (projects.length > 0) console.log(`\n${renderProjectTable(projects)}\n`);
   console.log(`Judge cost (kept apart from agent cost): ${JSON.stringify(cost)}`);
   console.log(`Re-judged records: ${outDir}`);
 }
