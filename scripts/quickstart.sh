@@ -8,7 +8,7 @@ if ! command -v pnpm >/dev/null 2>&1; then
 fi
 echo "== pnpm install"
 pnpm install --frozen-lockfile
-echo "== assay setup"
-pnpm assay setup
+echo "== assay setup (Chromium too: the tests open the HTML report in it)"
+pnpm assay setup --chromium
 echo "== assay run jobs/sample.yaml"
 pnpm assay run jobs/sample.yaml "$@"
