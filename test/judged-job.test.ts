@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRegularFiles, readProjectRecords, readTrialRecords } from '@assay/activities';
+import { listRegularFiles, mountWorkVolume, readProjectRecords, readTrialRecords, unmountWorkVolume } from '@assay/activities';
 import { startMockLlm, loadScriptFile, type MockLlmServer } from '@assay/mock-llm';
 import { ROOT, collectOutput, ensureAgentImage, spawnCli, startTestServer, writeJob, type TestServer } from './support/e2e.js';
 
@@ -50,6 +50,17 @@ describe('judged job', () => {
     llm.assertNoSecret(KEY);
     for (const rel of listRegularFiles(resultsDir)) {
       if (rel.startsWith('cas/')) continue;
+      if (rel.endsWith('.ext4')) {
+        // A trial's work volume: look inside it (workspace, instruction, session).
+        const workDir = path.join(resultsDir, rel.slice(0, -'.ext4'.length));
+        mountWorkVolume(workDir, 1);
+        try {
+          for (const inner of listRegularFiles(workDir)) expect(readFileSync(path.join(workDir, inner)).includes(KEY), `${rel}:${inner}`).toBe(false);
+        } finally {
+          unmountWorkVolume(workDir);
+        }
+        continue;
+      }
       expect(readFileSync(path.join(resultsDir, rel)).includes(KEY), rel).toBe(false);
     }
     expect(run.text().includes(KEY)).toBe(false);

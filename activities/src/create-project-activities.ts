@@ -2,7 +2,7 @@
 // staged releases, checkpoints preserved by content, checkpoint and final
 // evaluation, and the project record. Built over injected clients like the
 // trial activities.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadBenchmark, type LoadedBenchmark, type LoadedProject } from '@assay/benchmark';
 import {
@@ -20,6 +20,7 @@ import { agentStatusOf, runHarness, type AgentRun, type HarnessDeps } from './ru
 import { snapshotWorkspace, type Snapshot } from './snapshot-workspace.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { writeJsonAtomic } from './write-file-atomic.js';
+import { emptyDir, mountWorkVolume, readStorageCap, unmountWorkVolume } from './workspace-volume.js';
 
 export interface ProjectActivityDeps extends HarnessDeps {
   evidence: EvidenceTools;
@@ -58,8 +59,9 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     async prepareProjectWorkspace(input: ProjectTrialInput): Promise<{ stages: { id: string; subtasks: string[] }[] }> {
       const project = projectOf(input);
       const p = projectPaths(input);
+      writeJsonAtomic(path.join(p.dir, 'storage.json'), mountWorkVolume(p.workDir, input.resources.storageGiB));
       if (!existsSync(p.preparedMarker)) {
-        rmSync(p.workDir, { recursive: true, force: true });
+        emptyDir(p.workDir);
         mkdirSync(path.join(p.workspace, 'inputs'), { recursive: true });
         mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
         mkdirSync(p.instructionDir, { recursive: true });
@@ -179,9 +181,10 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
       const { jobId, benchmark, system, trial } = args.project;
       const record = assembleProjectRecord(
         { jobId, benchmark: { id: benchmark.id, version: benchmark.version }, system: { id: system.id, harness: system.harness, model: system.model ?? null }, trial },
-        project, checkpoints, final, args.injected,
+        project, checkpoints, final, args.injected, readStorageCap(p.dir),
       );
       writeJsonAtomic(p.record, record);
+      unmountWorkVolume(p.workDir);
       return record;
     },
   };

@@ -1,6 +1,6 @@
 // Activities of single-task trials, built over injected clients (Docker, evidence,
 // judge) so that only the worker constructs real ones.
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { loadBenchmark, type LoadedBenchmark, type LoadedTask } from '@assay/benchmark';
@@ -12,6 +12,7 @@ import { assessFormatCompliance, unjudgedVerdict, verdictFromCheck, type Evidenc
 import { listRegularFiles } from './list-regular-files.js';
 import { agentStatusOf, runHarness, type AgentRun } from './run-harness.js';
 import { storeFile } from './snapshot-workspace.js';
+import { emptyDir, mountWorkVolume, readStorageCap, unmountWorkVolume } from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { writeJsonAtomic } from './write-file-atomic.js';
@@ -92,9 +93,11 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
     async prepareWorkspace(trial: TrialInput): Promise<PreparedWorkspace> {
       const p = trialPaths(trial);
       const out = { workspace: p.workspace, instructionDir: p.instructionDir };
+      // The cap first: the work folder becomes a fixed-size volume (idempotent).
+      writeJsonAtomic(path.join(p.dir, 'storage.json'), mountWorkVolume(p.workDir, trial.resources.storageGiB));
       if (existsSync(p.preparedMarker)) return out;
       const { agent } = taskOf(trial);
-      rmSync(p.workDir, { recursive: true, force: true });
+      emptyDir(p.workDir);
       mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
       mkdirSync(p.instructionDir, { recursive: true });
       if (existsSync(agent.inputsDir)) cpSync(agent.inputsDir, path.join(p.workspace, 'inputs'), { recursive: true, dereference: true });
@@ -159,9 +162,11 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
         formatCompliance: args.evaluation.formatCompliance,
         verdicts: args.evaluation.verdicts,
         score: scoreTask(args.evaluation.verdicts),
+        storage: readStorageCap(trialPaths(trial).dir),
         recordedAt: new Date().toISOString(),
       });
       writeJsonAtomic(trialPaths(trial).record, record);
+      unmountWorkVolume(trialPaths(trial).workDir);
       return record;
     },
 

@@ -19,3 +19,5 @@ export { evaluateCriteria, reuseKeyOf, EVIDENCE_CONTEXT_VERSION } from './evalua
 export type { JudgeCriteria } from './evaluate-criteria.js';
 export { projectPaths } from './project-paths.js';
 export { heartbeating, parseFaultDelays } from './heartbeat.js';
+export { mountWorkVolume, unmountWorkVolume, isMountPoint } from './workspace-volume.js';
+export type { StorageCap } from './workspace-volume.js';

@@ -10,6 +10,7 @@ import {
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import { evaluateCriteria, type CriterionToJudge, type JudgeCriteria } from './evaluate-criteria.js';
 import { restoreSnapshot } from './snapshot-workspace.js';
+import type { StorageCap } from './workspace-volume.js';
 
 export interface CriteriaEvaluation {
   verdicts: CriterionVerdict[];
@@ -116,6 +117,7 @@ export function assembleProjectRecord(
   checkpoints: CheckpointRecord[],
   final: FinalEvaluation,
   injected: { name: string; beforeSubtask: string | null }[],
+  storage?: StorageCap,
 ): ProjectRecord {
   const finalCriteria = project.evaluator.criteria.final;
   const scored: ScoredCriterion[] = final.verdicts.map((v) => ({
@@ -151,6 +153,7 @@ export function assembleProjectRecord(
       totalTokens: tokens ? tokens.input + tokens.output : null,
     },
     injectedFeedback: injected,
+    ...(storage ? { storage } : {}),
     recordedAt: new Date().toISOString(),
   });
 }
@@ -173,5 +176,5 @@ export async function rejudgeProject(
   }
   const final = await evaluateFinalCriteria(deps, { project: args.project, checkpoints, workDir: path.join(args.workDir, 'final') });
   const { jobId, benchmark, system, trial } = args.record;
-  return assembleProjectRecord({ jobId, benchmark, system, trial }, args.project, checkpoints, final, args.record.injectedFeedback);
+  return assembleProjectRecord({ jobId, benchmark, system, trial }, args.project, checkpoints, final, args.record.injectedFeedback, args.record.storage);
 }

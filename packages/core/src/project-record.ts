@@ -3,7 +3,7 @@
 // scores stay separate; unjudged criteria stay explicit; null is never 0.
 import { z } from 'zod';
 import { QUALITY_DIMENSIONS, TARGETS } from './vocabulary.js';
-import { decisionSchema, trialStatusSchema, usageSchema } from './trial-record.js';
+import { decisionSchema, storageCapSchema, trialStatusSchema, usageSchema } from './trial-record.js';
 
 export const PROJECT_RECORD_SCHEMA = 'assay.project-record/v1' as const;
 
@@ -84,6 +84,7 @@ export const projectRecordSchema = z.object({
     totalTokens: z.number().nonnegative().nullable(),
   }),
   injectedFeedback: z.array(z.object({ name: z.string(), beforeSubtask: z.string().nullable() })),
+  storage: storageCapSchema.optional(),
   recordedAt: z.string(),
 });
 export type ProjectRecord = z.infer<typeof projectRecordSchema>;

@@ -54,6 +54,9 @@ export const deliverableEntrySchema = z.object({
 });
 export type DeliverableEntry = z.infer<typeof deliverableEntrySchema>;
 
+/** The workspace storage cap and whether this machine could enforce it. */
+export const storageCapSchema = z.object({ limitGiB: z.number(), enforced: z.boolean(), note: z.string().nullable() });
+
 export const trialRecordSchema = z.object({
   schema: z.literal(TRIAL_RECORD_SCHEMA),
   jobId: z.string(),
@@ -76,6 +79,7 @@ export const trialRecordSchema = z.object({
   formatCompliance: z.object({ required: z.boolean(), compliant: z.boolean(), missing: z.array(z.string()), wrongType: z.array(z.string()) }),
   verdicts: z.array(verdictSchema),
   score: scoreSchema,
+  storage: storageCapSchema.optional(),
   recordedAt: z.string(),
 });
 export type TrialRecord = z.infer<typeof trialRecordSchema>;
