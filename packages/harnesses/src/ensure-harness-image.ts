@@ -64,11 +64,13 @@ export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promi
   const built = await ensureImage({
     root: opts.root,
     name: `harness-${opts.harness}`,
-    dockerfileDir: path.join(HARNESS_IMAGES_DIR, opts.harness),
+    // The npm CLIs share one recipe (only the command differs); each Python CLI has its own.
+    dockerfileDir: path.join(HARNESS_IMAGES_DIR, install.registry === 'npm' ? 'npm-cli' : opts.harness),
     sources: [{ from: registryCaBundle(), to: 'registry-ca.crt' }],
     buildArgs: {
       CLI_PACKAGE: install.package,
       CLI_VERSION: install.version,
+      ...(install.bin ? { CLI_BIN: install.bin } : {}),
       ...(runtime ? { BASE_IMAGE: runtime.tag } : {}),
     },
     ...(opts.log ? { log: opts.log } : {}),

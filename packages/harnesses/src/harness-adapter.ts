@@ -13,6 +13,8 @@ export interface HarnessInstall {
   version: string;
   /** Image the CLI is layered on: the node22 image (npm CLIs) or the base image (Python CLIs). */
   on: 'node22' | 'base';
+  /** npm CLIs: the command they install (checked with `--version` at build time). */
+  bin?: string;
 }
 
 /** Fixed container paths (the contract every adapter relies on). */
