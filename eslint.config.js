@@ -16,14 +16,27 @@ export default tseslint.config(
   {
     files: ['workflows/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: no Node built-ins (use an activity).' })),
-        patterns: [
-          { group: ['dockerode', 'dockerode/*'], message: 'Docker belongs in activities/.' },
-          { group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/*'], message: 'Model SDKs belong in activities/.' },
-          { group: ['@assay/evidence', '@assay/judge', '@assay/infra', '@assay/mock-llm', '@assay/activities'], message: 'Workflows import activities as types only.', allowTypeImports: true },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'Workflows must be deterministic: no Node built-ins (use an activity).',
+          })),
+          patterns: [
+            { group: ['dockerode', 'dockerode/*'], message: 'Docker belongs in activities/.' },
+            {
+              group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/*'],
+              message: 'Model SDKs belong in activities/.',
+            },
+            {
+              group: ['@assay/evidence', '@assay/judge', '@assay/infra', '@assay/mock-llm', '@assay/activities'],
+              message: 'Workflows import activities as types only.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
     },
   },
 );

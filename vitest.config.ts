@@ -13,7 +13,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'packages',
-          include: ['packages/*/test/**/*.test.ts', 'analysis/test/**/*.test.ts', 'workflows/test/**/*.test.ts', 'activities/test/**/*.test.ts'],
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'analysis/test/**/*.test.ts',
+            'workflows/test/**/*.test.ts',
+            'activities/test/**/*.test.ts',
+          ],
         },
       },
       {

@@ -22,7 +22,13 @@ const systems = (delaySeconds: number) => [
 
 function comparable(resultsDir: string) {
   return readTrialRecords(resultsDir)
-    .map((r) => ({ key: trialKey(r.system.id, r.task.id, r.trial), status: r.status, score: r.score, verdicts: r.verdicts, deliverables: r.deliverables }))
+    .map((r) => ({
+      key: trialKey(r.system.id, r.task.id, r.trial),
+      status: r.status,
+      score: r.score,
+      verdicts: r.verdicts,
+      deliverables: r.deliverables,
+    }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }
 
@@ -42,7 +48,9 @@ describe('crash recovery', () => {
     const file = writeJob({ id: jobId, trials: 1, tasks: TASKS, systems: systems(8), concurrency: 4 });
     const creates = await watchContainerCreates(jobId);
     let w = worker();
-    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address));
+    const submit = collectOutput(
+      spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address),
+    );
     expect(await submit.exit, submit.text()).toBe(0);
 
     // 1. Kill the worker while agent containers are running.
@@ -56,13 +64,22 @@ describe('crash recovery', () => {
     w = worker();
     const connection = await Connection.connect({ address: server().address });
     const client = new Client({ connection });
-    const stageOf = (key: string) => client.workflow.getHandle(trialWorkflowId(jobId, key)).query<string>('stage').catch(() => undefined);
+    const stageOf = (key: string) =>
+      client.workflow
+        .getHandle(trialWorkflowId(jobId, key))
+        .query<string>('stage')
+        .catch(() => undefined);
 
     // 2. Kill it again while a trial is being evaluated.
-    await waitFor(async () => {
-      for (const s of ['oracle', 'missing']) for (const t of TASKS) if ((await stageOf(trialKey(s, t, 1))) === 'evaluating') return true;
-      return undefined;
-    }, 'a trial to be evaluating', 180_000);
+    await waitFor(
+      async () => {
+        for (const s of ['oracle', 'missing'])
+          for (const t of TASKS) if ((await stageOf(trialKey(s, t, 1))) === 'evaluating') return true;
+        return undefined;
+      },
+      'a trial to be evaluating',
+      180_000,
+    );
     killHard(w);
 
     // 3. Restart the server from its SQLite file, then bring a worker back.
@@ -80,7 +97,9 @@ describe('crash recovery', () => {
 
     const resultsDir = path.join(path.dirname(file), 'results');
     const actual = comparable(resultsDir);
-    expect(actual.map(({ key, status, score, verdicts, deliverables }) => ({ key, status, score, verdicts, deliverables }))).toEqual(expected);
+    expect(
+      actual.map(({ key, status, score, verdicts, deliverables }) => ({ key, status, score, verdicts, deliverables })),
+    ).toEqual(expected);
 
     // Each agent container was created exactly once, and none is left.
     creates.stop();
@@ -89,7 +108,11 @@ describe('crash recovery', () => {
     );
     expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
     // The agent of at least one trial was re-attached after the first kill.
-    const attempts = actual.map((r) => JSON.parse(readFileSync(path.join(resultsDir, 'trials', r.key, 'record.json'), 'utf8')).agent.containerAttempts as number);
+    const attempts = actual.map(
+      (r) =>
+        JSON.parse(readFileSync(path.join(resultsDir, 'trials', r.key, 'record.json'), 'utf8')).agent
+          .containerAttempts as number,
+    );
     expect(Math.max(...attempts)).toBeGreaterThan(1);
     expect(jobWorkflowId(jobId)).toBe('assay-job:crash-chaos');
   }, 900_000);

@@ -4,9 +4,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRegularFiles, mountWorkVolume, readProjectRecords, readTrialRecords, unmountWorkVolume } from '@assay/activities';
+import {
+  listRegularFiles,
+  mountWorkVolume,
+  readProjectRecords,
+  readTrialRecords,
+  unmountWorkVolume,
+} from '@assay/activities';
 import { startMockLlm, loadScriptFile, type MockLlmServer } from '@assay/mock-llm';
-import { ROOT, collectOutput, ensureAgentImage, spawnCli, startTestServer, writeJob, type TestServer } from './support/e2e.js';
+import {
+  ROOT,
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  startTestServer,
+  writeJob,
+  type TestServer,
+} from './support/e2e.js';
 
 const KEY = 'sk-test-judge-7f3a9c1e5b';
 let server: TestServer;
@@ -15,7 +29,9 @@ let llm: MockLlmServer;
 beforeAll(async () => {
   await ensureAgentImage();
   server = await startTestServer();
-  llm = await startMockLlm({ script: await loadScriptFile(path.join(ROOT, 'packages/mock-llm/examples/judge-approves-all.yaml')) });
+  llm = await startMockLlm({
+    script: await loadScriptFile(path.join(ROOT, 'packages/mock-llm/examples/judge-approves-all.yaml')),
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -26,9 +42,20 @@ afterAll(async () => {
 describe('judged job', () => {
   it('decides every rubric item with checks first and the judge for the rest, without leaking the key', async () => {
     const file = writeJob({
-      id: 'judged-e2e', trials: 1, tasks: ['legal-nda-review', 'fin-term-loan-schedule'],
-      systems: [{ id: 'oracle', harness: 'oracle' }, { id: 'nop', harness: 'nop' }],
-      judge: { mode: 'per-item', provider: 'openai', model: 'judge-1', baseUrl: `${llm.url}/v1`, apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY' },
+      id: 'judged-e2e',
+      trials: 1,
+      tasks: ['legal-nda-review', 'fin-term-loan-schedule'],
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+      judge: {
+        mode: 'per-item',
+        provider: 'openai',
+        model: 'judge-1',
+        baseUrl: `${llm.url}/v1`,
+        apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY',
+      },
     });
     const run = collectOutput(spawnCli(['run', file, '--json'], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
     expect(await run.exit, run.text()).toBe(0);
@@ -36,7 +63,10 @@ describe('judged job', () => {
     const records = readTrialRecords(resultsDir);
     expect(records).toHaveLength(4);
     for (const r of records) {
-      expect(r.verdicts.filter((v) => v.decision === 'unjudged'), `${r.system.id}/${r.task.id}`).toEqual([]);
+      expect(
+        r.verdicts.filter((v) => v.decision === 'unjudged'),
+        `${r.system.id}/${r.task.id}`,
+      ).toEqual([]);
       expect(r.score.value).not.toBeNull();
       expect(r.verdicts.some((v) => v.source === 'judge')).toBe(true);
     }
@@ -44,7 +74,8 @@ describe('judged job', () => {
     for (const r of oracle) expect(r.score.value).toBe(100);
     // Checks decided their items before the judge was asked: nop fails them.
     const nop = records.filter((r) => r.system.id === 'nop');
-    for (const r of nop) expect(r.verdicts.filter((v) => v.source === 'check').every((v) => v.decision === 'not-satisfied')).toBe(true);
+    for (const r of nop)
+      expect(r.verdicts.filter((v) => v.source === 'check').every((v) => v.decision === 'not-satisfied')).toBe(true);
 
     expect(llm.sawCredential(KEY)).toBe(true);
     llm.assertNoSecret(KEY);
@@ -55,7 +86,8 @@ describe('judged job', () => {
         const workDir = path.join(resultsDir, rel.slice(0, -'.ext4'.length));
         mountWorkVolume(workDir, 1);
         try {
-          for (const inner of listRegularFiles(workDir)) expect(readFileSync(path.join(workDir, inner)).includes(KEY), `${rel}:${inner}`).toBe(false);
+          for (const inner of listRegularFiles(workDir))
+            expect(readFileSync(path.join(workDir, inner)).includes(KEY), `${rel}:${inner}`).toBe(false);
         } finally {
           unmountWorkVolume(workDir);
         }
@@ -68,9 +100,17 @@ describe('judged job', () => {
 
   it('judges project criteria that no check decides, in batched mode', async () => {
     const file = writeJob({
-      id: 'judged-project', trials: 1, projects: ['fdd-hengtai'],
+      id: 'judged-project',
+      trials: 1,
+      projects: ['fdd-hengtai'],
       systems: [{ id: 'oracle', harness: 'oracle' }],
-      judge: { mode: 'batched', provider: 'openai', model: 'judge-1', baseUrl: `${llm.url}/v1`, apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY' },
+      judge: {
+        mode: 'batched',
+        provider: 'openai',
+        model: 'judge-1',
+        baseUrl: `${llm.url}/v1`,
+        apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY',
+      },
     });
     const before = llm.modelCalls().length;
     const run = collectOutput(spawnCli(['run', file], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
@@ -88,7 +128,12 @@ describe('judged job', () => {
   }, 600_000);
 
   it('re-judges a checks-only project run from its preserved snapshots, without re-running the agent', async () => {
-    const file = writeJob({ id: 'rejudge-project', trials: 1, projects: ['fdd-hengtai'], systems: [{ id: 'oracle', harness: 'oracle' }] });
+    const file = writeJob({
+      id: 'rejudge-project',
+      trials: 1,
+      projects: ['fdd-hengtai'],
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
     const run = collectOutput(spawnCli(['run', file], server.address));
     expect(await run.exit, run.text()).toBe(0);
     const resultsDir = path.join(path.dirname(file), 'results');
@@ -96,14 +141,21 @@ describe('judged job', () => {
     expect(before?.final.unjudged).toEqual(['pa-handover-quality']);
 
     const setup = path.join(path.dirname(file), 'batched.yaml');
-    writeFileSync(setup, `mode: batched\nprovider: openai\nmodel: judge-1\nbaseUrl: ${llm.url}/v1\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\n`);
-    const rejudge = collectOutput(spawnCli(['judge', file, '--judge', setup], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
+    writeFileSync(
+      setup,
+      `mode: batched\nprovider: openai\nmodel: judge-1\nbaseUrl: ${llm.url}/v1\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\n`,
+    );
+    const rejudge = collectOutput(
+      spawnCli(['judge', file, '--judge', setup], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }),
+    );
     expect(await rejudge.exit, rejudge.text()).toBe(0);
     const [after] = readProjectRecords(path.join(resultsDir, 'judges', 'batched'));
     expect(after?.final.unjudged).toEqual([]);
     expect(after?.final.score).toBe(100);
     // Same submissions: snapshots and agent runs are carried over, not redone.
-    expect(after?.checkpoints.map((c) => c.snapshot.manifestSha256)).toEqual(before?.checkpoints.map((c) => c.snapshot.manifestSha256));
+    expect(after?.checkpoints.map((c) => c.snapshot.manifestSha256)).toEqual(
+      before?.checkpoints.map((c) => c.snapshot.manifestSha256),
+    );
     expect(after?.checkpoints.map((c) => c.agent.startedAt)).toEqual(before?.checkpoints.map((c) => c.agent.startedAt));
     // The original record is untouched.
     expect(readProjectRecords(resultsDir)[0]).toEqual(before);

@@ -24,7 +24,17 @@ describe('workflows lint rule', () => {
   });
 
   it('allows type-only imports of activities, and the same imports outside workflows/', async () => {
-    expect(await problems("import type { TrialActivities } from '@assay/activities';\nexport type X = TrialActivities;\n", 'workflows/src/probe.ts')).toEqual([]);
-    expect(await problems("import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'activities/src/probe.ts')).toEqual([]);
+    expect(
+      await problems(
+        "import type { TrialActivities } from '@assay/activities';\nexport type X = TrialActivities;\n",
+        'workflows/src/probe.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+        'activities/src/probe.ts',
+      ),
+    ).toEqual([]);
   });
 });

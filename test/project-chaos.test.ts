@@ -12,7 +12,14 @@ import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates,
 
 const docker = new Docker();
 const PROJECT = 'fdd-hengtai';
-const SUBTASKS = ['t01-baseline-model', 't02-scoping-memo', 't03-apply-correction', 't04-ebitda-adjustments', 't05-management-deck', 't06-final-package'];
+const SUBTASKS = [
+  't01-baseline-model',
+  't02-scoping-memo',
+  't03-apply-correction',
+  't04-ebitda-adjustments',
+  't05-management-deck',
+  't06-final-package',
+];
 const server = useTestServer();
 
 const systems = (delaySeconds: number) => [
@@ -25,11 +32,19 @@ function comparable(r: ProjectRecord) {
   return {
     system: r.system.id,
     checkpoints: r.checkpoints.map((c) => ({
-      subtask: c.subtaskId, status: c.agent.status, score: c.score, manifest: c.snapshot.manifestSha256,
+      subtask: c.subtaskId,
+      status: c.agent.status,
+      score: c.score,
+      manifest: c.snapshot.manifestSha256,
       verdicts: c.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
     })),
     process: r.process,
-    final: { score: r.final.score, gates: r.final.gates, targets: r.final.targets, verdicts: r.final.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]) },
+    final: {
+      score: r.final.score,
+      gates: r.final.gates,
+      targets: r.final.targets,
+      verdicts: r.final.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
+    },
   };
 }
 
@@ -38,24 +53,35 @@ describe('project chaos', () => {
     const baseFile = writeJob({ id: 'pchaos-base', trials: 1, projects: [PROJECT], systems: systems(0) });
     const base = collectOutput(spawnCli(['run', baseFile], server().address));
     expect(await base.exit, base.text()).toBe(0);
-    const expected = readProjectRecords(path.join(path.dirname(baseFile), 'results')).map(comparable).sort((a, b) => a.system.localeCompare(b.system));
+    const expected = readProjectRecords(path.join(path.dirname(baseFile), 'results'))
+      .map(comparable)
+      .sort((a, b) => a.system.localeCompare(b.system));
 
     const jobId = 'pchaos';
     const file = writeJob({ id: jobId, trials: 1, projects: [PROJECT], systems: systems(4), concurrency: 2 });
     const creates = await watchContainerCreates(jobId);
-    const spawnWorker = () => collectOutput(spawnCli(['worker'], server().address, { ASSAY_FAULT_DELAYS: 'evaluate=4000,snapshot=4000,release=4000' }));
+    const spawnWorker = () =>
+      collectOutput(
+        spawnCli(['worker'], server().address, { ASSAY_FAULT_DELAYS: 'evaluate=4000,snapshot=4000,release=4000' }),
+      );
     let worker = spawnWorker();
-    const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3'], server().address));
+    const submit = collectOutput(
+      spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3'], server().address),
+    );
     expect(await submit.exit, submit.text()).toBe(0);
 
     let connection = await Connection.connect({ address: server().address });
     let client = new Client({ connection });
     const projectIds = ['oracle', 'p07'].map((s) => projectWorkflowId(jobId, projectTrialKey(s, PROJECT, 1)));
     const subtaskStage = async (stage: string) => {
-      for (const pid of projectIds) for (const t of SUBTASKS) {
-        const s = await client.workflow.getHandle(`${pid}:${t}`).query<string>('subtaskStage').catch(() => undefined);
-        if (s === stage) return true;
-      }
+      for (const pid of projectIds)
+        for (const t of SUBTASKS) {
+          const s = await client.workflow
+            .getHandle(`${pid}:${t}`)
+            .query<string>('subtaskStage')
+            .catch(() => undefined);
+          if (s === stage) return true;
+        }
       return undefined;
     };
     const kill = () => {
@@ -68,19 +94,30 @@ describe('project chaos', () => {
       const running = await docker.listContainers({ filters: { label: [`assay.job=${jobId}`], status: ['running'] } });
       return running.length > 0 ? true : undefined;
     }, 'an agent container');
-    kill(); interruptions.push('agent running');
+    kill();
+    interruptions.push('agent running');
     await waitFor(() => subtaskStage('snapshot'), 'a snapshot', 180_000);
-    kill(); interruptions.push('snapshotting');
+    kill();
+    interruptions.push('snapshotting');
     await waitFor(() => subtaskStage('evaluating'), 'an evaluation', 180_000);
-    kill(); interruptions.push('judging');
-    await waitFor(async () => {
-      for (const pid of projectIds) {
-        const p = await client.workflow.getHandle(pid).query<{ phase: string; checkpoints: unknown[] }>('projectProgress').catch(() => undefined);
-        if (p?.phase === 'releasing' && p.checkpoints.length > 0) return true;
-      }
-      return undefined;
-    }, 'a later stage being released', 240_000);
-    kill(); interruptions.push('between stages');
+    kill();
+    interruptions.push('judging');
+    await waitFor(
+      async () => {
+        for (const pid of projectIds) {
+          const p = await client.workflow
+            .getHandle(pid)
+            .query<{ phase: string; checkpoints: unknown[] }>('projectProgress')
+            .catch(() => undefined);
+          if (p?.phase === 'releasing' && p.checkpoints.length > 0) return true;
+        }
+        return undefined;
+      },
+      'a later stage being released',
+      240_000,
+    );
+    kill();
+    interruptions.push('between stages');
     await connection.close();
     await server().stop();
     await server().restart();
@@ -94,7 +131,9 @@ describe('project chaos', () => {
     process.kill(worker.pid ?? 0, 'SIGTERM');
     await worker.exit;
 
-    const actual = readProjectRecords(path.join(path.dirname(file), 'results')).map(comparable).sort((a, b) => a.system.localeCompare(b.system));
+    const actual = readProjectRecords(path.join(path.dirname(file), 'results'))
+      .map(comparable)
+      .sort((a, b) => a.system.localeCompare(b.system));
     expect(actual).toEqual(expected);
     expect(interruptions).toHaveLength(5);
 

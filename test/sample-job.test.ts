@@ -5,11 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { jobWorkflowId } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 
-interface Summary { system: string; meanDecided: number | null; done: number; failed: number; trials: number; unjudged: number }
+interface Summary {
+  system: string;
+  meanDecided: number | null;
+  done: number;
+  failed: number;
+  trials: number;
+  unjudged: number;
+}
 
 const server = useTestServer();
 
-async function runJob(file: string, env: Record<string, string> = {}): Promise<{ summary: Summary[]; skipped: number }> {
+async function runJob(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ summary: Summary[]; skipped: number }> {
   const child = collectOutput(spawnCli(['run', file, '--json'], server().address, env));
   const code = await child.exit;
   expect(code, child.text()).toBe(0);
@@ -22,7 +32,14 @@ describe('sample job', () => {
     const job = writeJob({
       id: 'sample-e2e',
       trials: 1,
-      tasks: ['med-discharge-reconciliation', 'fin-term-loan-schedule', 'legal-nda-review', 'biz-quarterly-review-deck', 'stem-sensor-calibration', 'edu-fractions-lesson'],
+      tasks: [
+        'med-discharge-reconciliation',
+        'fin-term-loan-schedule',
+        'legal-nda-review',
+        'biz-quarterly-review-deck',
+        'stem-sensor-calibration',
+        'edu-fractions-lesson',
+      ],
       concurrency: 4,
       systems: [
         { id: 'oracle', harness: 'oracle' },
@@ -48,7 +65,10 @@ describe('sample job', () => {
     expect(first.skipped).toBe(0);
     const connection = await Connection.connect({ address: server().address });
     const runs: string[] = [];
-    for await (const w of new Client({ connection }).workflow.list({ query: `WorkflowId = '${jobWorkflowId('sample-e2e')}'` })) runs.push(w.status.name);
+    for await (const w of new Client({ connection }).workflow.list({
+      query: `WorkflowId = '${jobWorkflowId('sample-e2e')}'`,
+    }))
+      runs.push(w.status.name);
     await connection.close();
     expect(runs.sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'CONTINUED_AS_NEW']);
 

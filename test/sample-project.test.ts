@@ -5,7 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectRecords } from '@assay/activities';
 import type { CriterionVerdict, ProjectRecord } from '@assay/core';
-import { collectOutput, ensureAgentImage, spawnCli, startTestServer, writeJob, type TestServer } from './support/e2e.js';
+import {
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  startTestServer,
+  writeJob,
+  type TestServer,
+} from './support/e2e.js';
 
 let server: TestServer;
 let records: Map<string, ProjectRecord>;
@@ -14,7 +21,10 @@ beforeAll(async () => {
   await ensureAgentImage();
   server = await startTestServer();
   const file = writeJob({
-    id: 'project-e2e', trials: 1, concurrency: 4, projects: ['fdd-hengtai'],
+    id: 'project-e2e',
+    trials: 1,
+    concurrency: 4,
+    projects: ['fdd-hengtai'],
     systems: [
       { id: 'oracle', harness: 'oracle' },
       { id: 'nop', harness: 'nop' },
@@ -37,13 +47,19 @@ const verdict = (r: ProjectRecord | undefined, where: string, id: string): Crite
     : r?.checkpoints.find((c) => c.subtaskId === where)?.verdicts.find((v) => v.criterionId === id);
 
 /** Favourable: a positive criterion satisfied, a negative one or a gate not triggered. */
-const favourable = (v: CriterionVerdict): boolean => (v.weight > 0 && !v.fatal ? v.decision === 'satisfied' : v.decision === 'not-satisfied');
+const favourable = (v: CriterionVerdict): boolean =>
+  v.weight > 0 && !v.fatal ? v.decision === 'satisfied' : v.decision === 'not-satisfied';
 
 describe('sample project', () => {
   it('preserves a checkpoint per subtask, in timeline order, for every system', () => {
     for (const r of records.values()) {
       expect(r.checkpoints.map((c) => c.subtaskId)).toEqual([
-        't01-baseline-model', 't02-scoping-memo', 't03-apply-correction', 't04-ebitda-adjustments', 't05-management-deck', 't06-final-package',
+        't01-baseline-model',
+        't02-scoping-memo',
+        't03-apply-correction',
+        't04-ebitda-adjustments',
+        't05-management-deck',
+        't06-final-package',
       ]);
       for (const c of r.checkpoints) expect(c.snapshot.manifestSha256).toMatch(/^[0-9a-f]{64}$/);
     }
@@ -51,14 +67,21 @@ describe('sample project', () => {
 
   it('gives the oracle every decided criterion, no gate, and leaves judge-only criteria explicitly unjudged', () => {
     const oracle = records.get('oracle');
-    const decided = [...(oracle?.checkpoints.flatMap((c) => c.verdicts) ?? []), ...(oracle?.final.verdicts ?? [])].filter((v) => v.decision !== 'unjudged');
+    const decided = [
+      ...(oracle?.checkpoints.flatMap((c) => c.verdicts) ?? []),
+      ...(oracle?.final.verdicts ?? []),
+    ].filter((v) => v.decision !== 'unjudged');
     expect(decided.length).toBeGreaterThan(40);
     expect(decided.filter((v) => !favourable(v)).map((v) => v.criterionId)).toEqual([]);
     expect(oracle?.checkpoints.find((c) => c.subtaskId === 't03-apply-correction')?.score).toBe(100);
     expect(oracle?.final.gateTriggered).toBe(false);
     expect(oracle?.final.unjudged).toEqual(['pa-handover-quality']);
     expect(oracle?.final.score).toBeNull();
-    expect(oracle?.final.targets.map((t) => t.group).sort()).toEqual(['artifact-quality', 'cross-file-consistency', 'package-acceptance']);
+    expect(oracle?.final.targets.map((t) => t.group).sort()).toEqual([
+      'artifact-quality',
+      'cross-file-consistency',
+      'package-acceptance',
+    ]);
   });
 
   it('P07: a correction noted but not applied loses the artifact and cross-file criteria, and the gate zeroes the final score', () => {

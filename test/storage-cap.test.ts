@@ -14,8 +14,16 @@ describe('storage cap', () => {
   it('stops an agent at its workspace volume size', async () => {
     const base = (await ensureBaseImage({ root: ROOT })).tag;
     const file = writeJob({
-      id: 'storage-cap', trials: 1, tasks: ['legal-nda-review'],
-      systems: [{ id: 'filler', harness: 'command', settings: { image: base, command: 'dd if=/dev/zero of={outputs_dir}/big.bin bs=1M count=96' } }],
+      id: 'storage-cap',
+      trials: 1,
+      tasks: ['legal-nda-review'],
+      systems: [
+        {
+          id: 'filler',
+          harness: 'command',
+          settings: { image: base, command: 'dd if=/dev/zero of={outputs_dir}/big.bin bs=1M count=96' },
+        },
+      ],
       resources: { storageGiB: 0.0625 },
     });
     const run = collectOutput(spawnCli(['run', file], server().address));
@@ -28,7 +36,12 @@ describe('storage cap', () => {
     expect(big?.size ?? 0).toBeGreaterThan(16 * 1024 ** 2);
     expect(big?.size ?? Infinity).toBeLessThan(64 * 1024 ** 2);
     // After recording, the volume is unmounted and kept as a sparse image next to the work folder.
-    const work = trialPaths({ resultsDir, system: { id: 'filler', harness: 'command', settings: {} }, taskId: 'legal-nda-review', trial: 1 }).workDir;
+    const work = trialPaths({
+      resultsDir,
+      system: { id: 'filler', harness: 'command', settings: {} },
+      taskId: 'legal-nda-review',
+      trial: 1,
+    }).workDir;
     expect(statSync(`${work}.ext4`).isFile()).toBe(true);
   }, 300_000);
 });

@@ -7,13 +7,24 @@ import path from 'node:path';
 import { loadBenchmark, type LoadedBenchmark, type LoadedProject } from '@assay/benchmark';
 import {
   checkpointRecordSchema,
-  type CheckpointRecord, type FeedbackInjection, type ProjectRecord, type ProjectTrialInput, type SubtaskInput,
+  type CheckpointRecord,
+  type FeedbackInjection,
+  type ProjectRecord,
+  type ProjectTrialInput,
+  type SubtaskInput,
 } from '@assay/core';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeCriteria } from './evaluate-criteria.js';
 import {
-  allSubtasks, assembleProjectRecord, evaluateCheckpointCriteria, evaluateFinalCriteria, scoreCriteriaVerdicts, subtaskSpec,
-  type CriteriaEvaluation, type EvaluationDeps, type FinalEvaluation,
+  allSubtasks,
+  assembleProjectRecord,
+  evaluateCheckpointCriteria,
+  evaluateFinalCriteria,
+  scoreCriteriaVerdicts,
+  subtaskSpec,
+  type CriteriaEvaluation,
+  type EvaluationDeps,
+  type FinalEvaluation,
 } from './project-evaluation.js';
 import { projectPaths } from './project-paths.js';
 import { agentStatusOf, runHarness, type AgentRun, type HarnessDeps } from './run-harness.js';
@@ -43,13 +54,24 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
   };
   const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-  const evalDeps = (p: ProjectTrialInput): EvaluationDeps => ({ evidence: deps.evidence, judgeCriteria: deps.judgeCriteria, judge: p.judge, resultsDir: p.resultsDir });
-  const evaluateCheckpoint = async (args: { subtask: SubtaskInput; snapshot: Snapshot }): Promise<CriteriaEvaluation> => {
+  const evalDeps = (p: ProjectTrialInput): EvaluationDeps => ({
+    evidence: deps.evidence,
+    judgeCriteria: deps.judgeCriteria,
+    judge: p.judge,
+    resultsDir: p.resultsDir,
+  });
+  const evaluateCheckpoint = async (args: {
+    subtask: SubtaskInput;
+    snapshot: Snapshot;
+  }): Promise<CriteriaEvaluation> => {
     const { subtask } = args;
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
     const dir = projectPaths(subtask.project).subtaskDir(subtask.subtaskId);
     const result = await evaluateCheckpointCriteria(evalDeps(subtask.project), {
-      project: projectOf(subtask.project), subtaskId: subtask.subtaskId, snapshotFiles: args.snapshot.files, workDir: path.join(dir, 'submission'),
+      project: projectOf(subtask.project),
+      subtaskId: subtask.subtaskId,
+      snapshotFiles: args.snapshot.files,
+      workDir: path.join(dir, 'submission'),
     });
     writeJsonAtomic(path.join(dir, 'evaluation.json'), result);
     return result;
@@ -105,12 +127,18 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
         workspace: p.workspace,
         instructionDir: p.instructionDir,
         env: {
-          ASSAY_PROJECT_ID: project.spec.id, ASSAY_SUBTASK_ID: spec.id, ASSAY_SUBTASK_INDEX: String(subtask.index),
+          ASSAY_PROJECT_ID: project.spec.id,
+          ASSAY_SUBTASK_ID: spec.id,
+          ASSAY_SUBTASK_INDEX: String(subtask.index),
           ASSAY_TRIAL: String(subtask.project.trial),
         },
         labels: {
-          'assay.job': subtask.project.jobId, 'assay.system': subtask.project.system.id, 'assay.project': project.spec.id,
-          'assay.subtask': spec.id, 'assay.trial': String(subtask.project.trial), 'assay.role': 'agent',
+          'assay.job': subtask.project.jobId,
+          'assay.system': subtask.project.system.id,
+          'assay.project': project.spec.id,
+          'assay.subtask': spec.id,
+          'assay.trial': String(subtask.project.trial),
+          'assay.role': 'agent',
         },
         limits: subtask.project.limits,
         resources: subtask.project.resources,
@@ -133,25 +161,47 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     },
 
     /** Evaluation failed after its retries: keep the checkpoint, mark every criterion unjudged. */
-    async markCheckpointUnjudged(args: { subtask: SubtaskInput; snapshot: Snapshot; error: string }): Promise<CriteriaEvaluation> {
+    async markCheckpointUnjudged(args: {
+      subtask: SubtaskInput;
+      snapshot: Snapshot;
+      error: string;
+    }): Promise<CriteriaEvaluation> {
       const project = projectOf(args.subtask.project);
       const criteria = project.evaluator.criteria.checkpoints[args.subtask.subtaskId] ?? [];
       const verdicts = criteria.map((c) => ({
-        criterionId: c.id, weight: c.weight, fatal: c.fatal, dimension: c.dimension, target: null, decision: 'unjudged' as const,
-        source: 'none' as const, reason: `evaluation failed: ${args.error}`, reusedFrom: null, reuseKey: '',
+        criterionId: c.id,
+        weight: c.weight,
+        fatal: c.fatal,
+        dimension: c.dimension,
+        target: null,
+        decision: 'unjudged' as const,
+        source: 'none' as const,
+        reason: `evaluation failed: ${args.error}`,
+        reusedFrom: null,
+        reuseKey: '',
       }));
       return scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
     },
 
-    async recordCheckpoint(args: { subtask: SubtaskInput; run: AgentRun; snapshot: Snapshot; evaluation: CriteriaEvaluation }): Promise<void> {
+    async recordCheckpoint(args: {
+      subtask: SubtaskInput;
+      run: AgentRun;
+      snapshot: Snapshot;
+      evaluation: CriteriaEvaluation;
+    }): Promise<void> {
       const { run } = args;
       const record: CheckpointRecord = checkpointRecordSchema.parse({
         subtaskId: args.subtask.subtaskId,
         stageId: args.subtask.stageId,
         agent: {
           status: agentStatusOf(run),
-          exitCode: run.exitCode, timedOut: run.timedOut, reason: run.reason, startedAt: run.startedAt, endedAt: run.endedAt,
-          durationSeconds: run.durationSeconds, containerAttempts: run.containerAttempts,
+          exitCode: run.exitCode,
+          timedOut: run.timedOut,
+          reason: run.reason,
+          startedAt: run.startedAt,
+          endedAt: run.endedAt,
+          durationSeconds: run.durationSeconds,
+          containerAttempts: run.containerAttempts,
         },
         usage: run.usage,
         snapshot: args.snapshot,
@@ -160,28 +210,51 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
         gateTriggered: args.evaluation.gateTriggered,
         unjudged: args.evaluation.unjudged,
       });
-      writeJsonAtomic(path.join(projectPaths(args.subtask.project).subtaskDir(args.subtask.subtaskId), 'checkpoint-record.json'), record);
+      writeJsonAtomic(
+        path.join(projectPaths(args.subtask.project).subtaskDir(args.subtask.subtaskId), 'checkpoint-record.json'),
+        record,
+      );
     },
 
     /** Final package: artifact quality (source criteria re-applied, reused when unchanged), cross-file, acceptance. */
     async evaluateFinalPackage(args: { project: ProjectTrialInput }): Promise<FinalEvaluation> {
       const project = projectOf(args.project);
       const p = projectPaths(args.project);
-      const checkpoints = allSubtasks(project).map((id) => readJson<CheckpointRecord>(path.join(p.subtaskDir(id), 'checkpoint-record.json')));
-      const result = await evaluateFinalCriteria(evalDeps(args.project), { project, checkpoints, workDir: path.join(p.finalDir, 'package') });
+      const checkpoints = allSubtasks(project).map((id) =>
+        readJson<CheckpointRecord>(path.join(p.subtaskDir(id), 'checkpoint-record.json')),
+      );
+      const result = await evaluateFinalCriteria(evalDeps(args.project), {
+        project,
+        checkpoints,
+        workDir: path.join(p.finalDir, 'package'),
+      });
       writeJsonAtomic(path.join(p.finalDir, 'evaluation.json'), result);
       return result;
     },
 
-    async recordProject(args: { project: ProjectTrialInput; injected: { name: string; beforeSubtask: string | null }[] }): Promise<ProjectRecord> {
+    async recordProject(args: {
+      project: ProjectTrialInput;
+      injected: { name: string; beforeSubtask: string | null }[];
+    }): Promise<ProjectRecord> {
       const project = projectOf(args.project);
       const p = projectPaths(args.project);
-      const checkpoints = allSubtasks(project).map((id) => readJson<CheckpointRecord>(path.join(p.subtaskDir(id), 'checkpoint-record.json')));
+      const checkpoints = allSubtasks(project).map((id) =>
+        readJson<CheckpointRecord>(path.join(p.subtaskDir(id), 'checkpoint-record.json')),
+      );
       const final = readJson<FinalEvaluation>(path.join(p.finalDir, 'evaluation.json'));
       const { jobId, benchmark, system, trial } = args.project;
       const record = assembleProjectRecord(
-        { jobId, benchmark: { id: benchmark.id, version: benchmark.version }, system: { id: system.id, harness: system.harness, model: system.model ?? null }, trial },
-        project, checkpoints, final, args.injected, readStorageCap(p.dir),
+        {
+          jobId,
+          benchmark: { id: benchmark.id, version: benchmark.version },
+          system: { id: system.id, harness: system.harness, model: system.model ?? null },
+          trial,
+        },
+        project,
+        checkpoints,
+        final,
+        args.injected,
+        readStorageCap(p.dir),
       );
       writeJsonAtomic(p.record, record);
       unmountWorkVolume(p.workDir);
@@ -192,7 +265,10 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
 
 export type ProjectActivities = ReturnType<typeof createProjectActivities>;
 
-export function renderSubtaskInstruction(project: LoadedProject, subtask: LoadedProject['spec']['stages'][number]['subtasks'][number]): string {
+export function renderSubtaskInstruction(
+  project: LoadedProject,
+  subtask: LoadedProject['spec']['stages'][number]['subtasks'][number],
+): string {
   return [
     `# ${project.spec.title}: ${subtask.title}`,
     '',

@@ -5,10 +5,24 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import { loadBenchmark, type LoadedBenchmark, type LoadedTask } from '@assay/benchmark';
 import {
-  TRIAL_RECORD_SCHEMA, projectRecordSchema, scoreTask, trialRecordSchema, type ProjectRecord,
-  type DeliverableEntry, type RubricItem, type TrialInput, type TrialRecord, type Verdict,
+  TRIAL_RECORD_SCHEMA,
+  projectRecordSchema,
+  scoreTask,
+  trialRecordSchema,
+  type ProjectRecord,
+  type DeliverableEntry,
+  type RubricItem,
+  type TrialInput,
+  type TrialRecord,
+  type Verdict,
 } from '@assay/core';
-import { assessFormatCompliance, unjudgedVerdict, verdictFromCheck, type EvidenceTools, type FormatCompliance } from './evaluate-deliverables.js';
+import {
+  assessFormatCompliance,
+  unjudgedVerdict,
+  verdictFromCheck,
+  type EvidenceTools,
+  type FormatCompliance,
+} from './evaluate-deliverables.js';
 import { listRegularFiles } from './list-regular-files.js';
 import { agentStatusOf, runHarness, type AgentRun } from './run-harness.js';
 import { storeFile } from './snapshot-workspace.js';
@@ -28,7 +42,12 @@ export interface Evaluation {
 }
 
 /** Decides rubric items that no check decided; absent when the job uses checks only. */
-export type JudgeItems = (args: { trial: TrialInput; task: LoadedTask; items: RubricItem[]; outputsDir: string }) => Promise<Verdict[]>;
+export type JudgeItems = (args: {
+  trial: TrialInput;
+  task: LoadedTask;
+  items: RubricItem[];
+  outputsDir: string;
+}) => Promise<Verdict[]>;
 
 export interface TrialActivityDeps {
   docker: Docker;
@@ -59,7 +78,11 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     return task;
   };
 
-const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> => {
+  const evaluate = async (args: {
+    trial: TrialInput;
+    workspace: PreparedWorkspace;
+    deliverables: DeliverableEntry[];
+  }): Promise<Evaluation> => {
     const task = taskOf(args.trial);
     const outputsDir = path.join(args.workspace.workspace, 'outputs');
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
@@ -77,9 +100,10 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
       forJudge.push(item);
     }
     if (forJudge.length > 0) {
-      const judged = deps.judgeItems && args.trial.judge.mode !== 'checks-only'
-        ? await deps.judgeItems({ trial: args.trial, task, items: forJudge, outputsDir })
-        : forJudge.map((item) => unjudgedVerdict(item, 'no judge configured (judge.mode is checks-only)'));
+      const judged =
+        deps.judgeItems && args.trial.judge.mode !== 'checks-only'
+          ? await deps.judgeItems({ trial: args.trial, task, items: forJudge, outputsDir })
+          : forJudge.map((item) => unjudgedVerdict(item, 'no judge configured (judge.mode is checks-only)'));
       for (const v of judged) verdicts.set(v.itemId, v);
     }
     return {
@@ -100,7 +124,8 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
       emptyDir(p.workDir);
       mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
       mkdirSync(p.instructionDir, { recursive: true });
-      if (existsSync(agent.inputsDir)) cpSync(agent.inputsDir, path.join(p.workspace, 'inputs'), { recursive: true, dereference: true });
+      if (existsSync(agent.inputsDir))
+        cpSync(agent.inputsDir, path.join(p.workspace, 'inputs'), { recursive: true, dereference: true });
       else mkdirSync(path.join(p.workspace, 'inputs'));
       writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
       writeFileSync(p.preparedMarker, new Date().toISOString());
@@ -119,7 +144,13 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
         workspace: args.workspace.workspace,
         instructionDir: args.workspace.instructionDir,
         env: { ASSAY_TASK_ID: trial.taskId, ASSAY_TRIAL: String(trial.trial) },
-        labels: { 'assay.job': trial.jobId, 'assay.system': trial.system.id, 'assay.task': trial.taskId, 'assay.trial': String(trial.trial), 'assay.role': 'agent' },
+        labels: {
+          'assay.job': trial.jobId,
+          'assay.system': trial.system.id,
+          'assay.task': trial.taskId,
+          'assay.trial': String(trial.trial),
+          'assay.role': 'agent',
+        },
         limits: trial.limits,
         resources: trial.resources,
       });
@@ -138,11 +169,20 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
       return entries;
     },
 
-    async evaluateTrial(args: { trial: TrialInput; workspace: PreparedWorkspace; deliverables: DeliverableEntry[] }): Promise<Evaluation> {
+    async evaluateTrial(args: {
+      trial: TrialInput;
+      workspace: PreparedWorkspace;
+      deliverables: DeliverableEntry[];
+    }): Promise<Evaluation> {
       return withHeartbeat('evaluating', () => evaluate(args));
     },
 
-    async recordTrial(args: { trial: TrialInput; run: AgentRun; deliverables: DeliverableEntry[]; evaluation: Evaluation }): Promise<TrialRecord> {
+    async recordTrial(args: {
+      trial: TrialInput;
+      run: AgentRun;
+      deliverables: DeliverableEntry[];
+      evaluation: Evaluation;
+    }): Promise<TrialRecord> {
       const { trial, run } = args;
       const task = taskOf(trial);
       const record: TrialRecord = trialRecordSchema.parse({
@@ -154,8 +194,13 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
         trial: trial.trial,
         status: agentStatusOf(run),
         agent: {
-          exitCode: run.exitCode, timedOut: run.timedOut, reason: run.reason, startedAt: run.startedAt, endedAt: run.endedAt,
-          durationSeconds: run.durationSeconds, containerAttempts: run.containerAttempts,
+          exitCode: run.exitCode,
+          timedOut: run.timedOut,
+          reason: run.reason,
+          startedAt: run.startedAt,
+          endedAt: run.endedAt,
+          durationSeconds: run.durationSeconds,
+          containerAttempts: run.containerAttempts,
         },
         usage: run.usage,
         deliverables: args.deliverables,
@@ -173,26 +218,36 @@ const evaluate = async (args: { trial: TrialInput; workspace: PreparedWorkspace;
     /** Keys (`system/task/trial`) of trials with a record that is not an infrastructure failure. */
     async listFinishedTrials(args: { resultsDir: string }): Promise<string[]> {
       return [
-        ...readTrialRecords(args.resultsDir).filter((r) => r.status !== 'infra-failed').map((r) => `${r.system.id}/${r.task.id}/${r.trial}`),
+        ...readTrialRecords(args.resultsDir)
+          .filter((r) => r.status !== 'infra-failed')
+          .map((r) => `${r.system.id}/${r.task.id}/${r.trial}`),
         ...readProjectRecords(args.resultsDir).map((r) => `${r.system.id}/${r.project.id}/${r.trial}`),
       ];
     },
 
     /** `key` is `trials/<system>/<task>/<trial>` or `projects/<system>/<project>/<trial>`. */
     async recordInfraFailure(args: { resultsDir: string; key: string; error: string }): Promise<void> {
-      writeJsonAtomic(path.join(args.resultsDir, args.key, 'infra-failure.json'), { error: args.error, at: new Date().toISOString() });
+      writeJsonAtomic(path.join(args.resultsDir, args.key, 'infra-failure.json'), {
+        error: args.error,
+        at: new Date().toISOString(),
+      });
     },
   };
 }
 
 export type TrialActivities = ReturnType<typeof createTrialActivities>;
 
-
 export function renderInstruction(request: string, outputs: LoadedTask['agent']['outputs']): string {
-  const lines = [request.trim(), '', '---', 'Input files are in /workspace/inputs/. Write every deliverable to /workspace/outputs/.'];
+  const lines = [
+    request.trim(),
+    '',
+    '---',
+    'Input files are in /workspace/inputs/. Write every deliverable to /workspace/outputs/.',
+  ];
   if (outputs.length > 0) {
     lines.push('Required deliverables:');
-    for (const o of outputs) lines.push(`- /workspace/outputs/${o.path} (${o.format})${o.required ? '' : ' (optional)'}`);
+    for (const o of outputs)
+      lines.push(`- /workspace/outputs/${o.path} (${o.format})${o.required ? '' : ' (optional)'}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -45,15 +45,33 @@ export function filesReferenced(check: Check | undefined): string[] | null {
 }
 
 /** Reuse key: criterion, the content of what it looks at, evidence context, judge setup. */
-export function reuseKeyOf(c: Pick<CriterionToJudge, 'text' | 'check'>, outputs: readonly SnapshotFile[], judge: JobSpec['judge']): string {
+export function reuseKeyOf(
+  c: Pick<CriterionToJudge, 'text' | 'check'>,
+  outputs: readonly SnapshotFile[],
+  judge: JobSpec['judge'],
+): string {
   const refs = filesReferenced(c.check);
-  const artifacts = outputs
-    .filter((f) => refs === null || refs.includes(f.path))
-    .map((f) => [f.path, f.sha256]);
+  const artifacts = outputs.filter((f) => refs === null || refs.includes(f.path)).map((f) => [f.path, f.sha256]);
   const missing = refs?.filter((r) => !outputs.some((f) => f.path === r)) ?? [];
-  const judgeSetup = c.check ? 'check' : JSON.stringify({ mode: judge.mode, provider: judge.provider, model: judge.model, temperature: judge.temperature });
+  const judgeSetup = c.check
+    ? 'check'
+    : JSON.stringify({
+        mode: judge.mode,
+        provider: judge.provider,
+        model: judge.model,
+        temperature: judge.temperature,
+      });
   return createHash('sha256')
-    .update(JSON.stringify({ text: c.text, check: c.check ?? null, artifacts, missing, evidence: EVIDENCE_CONTEXT_VERSION, judgeSetup }))
+    .update(
+      JSON.stringify({
+        text: c.text,
+        check: c.check ?? null,
+        artifacts,
+        missing,
+        evidence: EVIDENCE_CONTEXT_VERSION,
+        judgeSetup,
+      }),
+    )
     .digest('hex');
 }
 
@@ -80,10 +98,24 @@ export async function evaluateCriteria(args: {
     const source = c.reuses ? args.sources.get(c.reuses) : undefined;
     const applied = { text: source?.text ?? c.text, check: c.check ?? source?.check };
     const reuseKey = reuseKeyOf(applied, args.outputs, args.judge);
-    const base = { criterionId: c.criterionId, weight: c.weight, fatal: c.fatal, dimension: c.dimension, target: c.target, reuseKey, reusedFrom: null };
+    const base = {
+      criterionId: c.criterionId,
+      weight: c.weight,
+      fatal: c.fatal,
+      dimension: c.dimension,
+      target: c.target,
+      reuseKey,
+      reusedFrom: null,
+    };
     const earlier = c.reuses ? args.prior.get(c.reuses) : undefined;
     if (earlier && earlier.reuseKey === reuseKey && earlier.decision !== 'unjudged') {
-      out.push({ ...base, decision: earlier.decision, source: 'reused', reason: `unchanged since ${c.reuses}: ${earlier.reason}`, reusedFrom: c.reuses ?? null });
+      out.push({
+        ...base,
+        decision: earlier.decision,
+        source: 'reused',
+        reason: `unchanged since ${c.reuses}: ${earlier.reason}`,
+        reusedFrom: c.reuses ?? null,
+      });
       continue;
     }
     if (applied.check) {
@@ -93,10 +125,20 @@ export async function evaluateCriteria(args: {
         out.push({ ...base, decision: outcome.status, source: 'check', reason: outcome.reason });
         continue;
       }
-      out.push({ ...base, decision: 'unjudged', source: 'check', reason: `check could not evaluate: ${outcome.reason}` });
+      out.push({
+        ...base,
+        decision: 'unjudged',
+        source: 'check',
+        reason: `check could not evaluate: ${outcome.reason}`,
+      });
       continue;
     }
-    out.push({ ...base, decision: 'unjudged', source: 'none', reason: 'no judge configured (judge.mode is checks-only)' });
+    out.push({
+      ...base,
+      decision: 'unjudged',
+      source: 'none',
+      reason: 'no judge configured (judge.mode is checks-only)',
+    });
   }
   // Everything still undecided goes to the judge in one call, so batched mode can batch it.
   const pending = out.filter((v) => v.decision === 'unjudged');
@@ -106,7 +148,11 @@ export async function evaluateCriteria(args: {
     items: pending.map((v) => {
       const c = byId.get(v.criterionId);
       const source = c?.reuses ? args.sources.get(c.reuses) : undefined;
-      return { criterionId: v.criterionId, text: source?.text ?? c?.text ?? v.criterionId, group: c?.target ?? c?.dimension ?? 'criteria' };
+      return {
+        criterionId: v.criterionId,
+        text: source?.text ?? c?.text ?? v.criterionId,
+        group: c?.target ?? c?.dimension ?? 'criteria',
+      };
     }),
     request: args.request ?? '',
     contextId: args.contextId ?? 'project',

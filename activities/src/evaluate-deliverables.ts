@@ -34,11 +34,21 @@ export function assessFormatCompliance(spec: TaskSpec, deliverables: readonly De
       missing.push(out.path);
     }
   }
-  return { required: spec.formatRequired, compliant: missing.length === 0 && wrongType.length === 0, missing, wrongType };
+  return {
+    required: spec.formatRequired,
+    compliant: missing.length === 0 && wrongType.length === 0,
+    missing,
+    wrongType,
+  };
 }
 
 export function verdictFromCheck(item: RubricItem, outcome: CheckOutcome): Verdict {
-  const base = { itemId: item.id, importance: item.importance, dimension: item.dimension, weight: IMPORTANCE_WEIGHTS[item.importance] };
+  const base = {
+    itemId: item.id,
+    importance: item.importance,
+    dimension: item.dimension,
+    weight: IMPORTANCE_WEIGHTS[item.importance],
+  };
   if (outcome.status === 'cannot-evaluate') {
     return { ...base, decision: 'unjudged', source: 'check', reason: `check could not evaluate: ${outcome.reason}` };
   }
@@ -47,7 +57,12 @@ export function verdictFromCheck(item: RubricItem, outcome: CheckOutcome): Verdi
 
 export function unjudgedVerdict(item: RubricItem, reason: string): Verdict {
   return {
-    itemId: item.id, importance: item.importance, dimension: item.dimension, weight: IMPORTANCE_WEIGHTS[item.importance],
-    decision: 'unjudged', source: 'none', reason,
+    itemId: item.id,
+    importance: item.importance,
+    dimension: item.dimension,
+    weight: IMPORTANCE_WEIGHTS[item.importance],
+    decision: 'unjudged',
+    source: 'none',
+    reason,
   };
 }

@@ -14,7 +14,10 @@ export async function withHeartbeat<T>(stage: string, fn: () => Promise<T>): Pro
 /** Wrap every activity so it heartbeats while it runs: a lost worker is noticed within the heartbeat timeout. */
 export function heartbeating<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
   return Object.fromEntries(
-    Object.entries(activities).map(([name, fn]) => [name, (...args: never[]) => withHeartbeat(name, () => fn(...args))]),
+    Object.entries(activities).map(([name, fn]) => [
+      name,
+      (...args: never[]) => withHeartbeat(name, () => fn(...args)),
+    ]),
   ) as T;
 }
 

@@ -1,7 +1,18 @@
-export { createTrialActivities, readProjectRecords, readTrialRecords, renderInstruction } from './create-trial-activities.js';
+export {
+  createTrialActivities,
+  readProjectRecords,
+  readTrialRecords,
+  renderInstruction,
+} from './create-trial-activities.js';
 export { listRegularFiles } from './list-regular-files.js';
 export { snapshotWorkspace, restoreSnapshot, storeFile } from './snapshot-workspace.js';
-export type { TrialActivities, TrialActivityDeps, Evaluation, JudgeItems, PreparedWorkspace } from './create-trial-activities.js';
+export type {
+  TrialActivities,
+  TrialActivityDeps,
+  Evaluation,
+  JudgeItems,
+  PreparedWorkspace,
+} from './create-trial-activities.js';
 export type { AgentRun } from './run-harness.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';

@@ -4,8 +4,16 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedProject } from '@assay/benchmark';
 import {
-  PROJECT_RECORD_SCHEMA, projectRecordSchema, scoreGroups, scoreProjectFinal,
-  type CheckpointRecord, type CriterionVerdict, type JobSpec, type ProjectRecord, type ScoredCriterion, type SnapshotFile,
+  PROJECT_RECORD_SCHEMA,
+  projectRecordSchema,
+  scoreGroups,
+  scoreProjectFinal,
+  type CheckpointRecord,
+  type CriterionVerdict,
+  type JobSpec,
+  type ProjectRecord,
+  type ScoredCriterion,
+  type SnapshotFile,
 } from '@assay/core';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import { evaluateCriteria, type CriterionToJudge, type JudgeCriteria } from './evaluate-criteria.js';
@@ -32,14 +40,30 @@ export interface EvaluationDeps {
 }
 
 /** Score judged criteria with the DeliverBench rules (dependencies, gates, clipping). */
-export function scoreCriteriaVerdicts(verdicts: Omit<CriterionVerdict, 'effective' | 'blockedBy'>[], dependsOn: Map<string, string[]>): CriteriaEvaluation {
-  const s = scoreProjectFinal(verdicts.map((v) => ({
-    id: v.criterionId, weight: v.weight, fatal: v.fatal, dependsOn: dependsOn.get(v.criterionId) ?? [],
-    h: v.decision === 'unjudged' ? null : v.decision === 'satisfied' ? 1 : 0,
-  })));
+export function scoreCriteriaVerdicts(
+  verdicts: Omit<CriterionVerdict, 'effective' | 'blockedBy'>[],
+  dependsOn: Map<string, string[]>,
+): CriteriaEvaluation {
+  const s = scoreProjectFinal(
+    verdicts.map((v) => ({
+      id: v.criterionId,
+      weight: v.weight,
+      fatal: v.fatal,
+      dependsOn: dependsOn.get(v.criterionId) ?? [],
+      h: v.decision === 'unjudged' ? null : v.decision === 'satisfied' ? 1 : 0,
+    })),
+  );
   return {
-    verdicts: verdicts.map((v, i) => ({ ...v, effective: s.criteria[i]?.effective ?? null, blockedBy: s.criteria[i]?.blockedBy ?? [] })),
-    score: s.score, raw: s.raw, gateTriggered: s.gateTriggered, gates: s.gates, unjudged: s.unjudged,
+    verdicts: verdicts.map((v, i) => ({
+      ...v,
+      effective: s.criteria[i]?.effective ?? null,
+      blockedBy: s.criteria[i]?.blockedBy ?? [],
+    })),
+    score: s.score,
+    raw: s.raw,
+    gateTriggered: s.gateTriggered,
+    gates: s.gates,
+    unjudged: s.unjudged,
   };
 }
 
@@ -54,7 +78,9 @@ export function allSubtasks(project: LoadedProject): string[] {
 
 /** The `outputs/` part of a workspace snapshot, relative to outputs/. */
 export function outputsOf(files: readonly SnapshotFile[]): SnapshotFile[] {
-  return files.filter((f) => f.path.startsWith('outputs/')).map((f) => ({ ...f, path: f.path.slice('outputs/'.length) }));
+  return files
+    .filter((f) => f.path.startsWith('outputs/'))
+    .map((f) => ({ ...f, path: f.path.slice('outputs/'.length) }));
 }
 
 /** A checkpoint by its own criteria, on its preserved snapshot (restored into `workDir`). */
@@ -67,10 +93,27 @@ export async function evaluateCheckpointCriteria(
   restoreSnapshot(deps.resultsDir, args.snapshotFiles, args.workDir, 'outputs/');
   const criteria = project.evaluator.criteria.checkpoints[subtaskId] ?? [];
   const verdicts = await evaluateCriteria({
-    criteria: criteria.map((c): CriterionToJudge => ({ criterionId: c.id, text: c.text, weight: c.weight, fatal: c.fatal, dimension: c.dimension, target: null, check: c.check })),
-    outputsDir: args.workDir, outputs: outputsOf(args.snapshotFiles), evidence: deps.evidence, judge: deps.judge, prior: new Map(), sources: new Map(),
-    judgeCriteria: deps.judgeCriteria, request: subtaskSpec(project, subtaskId).instructions,
-    contextId: `${project.spec.id}/${subtaskId}`, resultsDir: deps.resultsDir,
+    criteria: criteria.map(
+      (c): CriterionToJudge => ({
+        criterionId: c.id,
+        text: c.text,
+        weight: c.weight,
+        fatal: c.fatal,
+        dimension: c.dimension,
+        target: null,
+        check: c.check,
+      }),
+    ),
+    outputsDir: args.workDir,
+    outputs: outputsOf(args.snapshotFiles),
+    evidence: deps.evidence,
+    judge: deps.judge,
+    prior: new Map(),
+    sources: new Map(),
+    judgeCriteria: deps.judgeCriteria,
+    request: subtaskSpec(project, subtaskId).instructions,
+    contextId: `${project.spec.id}/${subtaskId}`,
+    resultsDir: deps.resultsDir,
   });
   return scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
 }
@@ -89,13 +132,32 @@ export async function evaluateFinalCriteria(
   const prior = new Map<string, CriterionVerdict>();
   for (const cp of args.checkpoints) for (const v of cp.verdicts) prior.set(`${cp.subtaskId}/${v.criterionId}`, v);
   const sources = new Map<string, { text: string; check?: CriterionToJudge['check'] }>();
-  for (const [sub, list] of Object.entries(project.evaluator.criteria.checkpoints)) for (const c of list) sources.set(`${sub}/${c.id}`, { text: c.text, check: c.check });
+  for (const [sub, list] of Object.entries(project.evaluator.criteria.checkpoints))
+    for (const c of list) sources.set(`${sub}/${c.id}`, { text: c.text, check: c.check });
   const criteria = project.evaluator.criteria.final;
   const verdicts = await evaluateCriteria({
-    criteria: criteria.map((c): CriterionToJudge => ({ criterionId: c.id, text: c.text, weight: c.weight, fatal: c.fatal, dimension: c.dimension, target: c.target, check: c.check, reuses: c.reuses })),
-    outputsDir: args.workDir, outputs, evidence: deps.evidence, judge: deps.judge, prior, sources,
-    judgeCriteria: deps.judgeCriteria, request: `${project.spec.objective}\n\nFinal package: ${project.spec.finalPackage.map((d) => d.path).join(', ')}`,
-    contextId: `${project.spec.id}/final`, resultsDir: deps.resultsDir,
+    criteria: criteria.map(
+      (c): CriterionToJudge => ({
+        criterionId: c.id,
+        text: c.text,
+        weight: c.weight,
+        fatal: c.fatal,
+        dimension: c.dimension,
+        target: c.target,
+        check: c.check,
+        reuses: c.reuses,
+      }),
+    ),
+    outputsDir: args.workDir,
+    outputs,
+    evidence: deps.evidence,
+    judge: deps.judge,
+    prior,
+    sources,
+    judgeCriteria: deps.judgeCriteria,
+    request: `${project.spec.objective}\n\nFinal package: ${project.spec.finalPackage.map((d) => d.path).join(', ')}`,
+    contextId: `${project.spec.id}/final`,
+    resultsDir: deps.resultsDir,
   });
   return {
     ...scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn]))),
@@ -121,14 +183,22 @@ export function assembleProjectRecord(
 ): ProjectRecord {
   const finalCriteria = project.evaluator.criteria.final;
   const scored: ScoredCriterion[] = final.verdicts.map((v) => ({
-    id: v.criterionId, weight: v.weight, fatal: v.fatal, dependsOn: finalCriteria.find((c) => c.id === v.criterionId)?.dependsOn ?? [],
-    target: v.target ?? undefined, dimension: v.dimension, h: v.decision === 'unjudged' ? null : v.decision === 'satisfied' ? 1 : 0,
+    id: v.criterionId,
+    weight: v.weight,
+    fatal: v.fatal,
+    dependsOn: finalCriteria.find((c) => c.id === v.criterionId)?.dependsOn ?? [],
+    target: v.target ?? undefined,
+    dimension: v.dimension,
+    h: v.decision === 'unjudged' ? null : v.decision === 'satisfied' ? 1 : 0,
   }));
   const scores = checkpoints.map((c) => c.score);
   const known = scores.filter((s): s is number => s !== null);
   const usages = checkpoints.map((c) => c.usage);
   const tokens = usages.every((u) => u !== null)
-    ? { input: usages.reduce((a, u) => a + (u?.inputTokens ?? 0), 0), output: usages.reduce((a, u) => a + (u?.outputTokens ?? 0), 0) }
+    ? {
+        input: usages.reduce((a, u) => a + (u?.inputTokens ?? 0), 0),
+        output: usages.reduce((a, u) => a + (u?.outputTokens ?? 0), 0),
+      }
     : null;
   return projectRecordSchema.parse({
     schema: PROJECT_RECORD_SCHEMA,
@@ -140,7 +210,11 @@ export function assembleProjectRecord(
       passRate: known.length === scores.length ? known.filter((s) => s >= 90).length / known.length : null,
     },
     final: {
-      verdicts: final.verdicts, score: final.score, raw: final.raw, gateTriggered: final.gateTriggered, gates: final.gates,
+      verdicts: final.verdicts,
+      score: final.score,
+      raw: final.raw,
+      gateTriggered: final.gateTriggered,
+      gates: final.gates,
       unjudged: final.unjudged,
       targets: scoreGroups(scored, (c) => c.target),
       dimensions: scoreGroups(scored, (c) => c.dimension),
@@ -170,11 +244,31 @@ export async function rejudgeProject(
   const checkpoints: CheckpointRecord[] = [];
   for (const cp of args.record.checkpoints) {
     const e = await evaluateCheckpointCriteria(deps, {
-      project: args.project, subtaskId: cp.subtaskId, snapshotFiles: cp.snapshot.files, workDir: path.join(args.workDir, cp.subtaskId),
+      project: args.project,
+      subtaskId: cp.subtaskId,
+      snapshotFiles: cp.snapshot.files,
+      workDir: path.join(args.workDir, cp.subtaskId),
     });
-    checkpoints.push({ ...cp, verdicts: e.verdicts, score: e.score, gateTriggered: e.gateTriggered, unjudged: e.unjudged });
+    checkpoints.push({
+      ...cp,
+      verdicts: e.verdicts,
+      score: e.score,
+      gateTriggered: e.gateTriggered,
+      unjudged: e.unjudged,
+    });
   }
-  const final = await evaluateFinalCriteria(deps, { project: args.project, checkpoints, workDir: path.join(args.workDir, 'final') });
+  const final = await evaluateFinalCriteria(deps, {
+    project: args.project,
+    checkpoints,
+    workDir: path.join(args.workDir, 'final'),
+  });
   const { jobId, benchmark, system, trial } = args.record;
-  return assembleProjectRecord({ jobId, benchmark, system, trial }, args.project, checkpoints, final, args.record.injectedFeedback, args.record.storage);
+  return assembleProjectRecord(
+    { jobId, benchmark, system, trial },
+    args.project,
+    checkpoints,
+    final,
+    args.record.injectedFeedback,
+    args.record.storage,
+  );
 }

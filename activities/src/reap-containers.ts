@@ -14,7 +14,10 @@ export async function reapContainers(
   for (const c of containers) {
     const workflowId = c.Labels[LABEL_WORKFLOW];
     if (workflowId && (await isWorkflowRunning(workflowId))) continue;
-    await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
     removed.push(c.Names[0] ?? c.Id);
     log(`removed stray container ${c.Names[0] ?? c.Id} (workflow ${workflowId ?? 'unknown'} is not running)`);
   }

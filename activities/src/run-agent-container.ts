@@ -47,7 +47,11 @@ export function containerNameFor(workflowId: string): string {
   return `assay-${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}`;
 }
 
-export async function runAgentContainer(docker: Docker, req: AgentContainerRequest, hooks: WaitHooks): Promise<AgentContainerResult> {
+export async function runAgentContainer(
+  docker: Docker,
+  req: AgentContainerRequest,
+  hooks: WaitHooks,
+): Promise<AgentContainerResult> {
   const name = containerNameFor(req.workflowId);
   let container = docker.getContainer(name);
   let reattached = true;
@@ -106,9 +110,12 @@ export class FinishedElsewhere extends Error {
 }
 
 export async function removeContainer(docker: Docker, workflowId: string): Promise<void> {
-  await docker.getContainer(containerNameFor(workflowId)).remove({ force: true }).catch((err: { statusCode?: number }) => {
-    if (err.statusCode !== 404) throw err;
-  });
+  await docker
+    .getContainer(containerNameFor(workflowId))
+    .remove({ force: true })
+    .catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 404) throw err;
+    });
 }
 
 async function inspectOrNull(container: Docker.Container): Promise<Docker.ContainerInspectInfo | null> {
@@ -152,7 +159,12 @@ async function createOrFind(docker: Docker, name: string, req: AgentContainerReq
 }
 
 async function readLogs(container: Docker.Container): Promise<string> {
-  const buf = (await container.logs({ stdout: true, stderr: true, follow: false, timestamps: false })) as unknown as Buffer;
+  const buf = (await container.logs({
+    stdout: true,
+    stderr: true,
+    follow: false,
+    timestamps: false,
+  })) as unknown as Buffer;
   return demuxDockerLog(buf);
 }
 

@@ -52,11 +52,17 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
   const ctx = Context.current();
   // The session folder sits next to the workspace: one per trial, shared by a project's subtasks.
-  const planned = await heartbeatWhile(ctx, () => planHarnessRun({
-    system: args.system, evaluatorDir: args.evaluatorDir, images: deps.images, runId: args.workflowId,
-    sessionDir: path.join(path.dirname(args.workspace), 'session'), stateFile: path.join(args.resultDir, 'session-state.json'),
-    limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
-  }));
+  const planned = await heartbeatWhile(ctx, () =>
+    planHarnessRun({
+      system: args.system,
+      evaluatorDir: args.evaluatorDir,
+      images: deps.images,
+      runId: args.workflowId,
+      sessionDir: path.join(path.dirname(args.workspace), 'session'),
+      stateFile: path.join(args.resultDir, 'session-state.json'),
+      limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
+    }),
+  );
   const plan = planned.plan;
   const finishedElsewhere = () => existsSync(resultFile);
   let result;
@@ -78,11 +84,17 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
         limits: args.limits,
         resources: { ...args.resources, network: plan.network ?? args.resources.network },
       },
-      { finishedElsewhere, heartbeat: (d) => ctx.heartbeat(d), sleep: (ms) => ctx.sleep(ms), cancelled: () => ctx.cancellationSignal.aborted },
+      {
+        finishedElsewhere,
+        heartbeat: (d) => ctx.heartbeat(d),
+        sleep: (ms) => ctx.sleep(ms),
+        cancelled: () => ctx.cancellationSignal.aborted,
+      },
     );
   } catch (err) {
     // A concurrent attempt (e.g. after a heartbeat timeout under load) finished first: use its result.
-    if (err instanceof FinishedElsewhere && existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
+    if (err instanceof FinishedElsewhere && existsSync(resultFile))
+      return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
     throw err;
   }
   const reported = planned.collect ? planned.collect(result.logs) : null;
@@ -91,7 +103,9 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     timedOut: result.timedOut,
     reason: result.timedOut
       ? `agent exceeded its ${args.limits.agentSeconds} s limit`
-      : result.exitCode === 0 ? null : `agent exited with code ${result.exitCode}`,
+      : result.exitCode === 0
+        ? null
+        : `agent exited with code ${result.exitCode}`,
     startedAt: result.startedAt,
     endedAt: result.endedAt,
     durationSeconds: result.durationSeconds,
@@ -117,6 +131,8 @@ async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<
 }
 
 /** A run's outcome as a record status: agent failures and time-outs are results, not errors. */
-export function agentStatusOf(run: Pick<AgentRun, 'timedOut' | 'exitCode'>): 'completed' | 'agent-failed' | 'agent-timeout' {
+export function agentStatusOf(
+  run: Pick<AgentRun, 'timedOut' | 'exitCode'>,
+): 'completed' | 'agent-failed' | 'agent-timeout' {
   return run.timedOut ? 'agent-timeout' : run.exitCode === 0 ? 'completed' : 'agent-failed';
 }

@@ -28,7 +28,11 @@ export function mountWorkVolume(workDir: string, limitGiB: number): StorageCap {
   mkdirSync(workDir, { recursive: true });
   if (isMountPoint(workDir)) return { limitGiB, enforced: true, note: null };
   if (process.platform !== 'linux' || process.getuid?.() !== 0) {
-    return { limitGiB, enforced: false, note: 'the storage cap needs root on Linux (a loop-mounted image); not enforced' };
+    return {
+      limitGiB,
+      enforced: false,
+      note: 'the storage cap needs root on Linux (a loop-mounted image); not enforced',
+    };
   }
   const image = `${workDir}.ext4`;
   try {
@@ -36,14 +40,23 @@ export function mountWorkVolume(workDir: string, limitGiB: number): StorageCap {
       const fd = openSync(`${image}.tmp`, 'w');
       ftruncateSync(fd, Math.ceil(limitGiB * 1024 ** 3));
       closeSync(fd);
-      execFileSync('mkfs.ext4', ['-q', '-F', '-m', '0', '-E', 'lazy_itable_init=1,lazy_journal_init=1', `${image}.tmp`], { stdio: 'pipe' });
+      execFileSync(
+        'mkfs.ext4',
+        ['-q', '-F', '-m', '0', '-E', 'lazy_itable_init=1,lazy_journal_init=1', `${image}.tmp`],
+        { stdio: 'pipe' },
+      );
       execFileSync('mv', [`${image}.tmp`, image]);
     }
     execFileSync('mount', ['-o', 'loop,nosuid,nodev', image, workDir], { stdio: 'pipe' });
     return { limitGiB, enforced: true, note: null };
   } catch (err) {
-    const detail = err instanceof Error && 'stderr' in err ? String((err as { stderr: Buffer }).stderr).trim() : String(err);
-    return { limitGiB, enforced: false, note: `could not mount a ${limitGiB} GiB workspace image (${detail.split('\n')[0]}); not enforced` };
+    const detail =
+      err instanceof Error && 'stderr' in err ? String((err as { stderr: Buffer }).stderr).trim() : String(err);
+    return {
+      limitGiB,
+      enforced: false,
+      note: `could not mount a ${limitGiB} GiB workspace image (${detail.split('\n')[0]}); not enforced`,
+    };
   }
 }
 

@@ -9,7 +9,10 @@ import { judgeSetupSchema, type CriterionVerdict, type SnapshotFile } from '@ass
 import { buildSubmissionView, detectFormat, evaluateCheck, type SubmissionView } from '@assay/evidence';
 import { evaluateCriteria, reuseKeyOf, storeFile, type EvidenceTools } from '../src/index.js';
 
-const REF = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../datasets/sample/projects/fdd-hengtai/evaluator/reference');
+const REF = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../datasets/sample/projects/fdd-hengtai/evaluator/reference',
+);
 const evidence: EvidenceTools = {
   detectFormat,
   buildView: (dir) => buildSubmissionView(dir),
@@ -30,27 +33,71 @@ describe('evaluateCriteria', () => {
   it('reuses a checkpoint verdict only while the artifact is unchanged', async () => {
     const t03 = submission('t03-apply-correction');
     const [first] = await evaluateCriteria({
-      criteria: [{ criterionId: 'capex-2026-corrected', text: 'Capex!B2 is 4,249.2', weight: 8, fatal: false, dimension: 'correctness', target: null, check }],
-      outputsDir: t03.dir, outputs: t03.files, evidence, judge, prior: new Map(), sources: new Map(),
+      criteria: [
+        {
+          criterionId: 'capex-2026-corrected',
+          text: 'Capex!B2 is 4,249.2',
+          weight: 8,
+          fatal: false,
+          dimension: 'correctness',
+          target: null,
+          check,
+        },
+      ],
+      outputsDir: t03.dir,
+      outputs: t03.files,
+      evidence,
+      judge,
+      prior: new Map(),
+      sources: new Map(),
     });
     expect(first?.decision).toBe('satisfied');
     expect(first?.source).toBe('check');
-    const prior = new Map<string, CriterionVerdict>([['t03/capex-2026-corrected', { ...first!, effective: 1, blockedBy: [] }]]);
+    const prior = new Map<string, CriterionVerdict>([
+      ['t03/capex-2026-corrected', { ...first!, effective: 1, blockedBy: [] }],
+    ]);
     const sources = new Map([['t03/capex-2026-corrected', { text: 'Capex!B2 is 4,249.2', check }]]);
-    const final = { criterionId: 'fa', text: 'final', weight: 8, fatal: false, dimension: 'correctness' as const, target: 'artifact-quality' as const, reuses: 't03/capex-2026-corrected' };
+    const final = {
+      criterionId: 'fa',
+      text: 'final',
+      weight: 8,
+      fatal: false,
+      dimension: 'correctness' as const,
+      target: 'artifact-quality' as const,
+      reuses: 't03/capex-2026-corrected',
+    };
 
-    const same = await evaluateCriteria({ criteria: [final], outputsDir: t03.dir, outputs: t03.files, evidence, judge, prior, sources });
+    const same = await evaluateCriteria({
+      criteria: [final],
+      outputsDir: t03.dir,
+      outputs: t03.files,
+      evidence,
+      judge,
+      prior,
+      sources,
+    });
     expect(same[0]).toMatchObject({ decision: 'satisfied', source: 'reused', reusedFrom: 't03/capex-2026-corrected' });
 
     // t04 revised the workbook (new sheet): same criterion, new artifact, so it is checked again.
     const t04 = submission('t04-ebitda-adjustments');
     expect(t04.files[0]?.sha256).not.toBe(t03.files[0]?.sha256);
-    const changed = await evaluateCriteria({ criteria: [final], outputsDir: t04.dir, outputs: t04.files, evidence, judge, prior, sources });
+    const changed = await evaluateCriteria({
+      criteria: [final],
+      outputsDir: t04.dir,
+      outputs: t04.files,
+      evidence,
+      judge,
+      prior,
+      sources,
+    });
     expect(changed[0]).toMatchObject({ decision: 'satisfied', source: 'check', reusedFrom: null });
   });
 
   it('keys reuse on the criterion, the referenced artifacts and the judge setup', () => {
-    const files = [{ path: 'a.md', sha256: 'x', size: 1 }, { path: 'b.md', sha256: 'y', size: 1 }];
+    const files = [
+      { path: 'a.md', sha256: 'x', size: 1 },
+      { path: 'b.md', sha256: 'y', size: 1 },
+    ];
     const c = { text: 'A says hi', check: { kind: 'text-contains' as const, file: 'a.md', text: 'hi' } };
     const key = reuseKeyOf(c, files, judge);
     expect(reuseKeyOf(c, [files[0]!, { ...files[1]!, sha256: 'z' }], judge)).toBe(key); // b.md is not referenced
@@ -63,8 +110,22 @@ describe('evaluateCriteria', () => {
   it('leaves criteria without a check explicitly unjudged in checks-only mode', async () => {
     const t03 = submission('t03-apply-correction');
     const [v] = await evaluateCriteria({
-      criteria: [{ criterionId: 'tone', text: 'Reads professionally', weight: 2, fatal: false, dimension: 'professionalism', target: null }],
-      outputsDir: t03.dir, outputs: t03.files, evidence, judge, prior: new Map(), sources: new Map(),
+      criteria: [
+        {
+          criterionId: 'tone',
+          text: 'Reads professionally',
+          weight: 2,
+          fatal: false,
+          dimension: 'professionalism',
+          target: null,
+        },
+      ],
+      outputsDir: t03.dir,
+      outputs: t03.files,
+      evidence,
+      judge,
+      prior: new Map(),
+      sources: new Map(),
     });
     expect(v).toMatchObject({ decision: 'unjudged', source: 'none' });
   });

@@ -6,26 +6,57 @@ import { parseAgentUsage } from '../src/parse-agent-usage.js';
 
 describe('output-format compliance', () => {
   const spec = taskSpecSchema.parse({
-    schema: 'assay.task/v1', id: 't', title: 'T', domain: 'legal', request: 'r',
-    outputs: [{ path: 'memo.pdf', format: 'pdf' }, { path: 'model.xlsx', format: 'xlsx' }, { path: 'notes.md', format: 'md', required: false }],
+    schema: 'assay.task/v1',
+    id: 't',
+    title: 'T',
+    domain: 'legal',
+    request: 'r',
+    outputs: [
+      { path: 'memo.pdf', format: 'pdf' },
+      { path: 'model.xlsx', format: 'xlsx' },
+      { path: 'notes.md', format: 'md', required: false },
+    ],
   });
-  const d = (p: string, f: 'pdf' | 'md' | 'xlsx' | 'txt' | null) => ({ path: p, sha256: 'x', size: 1, detectedFormat: f });
+  const d = (p: string, f: 'pdf' | 'md' | 'xlsx' | 'txt' | null) => ({
+    path: p,
+    sha256: 'x',
+    size: 1,
+    detectedFormat: f,
+  });
 
   it('is compliant when every required file is there in its format', () => {
-    expect(assessFormatCompliance(spec, [d('memo.pdf', 'pdf'), d('model.xlsx', 'xlsx')])).toEqual({ required: true, compliant: true, missing: [], wrongType: [] });
+    expect(assessFormatCompliance(spec, [d('memo.pdf', 'pdf'), d('model.xlsx', 'xlsx')])).toEqual({
+      required: true,
+      compliant: true,
+      missing: [],
+      wrongType: [],
+    });
   });
 
   it('separates a wrong file type from a missing deliverable', () => {
-    expect(assessFormatCompliance(spec, [d('memo.md', 'md')])).toEqual({ required: true, compliant: false, missing: ['model.xlsx'], wrongType: ['memo.pdf'] });
+    expect(assessFormatCompliance(spec, [d('memo.md', 'md')])).toEqual({
+      required: true,
+      compliant: false,
+      missing: ['model.xlsx'],
+      wrongType: ['memo.pdf'],
+    });
     // Right name, wrong content (detected from bytes, not the extension).
-    expect(assessFormatCompliance(spec, [d('memo.pdf', 'txt'), d('model.xlsx', 'xlsx')]).wrongType).toEqual(['memo.pdf']);
+    expect(assessFormatCompliance(spec, [d('memo.pdf', 'txt'), d('model.xlsx', 'xlsx')]).wrongType).toEqual([
+      'memo.pdf',
+    ]);
   });
 });
 
 describe('snapshots', () => {
   it('diffs by content hash', () => {
-    const a = [{ path: 'x', sha256: '1', size: 1 }, { path: 'y', sha256: '2', size: 1 }];
-    const b = [{ path: 'y', sha256: '3', size: 1 }, { path: 'z', sha256: '4', size: 1 }];
+    const a = [
+      { path: 'x', sha256: '1', size: 1 },
+      { path: 'y', sha256: '2', size: 1 },
+    ];
+    const b = [
+      { path: 'y', sha256: '3', size: 1 },
+      { path: 'z', sha256: '4', size: 1 },
+    ];
     expect(diffSnapshots(a, b)).toEqual({ added: ['z'], removed: ['x'], changed: ['y'] });
   });
 });
@@ -50,7 +81,13 @@ describe('agent container helpers', () => {
 
   it('parses the usage line of a scripted agent and ignores other JSON', () => {
     const logs = 'starting\n{"progress": 1}\n{"agent":"oracle","usage":{"inputTokens":12,"outputTokens":3}}\n';
-    expect(parseAgentUsage(logs)).toEqual({ inputTokens: 12, outputTokens: 3, cachedInputTokens: 0, costUsd: null, turns: null });
+    expect(parseAgentUsage(logs)).toEqual({
+      inputTokens: 12,
+      outputTokens: 3,
+      cachedInputTokens: 0,
+      costUsd: null,
+      turns: null,
+    });
     expect(parseAgentUsage('no json here')).toBeNull();
   });
 

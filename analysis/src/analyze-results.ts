@@ -63,7 +63,14 @@ export interface ProjectAnalysis {
 
 export interface Analysis {
   settings: { seed: number; resamples: number; confidence: number };
-  counts: { trials: number; trialsScored: number; projects: number; projectsFinalScored: number; checkpoints: number; checkpointsJudged: number };
+  counts: {
+    trials: number;
+    trialsScored: number;
+    projects: number;
+    projectsFinalScored: number;
+    checkpoints: number;
+    checkpointsJudged: number;
+  };
   tasks: TaskAnalysis | null;
   projects: ProjectAnalysis | null;
   /** Decision agreement between jobs that judged the same trials (null with fewer than two such jobs). */
@@ -71,7 +78,11 @@ export interface Analysis {
 }
 
 export function analyzeResults(tables: ResultTables, options: AnalysisOptions = {}): Analysis {
-  const settings = { seed: options.seed ?? DEFAULT_SEED, resamples: options.resamples ?? DEFAULT_RESAMPLES, confidence: options.confidence ?? DEFAULT_CONFIDENCE };
+  const settings = {
+    seed: options.seed ?? DEFAULT_SEED,
+    resamples: options.resamples ?? DEFAULT_RESAMPLES,
+    confidence: options.confidence ?? DEFAULT_CONFIDENCE,
+  };
   const boot = settings;
   const trialRows = rowsOf<{ score: number | null }>(tables.trials.select('score'));
   const projectRows = rowsOf<{ final: number | null }>(tables.projects.select('final'));
@@ -112,7 +123,15 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
       generalVsSpecialized: specialized.length > 0 ? generalVsSpecialized(perSystem, specialized) : null,
       pairwise: pairwiseComparisons(tables.trials, systems, boot),
       resources: resourceUse(tables.trials),
-      agreement: labels ? judgeAgreementOrNull(agreementPairs(tables.verdicts, labels.filter(aq.escape((d: { scope: unknown }) => d.scope === null)), 'importance')) : null,
+      agreement: labels
+        ? judgeAgreementOrNull(
+            agreementPairs(
+              tables.verdicts,
+              labels.filter(aq.escape((d: { scope: unknown }) => d.scope === null)),
+              'importance',
+            ),
+          )
+        : null,
     };
   }
 
@@ -128,10 +147,19 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
       targetProfile: deliveryProfiles(tables.groups, 'target'),
       resources: projectResources(tables.projects),
       trajectories: checkpointTrajectories(tables.checkpoints, tables.projects),
-      agreement: labels ? judgeAgreementOrNull(agreementPairs(tables.criteria, labels.filter(aq.escape((d: { scope: unknown }) => d.scope !== null)), 'target')) : null,
+      agreement: labels
+        ? judgeAgreementOrNull(
+            agreementPairs(
+              tables.criteria,
+              labels.filter(aq.escape((d: { scope: unknown }) => d.scope !== null)),
+              'target',
+            ),
+          )
+        : null,
     };
   }
-  const setups = options.jobVerdicts && options.jobVerdicts.length > 1 ? judgeSetupAgreement(options.jobVerdicts) : null;
+  const setups =
+    options.jobVerdicts && options.jobVerdicts.length > 1 ? judgeSetupAgreement(options.jobVerdicts) : null;
   return { settings, counts, tasks, projects, judgeSetups: setups && setups.numRows() > 0 ? setups : null };
 }
 
@@ -145,6 +173,7 @@ function judgeAgreementOrNull(pairs: ColumnTable): ColumnTable | null {
 export function analysisToJson(value: unknown): unknown {
   if (value instanceof aq.ColumnTable) return value.objects();
   if (Array.isArray(value)) return value.map(analysisToJson);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, analysisToJson(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, analysisToJson(v)]));
   return value;
 }

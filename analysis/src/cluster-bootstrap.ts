@@ -82,7 +82,8 @@ export function clusterBootstrap(data: ClusterData, options: BootstrapOptions = 
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const seed = options.seed ?? DEFAULT_SEED;
-  if (data.sums.length !== data.counts.length) throw new RangeError('clusterBootstrap: sums and counts differ in length');
+  if (data.sums.length !== data.counts.length)
+    throw new RangeError('clusterBootstrap: sums and counts differ in length');
   // Clusters without observations cannot be drawn meaningfully.
   const sums: number[] = [];
   const counts: number[] = [];
@@ -97,7 +98,17 @@ export function clusterBootstrap(data: ClusterData, options: BootstrapOptions = 
   const totalSum = sums.reduce((a, b) => a + b, 0);
   const totalCount = counts.reduce((a, b) => a + b, 0);
   const base = { clusters: n, observations: totalCount, resamples, confidence, seed };
-  if (n === 0) return { ...base, estimate: null, percentile: null, bca: null, standardError: null, z0: null, acceleration: null, bcaLevels: null };
+  if (n === 0)
+    return {
+      ...base,
+      estimate: null,
+      percentile: null,
+      bca: null,
+      standardError: null,
+      z0: null,
+      acceleration: null,
+      bcaLevels: null,
+    };
   const estimate = totalSum / totalCount;
 
   const rng = createRng(seed);
@@ -161,7 +172,12 @@ export function clusterBootstrap(data: ClusterData, options: BootstrapOptions = 
 }
 
 /** Jackknife acceleration over clusters (leave one cluster out); 0 when undefined (n < 2 or no spread). */
-function jackknifeAcceleration(sums: readonly number[], counts: readonly number[], totalSum: number, totalCount: number): number {
+function jackknifeAcceleration(
+  sums: readonly number[],
+  counts: readonly number[],
+  totalSum: number,
+  totalCount: number,
+): number {
   const n = sums.length;
   if (n < 2) return 0;
   const theta = new Float64Array(n);

@@ -11,7 +11,15 @@ import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 export type ProfileBy = 'dimension' | 'target';
 export type ProfileValue = number | 'unavailable' | null;
 
-export const PROFILE_COLUMNS = ['system', 'group', 'score', 'status', 'projects', 'unavailable_projects', 'unjudged_projects'] as const;
+export const PROFILE_COLUMNS = [
+  'system',
+  'group',
+  'score',
+  'status',
+  'projects',
+  'unavailable_projects',
+  'unjudged_projects',
+] as const;
 
 interface GroupRow {
   system: string;
@@ -24,8 +32,13 @@ interface GroupRow {
 }
 
 /** Per system x project (trials averaged) x group: a score, 'unavailable', or null (unjudged). */
-export function projectProfiles(groups: ColumnTable, by: ProfileBy): { system: string; project: string; group: string; value: ProfileValue }[] {
-  const rows = rowsOf<GroupRow>(groups.select('system', 'project', 'trial', 'by', 'group', 'score', 'available')).filter((r) => r.by === by);
+export function projectProfiles(
+  groups: ColumnTable,
+  by: ProfileBy,
+): { system: string; project: string; group: string; value: ProfileValue }[] {
+  const rows = rowsOf<GroupRow>(
+    groups.select('system', 'project', 'trial', 'by', 'group', 'score', 'available'),
+  ).filter((r) => r.by === by);
   const names: readonly string[] = by === 'dimension' ? QUALITY_DIMENSIONS : TARGETS;
   const out: { system: string; project: string; group: string; value: ProfileValue }[] = [];
   for (const list of groupBy(rows, (r) => `${r.system}\u0000${r.project}`).values()) {
@@ -37,7 +50,11 @@ export function projectProfiles(groups: ColumnTable, by: ProfileBy): { system: s
         const g = t.find((r) => r.group === group);
         return !g || !g.available ? 'unavailable' : g.score;
       });
-      const value: ProfileValue = values.every((v) => v === 'unavailable') ? 'unavailable' : values.some((v) => v === null) ? null : meanOf(values.filter(isNum));
+      const value: ProfileValue = values.every((v) => v === 'unavailable')
+        ? 'unavailable'
+        : values.some((v) => v === null)
+          ? null
+          : meanOf(values.filter(isNum));
       out.push({ system: first.system, project: first.project, group, value });
     }
   }

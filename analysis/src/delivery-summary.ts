@@ -17,9 +17,25 @@ export interface ProjectOutcome {
 }
 
 export const DELIVERY_COLUMNS = [
-  'system', 'projects', 'final_projects', 'process_projects', 'final_mean', 'final_ci_low', 'final_ci_high',
-  'process_mean', 'process_ci_low', 'process_ci_high', 'gap', 'gap_ci_low', 'gap_ci_high',
-  'checkpoints', 'checkpoints_judged', 'checkpoints_passed', 'pass_rate', 'below_line', 'outcomes',
+  'system',
+  'projects',
+  'final_projects',
+  'process_projects',
+  'final_mean',
+  'final_ci_low',
+  'final_ci_high',
+  'process_mean',
+  'process_ci_low',
+  'process_ci_high',
+  'gap',
+  'gap_ci_low',
+  'gap_ci_high',
+  'checkpoints',
+  'checkpoints_judged',
+  'checkpoints_passed',
+  'pass_rate',
+  'below_line',
+  'outcomes',
 ] as const;
 
 /** One outcome per system x project: trials of a project are averaged first (projects weigh equally). */
@@ -27,24 +43,38 @@ export function projectOutcomes(projects: ColumnTable): ProjectOutcome[] {
   const rows = rowsOf<ProjectOutcome>(projects.select('system', 'project', 'final', 'process'));
   return [...groupBy(rows, (r) => `${r.system}\u0000${r.project}`).values()].map((list) => {
     const f = list[0] as ProjectOutcome;
-    return { system: f.system, project: f.project, final: meanOf(list.map((r) => r.final)), process: meanOf(list.map((r) => r.process)) };
+    return {
+      system: f.system,
+      project: f.project,
+      final: meanOf(list.map((r) => r.final)),
+      process: meanOf(list.map((r) => r.process)),
+    };
   });
 }
 
 export function deliverySummary(projects: ColumnTable, options: BootstrapOptions = {}): ColumnTable {
   const seed = options.seed ?? DEFAULT_SEED;
-  const counts = rowsOf<{ system: string; checkpoints: number; checkpoints_judged: number; checkpoints_passed: number }>(
-    projects.select('system', 'checkpoints', 'checkpoints_judged', 'checkpoints_passed'),
-  );
+  const counts = rowsOf<{
+    system: string;
+    checkpoints: number;
+    checkpoints_judged: number;
+    checkpoints_passed: number;
+  }>(projects.select('system', 'checkpoints', 'checkpoints_judged', 'checkpoints_passed'));
   const out = [...groupBy(projectOutcomes(projects), (o) => o.system).entries()].map(([system, list]) => {
     const boot = (values: number[], key: string) =>
-      clusterBootstrap({ sums: values, counts: values.map(() => 1) }, { ...options, seed: deriveSeed(seed, `${key}:${system}`) });
+      clusterBootstrap(
+        { sums: values, counts: values.map(() => 1) },
+        { ...options, seed: deriveSeed(seed, `${key}:${system}`) },
+      );
     const finals = list.map((o) => o.final).filter(isNum);
     const processes = list.map((o) => o.process).filter(isNum);
     const both = list.filter((o) => isNum(o.final) && isNum(o.process));
     const f = boot(finals, 'final');
     const p = boot(processes, 'process');
-    const g = boot(both.map((o) => (o.process as number) - (o.final as number)), 'gap');
+    const g = boot(
+      both.map((o) => (o.process as number) - (o.final as number)),
+      'gap',
+    );
     const c = counts.filter((r) => r.system === system);
     const judged = c.reduce((a, r) => a + r.checkpoints_judged, 0);
     const passed = c.reduce((a, r) => a + r.checkpoints_passed, 0);
@@ -80,7 +110,9 @@ export function belowEqualScoreLine(outcomes: readonly ProjectOutcome[]): { belo
 }
 
 /** Final and process means per system over equally weighted projects, and the process–final gap. */
-export function deliveryMeans(outcomes: readonly ProjectOutcome[]): { system: string; final: number | null; process: number | null; gap: number | null }[] {
+export function deliveryMeans(
+  outcomes: readonly ProjectOutcome[],
+): { system: string; final: number | null; process: number | null; gap: number | null }[] {
   return [...groupBy(outcomes, (o) => o.system).entries()].map(([system, list]) => {
     const final = meanOf(list.map((o) => o.final));
     const process = meanOf(list.map((o) => o.process));
@@ -101,5 +133,8 @@ export function belowLineByProject(outcomes: readonly ProjectOutcome[]): ColumnT
       mean_gap: meanOf(both.map((o) => (o.process as number) - (o.final as number))),
     };
   });
-  return tableOf(rows.sort((a, b) => a.project.localeCompare(b.project)), ['project', 'outcomes', 'below_line', 'mean_final', 'mean_process', 'mean_gap']);
+  return tableOf(
+    rows.sort((a, b) => a.project.localeCompare(b.project)),
+    ['project', 'outcomes', 'below_line', 'mean_final', 'mean_process', 'mean_gap'],
+  );
 }

@@ -6,7 +6,9 @@ import type { Dimension } from '@assay/core';
 import { groupBy, rowsOf, tableOf } from './table-helpers.js';
 
 export function dimensionProfile(verdicts: ColumnTable): ColumnTable {
-  const rows = rowsOf<{ system: string; dimension: string; weight: number; satisfied: number | null }>(verdicts.select('system', 'dimension', 'weight', 'satisfied'));
+  const rows = rowsOf<{ system: string; dimension: string; weight: number; satisfied: number | null }>(
+    verdicts.select('system', 'dimension', 'weight', 'satisfied'),
+  );
   const out = [...groupBy(rows, (r) => `${r.system}\u0000${r.dimension}`).entries()].map(([key, list]) => {
     const [system, dimension] = key.split('\u0000') as [string, string];
     const decided = list.filter((r) => r.satisfied !== null);

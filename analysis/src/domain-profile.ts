@@ -18,7 +18,9 @@ export interface DomainRow {
 
 /** Per system x domain (display labels) plus each system's task-weighted Overall row. */
 export function domainProfile(trials: ColumnTable): ColumnTable {
-  const rows = rowsOf<{ system: string; task: string; domain: string; score: number | null }>(trials.select('system', 'task', 'domain', 'score'));
+  const rows = rowsOf<{ system: string; task: string; domain: string; score: number | null }>(
+    trials.select('system', 'task', 'domain', 'score'),
+  );
   const out: (DomainRow & { scored: number })[] = [];
   for (const [key, list] of groupBy(rows, (r) => `${r.system}\u0000${r.domain}`)) {
     const [system, domain] = key.split('\u0000') as [string, string];
@@ -33,7 +35,10 @@ export function domainProfile(trials: ColumnTable): ColumnTable {
       success_rate: scores.length ? (100 * scores.filter((s) => s >= SUCCESS_THRESHOLD).length) / scores.length : null,
     });
   }
-  const overall = domainOverall(out).map((o) => ({ ...o, scored: out.filter((r) => r.system === o.system).reduce((a, r) => a + r.scored, 0) }));
+  const overall = domainOverall(out).map((o) => ({
+    ...o,
+    scored: out.filter((r) => r.system === o.system).reduce((a, r) => a + r.scored, 0),
+  }));
   return tableOf([...overall, ...out], DOMAIN_PROFILE_COLUMNS);
 }
 
@@ -43,7 +48,10 @@ export function domainProfile(trials: ColumnTable): ColumnTable {
  */
 export function domainOverall(rows: readonly DomainRow[], taskCounts?: ReadonlyMap<string, number>): DomainRow[] {
   const out: DomainRow[] = [];
-  for (const [system, list] of groupBy(rows.filter((r) => r.domain !== OVERALL), (r) => r.system)) {
+  for (const [system, list] of groupBy(
+    rows.filter((r) => r.domain !== OVERALL),
+    (r) => r.system,
+  )) {
     const weighted = (key: 'mean' | 'success_rate'): { value: number | null; tasks: number } => {
       let num = 0;
       let den = 0;
@@ -57,7 +65,13 @@ export function domainOverall(rows: readonly DomainRow[], taskCounts?: ReadonlyM
       return { value: den > 0 ? num / den : null, tasks: den };
     };
     const mean = weighted('mean');
-    out.push({ system, domain: OVERALL, tasks: mean.tasks, mean: mean.value, success_rate: weighted('success_rate').value });
+    out.push({
+      system,
+      domain: OVERALL,
+      tasks: mean.tasks,
+      mean: mean.value,
+      success_rate: weighted('success_rate').value,
+    });
   }
   return out;
 }

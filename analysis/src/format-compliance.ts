@@ -5,9 +5,13 @@ import type { ColumnTable } from 'arquero';
 import { groupBy, rowsOf, tableOf } from './table-helpers.js';
 
 export function formatCompliance(trials: ColumnTable): ColumnTable {
-  const rows = rowsOf<{ system: string; task: string; status: string; format_required: boolean; format_compliant: boolean | null }>(
-    trials.select('system', 'task', 'status', 'format_required', 'format_compliant'),
-  ).filter((r) => r.format_required);
+  const rows = rowsOf<{
+    system: string;
+    task: string;
+    status: string;
+    format_required: boolean;
+    format_compliant: boolean | null;
+  }>(trials.select('system', 'task', 'status', 'format_required', 'format_compliant')).filter((r) => r.format_required);
   const out = [...groupBy(rows, (r) => r.system).entries()].map(([system, list]) => {
     const counted = list.filter((r) => r.status !== 'infra-failed');
     const ok = counted.filter((r) => r.format_compliant === true).length;

@@ -30,8 +30,9 @@ export interface HarnessSwapSummary {
  * count ("same tasks, only the harness changes"). Models with a single harness are left out.
  */
 export function harnessSwap(trials: ColumnTable): HarnessSwapSummary {
-  const rows = rowsOf<{ model: string; harness: string; task: string; score: number | null }>(trials.select('model', 'harness', 'task', 'score'))
-    .filter((r) => isNum(r.score));
+  const rows = rowsOf<{ model: string; harness: string; task: string; score: number | null }>(
+    trials.select('model', 'harness', 'task', 'score'),
+  ).filter((r) => isNum(r.score));
   const means: HarnessMean[] = [];
   for (const [model, list] of groupBy(rows, (r) => r.model)) {
     const byHarness = groupBy(list, (r) => r.harness);
@@ -40,7 +41,12 @@ export function harnessSwap(trials: ColumnTable): HarnessSwapSummary {
     const common = [...(taskSets[0] as Set<string>)].filter((t) => taskSets.every((s) => s.has(t)));
     const keep = new Set(common);
     for (const [harness, l] of byHarness) {
-      means.push({ model, harness, avg_score: meanOf(l.filter((r) => keep.has(r.task)).map((r) => r.score)), tasks: common.length });
+      means.push({
+        model,
+        harness,
+        avg_score: meanOf(l.filter((r) => keep.has(r.task)).map((r) => r.score)),
+        tasks: common.length,
+      });
     }
   }
   return summarizeHarnessSwap(means);
@@ -50,7 +56,8 @@ export function harnessSwap(trials: ColumnTable): HarnessSwapSummary {
 export function summarizeHarnessSwap(means: readonly HarnessMean[]): HarnessSwapSummary {
   const harnesses = [...new Set(means.map((m) => m.harness))];
   const models = [...new Set(means.map((m) => m.model))];
-  const get = (model: string, harness: string): number | null => means.find((m) => m.model === model && m.harness === harness)?.avg_score ?? null;
+  const get = (model: string, harness: string): number | null =>
+    means.find((m) => m.model === model && m.harness === harness)?.avg_score ?? null;
   const wideRows: Record<string, unknown>[] = models.map((model) => {
     const vals = harnesses.map((h) => get(model, h)).filter(isNum);
     const row: Record<string, unknown> = { model };
@@ -68,12 +75,18 @@ export function summarizeHarnessSwap(means: readonly HarnessMean[]): HarnessSwap
       const a = harnesses[i] as string;
       const b = harnesses[j] as string;
       const both = models.filter((m) => isNum(get(m, a)) && isNum(get(m, b)));
-      const tau = kendallTau(both.map((m) => get(m, a) as number), both.map((m) => get(m, b) as number));
+      const tau = kendallTau(
+        both.map((m) => get(m, a) as number),
+        both.map((m) => get(m, b) as number),
+      );
       taus.push({ a, b, tau, models: both.length });
     }
   }
   return {
-    means: tableOf(means.map((m) => ({ model: m.model, harness: m.harness, avg_score: m.avg_score, tasks: m.tasks ?? null })), ['model', 'harness', 'avg_score', 'tasks']),
+    means: tableOf(
+      means.map((m) => ({ model: m.model, harness: m.harness, avg_score: m.avg_score, tasks: m.tasks ?? null })),
+      ['model', 'harness', 'avg_score', 'tasks'],
+    ),
     wide: tableOf([...wideRows, avg], ['model', ...harnesses, 'max_min']),
     harnesses,
     taus,

@@ -10,10 +10,16 @@ export function importanceProfile(verdicts: ColumnTable): ColumnTable {
     verdicts.select('system', 'task', 'trial', 'importance', 'satisfied'),
   );
   // Rate within each system-task-trial-level (decided items only).
-  const units = [...groupBy(rows, (r) => `${r.system}\u0000${r.importance}\u0000${r.task}\u0000${r.trial}`).values()].map((list) => {
+  const units = [
+    ...groupBy(rows, (r) => `${r.system}\u0000${r.importance}\u0000${r.task}\u0000${r.trial}`).values(),
+  ].map((list) => {
     const decided = list.filter((r) => r.satisfied !== null);
     const first = list[0] as (typeof list)[number];
-    return { system: first.system, importance: first.importance, rate: decided.length ? decided.reduce((a, r) => a + (r.satisfied as number), 0) / decided.length : null };
+    return {
+      system: first.system,
+      importance: first.importance,
+      rate: decided.length ? decided.reduce((a, r) => a + (r.satisfied as number), 0) / decided.length : null,
+    };
   });
   const out = [...groupBy(units, (u) => `${u.system}\u0000${u.importance}`).values()].map((list) => {
     const first = list[0] as (typeof list)[number];
@@ -29,7 +35,11 @@ export function importanceProfile(verdicts: ColumnTable): ColumnTable {
 }
 
 /** Average row across systems per level (Table 4 "Average"), and how many systems fall monotonically Auxiliary > Important > Core. */
-export function importanceSummary(levels: ColumnTable): { average: Record<string, number | null>; monotone: number; systems: number } {
+export function importanceSummary(levels: ColumnTable): {
+  average: Record<string, number | null>;
+  monotone: number;
+  systems: number;
+} {
   const rows = rowsOf<{ system: string; level: string; satisfaction: number | null }>(levels);
   const average: Record<string, number | null> = {};
   for (const imp of IMPORTANCES) {

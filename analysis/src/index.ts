@@ -35,14 +35,26 @@ export type { PairedComparison } from './paired-comparison.js';
 export { resourceUse, projectResources } from './resource-use.js';
 
 // DeliverBench-style analyses (multi-stage projects)
-export { deliverySummary, deliveryMeans, projectOutcomes, belowEqualScoreLine, belowLineByProject } from './delivery-summary.js';
+export {
+  deliverySummary,
+  deliveryMeans,
+  projectOutcomes,
+  belowEqualScoreLine,
+  belowLineByProject,
+} from './delivery-summary.js';
 export type { ProjectOutcome } from './delivery-summary.js';
 export { deliveryProfiles, projectProfiles } from './delivery-profiles.js';
 export type { ProfileBy, ProfileValue } from './delivery-profiles.js';
 export { checkpointTrajectories } from './checkpoint-trajectories.js';
 
 // Judge reliability
-export { loadHumanLabels, agreementPairs, judgeAgreement, setupAgreement, judgeSetupAgreement } from './judge-agreement.js';
+export {
+  loadHumanLabels,
+  agreementPairs,
+  judgeAgreement,
+  setupAgreement,
+  judgeSetupAgreement,
+} from './judge-agreement.js';
 
 // Everything at once
 export { analyzeResults, analysisToJson } from './analyze-results.js';

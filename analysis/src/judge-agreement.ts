@@ -25,8 +25,22 @@ export async function loadHumanLabels(file: string): Promise<ColumnTable> {
     const cells = line.split(',').map((c) => c.trim());
     const rec = Object.fromEntries(header.map((h, j) => [h, cells[j] ?? '']));
     const label = parseLabel(rec.label ?? '');
-    if (label === null) throw new Error(messages.labelsInvalid(file, i + 2, `label "${rec.label}" is not 1/0, true/false, satisfied/not-satisfied or met/not-met`));
-    return { system: rec.system, unit: rec.unit, trial: Number(rec.trial), item: rec.item, scope: rec.scope || null, human: label };
+    if (label === null)
+      throw new Error(
+        messages.labelsInvalid(
+          file,
+          i + 2,
+          `label "${rec.label}" is not 1/0, true/false, satisfied/not-satisfied or met/not-met`,
+        ),
+      );
+    return {
+      system: rec.system,
+      unit: rec.unit,
+      trial: Number(rec.trial),
+      item: rec.item,
+      scope: rec.scope || null,
+      human: label,
+    };
   });
   return tableOf(rows, ['system', 'unit', 'trial', 'item', 'scope', 'human']);
 }
@@ -56,7 +70,14 @@ export function agreementPairs(decisions: ColumnTable, labels: ColumnTable, grou
     const scope = isProject ? (r.scope === 'final' ? 'final' : r.subtask) : null;
     index.set(key(r.system, unit, r.trial, item, scope), r);
   }
-  const out = rowsOf<{ system: string; unit: string; trial: number; item: string; scope: string | null; human: number }>(labels).map((l) => {
+  const out = rowsOf<{
+    system: string;
+    unit: string;
+    trial: number;
+    item: string;
+    scope: string | null;
+    human: number;
+  }>(labels).map((l) => {
     const scope = isProject ? l.scope : null;
     const d = index.get(key(l.system, l.unit, l.trial, l.item, scope));
     return {
@@ -84,15 +105,31 @@ function key(...parts: unknown[]): string {
  * labels with no decision record at all.
  */
 export function judgeAgreement(pairs: ColumnTable): ColumnTable {
-  const all = rowsOf<{ matched: boolean; group: string | null; judge: number | null; human: number }>(pairs.select('matched', 'group', 'judge', 'human'));
+  const all = rowsOf<{ matched: boolean; group: string | null; judge: number | null; human: number }>(
+    pairs.select('matched', 'group', 'judge', 'human'),
+  );
   const rows = all.filter((r) => r.matched);
   const summarize = (group: string, list: typeof rows, unmatched: number) => {
     const decided = list.filter((r) => r.judge === 0 || r.judge === 1);
-    const a = cohenKappa(decided.map((r) => r.judge === 1), decided.map((r) => r.human === 1));
-    return { group, n: a.n, agree: a.agree, agreement: a.raw === null ? null : 100 * a.raw, kappa: a.kappa, unjudged: list.length - decided.length, unmatched };
+    const a = cohenKappa(
+      decided.map((r) => r.judge === 1),
+      decided.map((r) => r.human === 1),
+    );
+    return {
+      group,
+      n: a.n,
+      agree: a.agree,
+      agreement: a.raw === null ? null : 100 * a.raw,
+      kappa: a.kappa,
+      unjudged: list.length - decided.length,
+      unmatched,
+    };
   };
   const out = [summarize('all', rows, all.length - rows.length)];
-  const grouped = groupBy(rows.filter((r) => r.group !== null), (r) => String(r.group));
+  const grouped = groupBy(
+    rows.filter((r) => r.group !== null),
+    (r) => String(r.group),
+  );
   if (grouped.size > 1) for (const [g, list] of grouped) out.push(summarize(g, list, 0));
   return tableOf(out, ['group', 'n', 'agree', 'agreement', 'kappa', 'unjudged', 'unmatched']);
 }

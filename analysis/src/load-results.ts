@@ -43,16 +43,21 @@ export async function loadJobResults(dir: string, options: LoadOptions = {}): Pr
   for (const file of await recordFiles(path.join(dir, 'trials'))) {
     const parsed = trialRecordSchema.safeParse(await readJson(file));
     if (parsed.success) trials.push(parsed.data);
-    else problems.push({ file, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+    else
+      problems.push({ file, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
   }
   const projects: ProjectRecord[] = [];
   for (const file of await recordFiles(path.join(dir, 'projects'))) {
     const parsed = projectRecordSchema.safeParse(await readJson(file));
     if (parsed.success) projects.push(parsed.data);
-    else problems.push({ file, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+    else
+      problems.push({ file, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
   }
   if (strict && problems.length > 0) {
-    const details = problems.slice(0, 20).map((p) => `  ${p.file}: ${p.message}`).join('\n');
+    const details = problems
+      .slice(0, 20)
+      .map((p) => `  ${p.file}: ${p.message}`)
+      .join('\n');
     throw new Error(messages.invalidRecords(problems.length, details));
   }
   return { dir, jobId: jobLabel(dir, job, trials[0]?.jobId ?? projects[0]?.jobId), job, trials, projects, problems };
@@ -61,7 +66,9 @@ export async function loadJobResults(dir: string, options: LoadOptions = {}): Pr
 /** The job id from job.json (`spec.id`, or `id`), records, or the folder name; re-judged folders get `+judge:<name>`. */
 function jobLabel(dir: string, job: Record<string, unknown> | null, recordJobId: string | undefined): string {
   const spec = job?.spec as Record<string, unknown> | undefined;
-  const id = [spec?.id, job?.id, recordJobId].find((x): x is string => typeof x === 'string') ?? path.basename(path.resolve(dir));
+  const id =
+    [spec?.id, job?.id, recordJobId].find((x): x is string => typeof x === 'string') ??
+    path.basename(path.resolve(dir));
   return job && typeof job.rejudgedFrom === 'string' ? `${id}+judge:${path.basename(path.resolve(dir))}` : id;
 }
 
@@ -75,7 +82,8 @@ export async function loadJobs(dirs: readonly string[], options: LoadOptions = {
     const clash = jobs.filter((x) => x.jobId === j.jobId || x.jobId.startsWith(`${j.jobId}#`)).length;
     jobs.push(clash > 0 ? { ...j, jobId: `${j.jobId}#${clash + 1}` } : j);
   }
-  if (jobs.every((j) => j.trials.length === 0 && j.projects.length === 0)) throw new Error(messages.noResults(dirs.join(', ')));
+  if (jobs.every((j) => j.trials.length === 0 && j.projects.length === 0))
+    throw new Error(messages.noResults(dirs.join(', ')));
   return jobs;
 }
 
@@ -96,7 +104,10 @@ async function recordFiles(root: string): Promise<string[]> {
 
 async function subdirs(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 async function readJson(file: string): Promise<unknown> {

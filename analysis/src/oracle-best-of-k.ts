@@ -8,7 +8,19 @@ import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
 import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 
-export const ORACLE_COLUMNS = ['system', 'tasks', 'k', 'all_runs_mean', 'all_runs_success', 'oracle_mean', 'oracle_ci_low', 'oracle_ci_high', 'oracle_success', 'oracle_gap', 'oracle_success_gap'] as const;
+export const ORACLE_COLUMNS = [
+  'system',
+  'tasks',
+  'k',
+  'all_runs_mean',
+  'all_runs_success',
+  'oracle_mean',
+  'oracle_ci_low',
+  'oracle_ci_high',
+  'oracle_success',
+  'oracle_gap',
+  'oracle_success_gap',
+] as const;
 
 export function oracleBestOfK(trials: ColumnTable, options: BootstrapOptions = {}): ColumnTable {
   const seed = options.seed ?? DEFAULT_SEED;
@@ -19,8 +31,12 @@ export function oracleBestOfK(trials: ColumnTable, options: BootstrapOptions = {
       .filter((s) => s.length > 0);
     const all = perTask.flat();
     const best = perTask.map((s) => Math.max(...s));
-    const ci = clusterBootstrap({ sums: best, counts: best.map(() => 1) }, { ...options, seed: deriveSeed(seed, `oracle:${system}`) });
-    const rate = (xs: number[]): number | null => (xs.length ? (100 * xs.filter((s) => s >= SUCCESS_THRESHOLD).length) / xs.length : null);
+    const ci = clusterBootstrap(
+      { sums: best, counts: best.map(() => 1) },
+      { ...options, seed: deriveSeed(seed, `oracle:${system}`) },
+    );
+    const rate = (xs: number[]): number | null =>
+      xs.length ? (100 * xs.filter((s) => s >= SUCCESS_THRESHOLD).length) / xs.length : null;
     const allMean = meanOf(all);
     const allSuccess = rate(all);
     const oracleSuccess = rate(best);
@@ -59,11 +75,26 @@ export function generalVsSpecialized(perSystem: readonly SystemMeans[], speciali
   const general = perSystem.filter((s) => !isSpec.has(s.system));
   const spec = perSystem.filter((s) => isSpec.has(s.system));
   const rows = [
-    { agent_system: 'General (All Runs avg)', systems: general.length, avg_score: meanOf(general.map((s) => s.mean)), success_rate: meanOf(general.map((s) => s.success_rate)) },
-    { agent_system: 'General (Oracle)', systems: general.length, avg_score: meanOf(general.map((s) => s.oracle_mean ?? null)), success_rate: meanOf(general.map((s) => s.oracle_success ?? null)) },
+    {
+      agent_system: 'General (All Runs avg)',
+      systems: general.length,
+      avg_score: meanOf(general.map((s) => s.mean)),
+      success_rate: meanOf(general.map((s) => s.success_rate)),
+    },
+    {
+      agent_system: 'General (Oracle)',
+      systems: general.length,
+      avg_score: meanOf(general.map((s) => s.oracle_mean ?? null)),
+      success_rate: meanOf(general.map((s) => s.oracle_success ?? null)),
+    },
   ];
   if (spec.length > 0) {
-    const s = { agent_system: 'Specialized Agent', systems: spec.length, avg_score: meanOf(spec.map((x) => x.mean)), success_rate: meanOf(spec.map((x) => x.success_rate)) };
+    const s = {
+      agent_system: 'Specialized Agent',
+      systems: spec.length,
+      avg_score: meanOf(spec.map((x) => x.mean)),
+      success_rate: meanOf(spec.map((x) => x.success_rate)),
+    };
     rows.push(s);
     for (const g of rows.slice(0, 2)) {
       rows.push({

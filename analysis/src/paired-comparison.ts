@@ -38,12 +38,23 @@ interface ScoreRow {
   score: number | null;
 }
 
-export function pairedComparison(trials: ColumnTable, a: string, b: string, options: BootstrapOptions = {}): PairedComparison {
+export function pairedComparison(
+  trials: ColumnTable,
+  a: string,
+  b: string,
+  options: BootstrapOptions = {},
+): PairedComparison {
   const rows = rowsOf<ScoreRow>(trials.select('system', 'task', 'trial', 'score')).filter((r) => isNum(r.score));
   const known = new Set(rows.map((r) => r.system));
   for (const s of [a, b]) if (!known.has(s)) throw new Error(messages.unknownSystem(s, [...known].join(', ')));
-  const tasksA = groupBy(rows.filter((r) => r.system === a), (r) => r.task);
-  const tasksB = groupBy(rows.filter((r) => r.system === b), (r) => r.task);
+  const tasksA = groupBy(
+    rows.filter((r) => r.system === a),
+    (r) => r.task,
+  );
+  const tasksB = groupBy(
+    rows.filter((r) => r.system === b),
+    (r) => r.task,
+  );
   const common = [...tasksA.keys()].filter((t) => tasksB.has(t)).sort();
   if (common.length === 0) throw new Error(messages.noCommonTasks(a, b));
   const diffs: number[] = [];
@@ -71,7 +82,14 @@ export function pairedComparison(trials: ColumnTable, a: string, b: string, opti
   const boot = clusterBootstrap({ sums: diffs, counts: diffs.map(() => 1) }, { ...options, seed });
   const mc = mcnemarTest(succA, succB);
   const ci = boot.bca ?? boot.percentile;
-  const verdict = ci === null ? 'no clear difference' : ci.low > 0 ? `${a} > ${b}` : ci.high < 0 ? `${b} > ${a}` : 'no clear difference';
+  const verdict =
+    ci === null
+      ? 'no clear difference'
+      : ci.low > 0
+        ? `${a} > ${b}`
+        : ci.high < 0
+          ? `${b} > ${a}`
+          : 'no clear difference';
   return {
     a,
     b,
@@ -95,7 +113,11 @@ export function pairedComparison(trials: ColumnTable, a: string, b: string, opti
  * Every pair of systems (in the given order, e.g. leaderboard order), with Holm-adjusted
  * McNemar p-values across the pairs so that many comparisons do not manufacture a winner.
  */
-export function pairwiseComparisons(trials: ColumnTable, systems: readonly string[], options: BootstrapOptions = {}): ColumnTable {
+export function pairwiseComparisons(
+  trials: ColumnTable,
+  systems: readonly string[],
+  options: BootstrapOptions = {},
+): ColumnTable {
   const results: PairedComparison[] = [];
   for (let i = 0; i < systems.length; i++) {
     for (let j = i + 1; j < systems.length; j++) {
@@ -123,7 +145,21 @@ export function pairwiseComparisons(trials: ColumnTable, systems: readonly strin
       mcnemar_p_holm: adjusted[i] ?? null,
       verdict: r.verdict,
     })),
-    ['a', 'b', 'tasks', 'difference', 'ci_low', 'ci_high', 'bca_low', 'bca_high', 'a_only_success', 'b_only_success', 'mcnemar_p', 'mcnemar_p_holm', 'verdict'],
+    [
+      'a',
+      'b',
+      'tasks',
+      'difference',
+      'ci_low',
+      'ci_high',
+      'bca_low',
+      'bca_high',
+      'a_only_success',
+      'b_only_success',
+      'mcnemar_p',
+      'mcnemar_p_holm',
+      'verdict',
+    ],
   );
 }
 

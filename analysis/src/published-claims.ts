@@ -22,7 +22,13 @@ export const DELIVER_TABLE5_MEANS: Record<string, { final: Claim; process: Claim
       ['GLM', 44.46, 63.0],
       ['Gemini', 40.39, 58.1],
     ] as const
-  ).map(([s, f, p]) => [s, { final: c(f, 2, 'DeliverBench Table 5, final-delivery Mean row'), process: c(p, 2, 'DeliverBench Table 5, process-evaluation Mean row') }]),
+  ).map(([s, f, p]) => [
+    s,
+    {
+      final: c(f, 2, 'DeliverBench Table 5, final-delivery Mean row'),
+      process: c(p, 2, 'DeliverBench Table 5, process-evaluation Mean row'),
+    },
+  ]),
 );
 
 export const DELIVER_TEXT = {
@@ -47,10 +53,22 @@ export const STARTUP_TABLE4_AVERAGE = {
 
 /** StartupBench Table 6: max–min column and Average row. */
 export const STARTUP_TABLE6 = {
-  maxMin: { 'GPT-5.5': c(2.68, 2, 'StartupBench Table 6, Max–Min'), 'GLM-5.1': c(0.61, 2, 'StartupBench Table 6, Max–Min'), 'Qwen-3.6-Max': c(2.08, 2, 'StartupBench Table 6, Max–Min') } as Record<string, Claim>,
-  average: { Hermes: c(63.43, 2, 'StartupBench Table 6, Average row'), 'Claude Code': c(62.56, 2, 'StartupBench Table 6, Average row'), Nanobot: c(64.35, 2, 'StartupBench Table 6, Average row') } as Record<string, Claim>,
+  maxMin: {
+    'GPT-5.5': c(2.68, 2, 'StartupBench Table 6, Max–Min'),
+    'GLM-5.1': c(0.61, 2, 'StartupBench Table 6, Max–Min'),
+    'Qwen-3.6-Max': c(2.08, 2, 'StartupBench Table 6, Max–Min'),
+  } as Record<string, Claim>,
+  average: {
+    Hermes: c(63.43, 2, 'StartupBench Table 6, Average row'),
+    'Claude Code': c(62.56, 2, 'StartupBench Table 6, Average row'),
+    Nanobot: c(64.35, 2, 'StartupBench Table 6, Average row'),
+  } as Record<string, Claim>,
   averageMaxMin: c(1.79, 2, 'StartupBench Table 6, Average row Max–Min (§4.5.1: 1.79 points)'),
-  rankingPreserved: c(1, 0, 'StartupBench §4.5.1: the relative ordering of models remains unchanged (min Kendall tau = 1)'),
+  rankingPreserved: c(
+    1,
+    0,
+    'StartupBench §4.5.1: the relative ordering of models remains unchanged (min Kendall tau = 1)',
+  ),
 };
 
 export const STARTUP_TEXT = {

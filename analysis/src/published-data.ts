@@ -51,14 +51,31 @@ const FILES: Record<Exclude<keyof PublishedData, 'dir'>, [string, string[]]> = {
 
 export function loadPublished(dir: string): PublishedData {
   const out: Partial<PublishedData> = { dir };
-  for (const [key, [file, columns]] of Object.entries(FILES) as [Exclude<keyof PublishedData, 'dir'>, [string, string[]]][]) {
+  for (const [key, [file, columns]] of Object.entries(FILES) as [
+    Exclude<keyof PublishedData, 'dir'>,
+    [string, string[]],
+  ][]) {
     const full = path.join(dir, file);
     if (!existsSync(full)) throw new Error(messages.publishedFileMissing(full));
     // Keep identifiers as text (cli_version "0.60.0" must not become a number).
     const t = aq.fromCSV(readFileSync(full, 'utf8'), { autoType: false });
-    for (const c of columns) if (!t.columnNames().includes(c)) throw new Error(messages.publishedColumnMissing(full, c));
-    const numeric = columns.filter((c) => ['avg_score', 'success_rate_pct', 'tasks', 'satisfaction_pct', 'compliance_pct', 'weighted_pass_rate_pct', 'final_delivery', 'process'].includes(c));
-    out[key] = numeric.length ? t.derive(Object.fromEntries(numeric.map((c) => [c, aq.escape((d: Record<string, unknown>) => Number(d[c]))]))) : t;
+    for (const c of columns)
+      if (!t.columnNames().includes(c)) throw new Error(messages.publishedColumnMissing(full, c));
+    const numeric = columns.filter((c) =>
+      [
+        'avg_score',
+        'success_rate_pct',
+        'tasks',
+        'satisfaction_pct',
+        'compliance_pct',
+        'weighted_pass_rate_pct',
+        'final_delivery',
+        'process',
+      ].includes(c),
+    );
+    out[key] = numeric.length
+      ? t.derive(Object.fromEntries(numeric.map((c) => [c, aq.escape((d: Record<string, unknown>) => Number(d[c]))])))
+      : t;
   }
   return out as PublishedData;
 }

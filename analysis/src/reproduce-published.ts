@@ -10,7 +10,13 @@ import { summarizeHarnessSwap } from './harness-swap.js';
 import { importanceSummary } from './importance-profile.js';
 import { roundTo } from './numeric.js';
 import { generalVsSpecialized } from './oracle-best-of-k.js';
-import { DELIVER_TABLE5_MEANS, DELIVER_TEXT, STARTUP_TABLE4_AVERAGE, STARTUP_TABLE6, STARTUP_TEXT } from './published-claims.js';
+import {
+  DELIVER_TABLE5_MEANS,
+  DELIVER_TEXT,
+  STARTUP_TABLE4_AVERAGE,
+  STARTUP_TABLE6,
+  STARTUP_TEXT,
+} from './published-claims.js';
 import type { Claim } from './published-claims.js';
 import { loadPublished, resolvePublishedDir } from './published-data.js';
 import type { PublishedData } from './published-data.js';
@@ -38,17 +44,35 @@ export function reproduceFrom(data: PublishedData): ReproduceRow[] {
   return [...reproduceStartup(data), ...reproduceDeliver(data)];
 }
 
-function row(benchmark: ReproduceRow['benchmark'], quantity: string, claim: Claim, recomputed: number | null): ReproduceRow {
-  const match = recomputed !== null && Number.isFinite(recomputed) && roundTo(recomputed, claim.digits) === roundTo(claim.value, claim.digits);
+function row(
+  benchmark: ReproduceRow['benchmark'],
+  quantity: string,
+  claim: Claim,
+  recomputed: number | null,
+): ReproduceRow {
+  const match =
+    recomputed !== null &&
+    Number.isFinite(recomputed) &&
+    roundTo(recomputed, claim.digits) === roundTo(claim.value, claim.digits);
   return { benchmark, quantity, published: claim.value, recomputed, digits: claim.digits, match, source: claim.source };
 }
 
 /** Task-weighted Overall per model from the published domain columns. */
 export function startupOverall(data: PublishedData): DomainRow[] {
-  const counts = new Map(rowsOf<{ domain: string; tasks: number }>(data.startupDomains).map((r) => [r.domain, r.tasks]));
-  const domainRows = rowsOf<{ model: string; domain: string; avg_score: number; success_rate_pct: number }>(data.startupTable3)
+  const counts = new Map(
+    rowsOf<{ domain: string; tasks: number }>(data.startupDomains).map((r) => [r.domain, r.tasks]),
+  );
+  const domainRows = rowsOf<{ model: string; domain: string; avg_score: number; success_rate_pct: number }>(
+    data.startupTable3,
+  )
     .filter((r) => r.domain !== OVERALL)
-    .map((r) => ({ system: r.model, domain: r.domain, tasks: counts.get(r.domain) ?? 0, mean: r.avg_score, success_rate: r.success_rate_pct }));
+    .map((r) => ({
+      system: r.model,
+      domain: r.domain,
+      tasks: counts.get(r.domain) ?? 0,
+      mean: r.avg_score,
+      success_rate: r.success_rate_pct,
+    }));
   return domainOverall(domainRows, counts);
 }
 
@@ -60,23 +84,60 @@ function reproduceStartup(data: PublishedData): ReproduceRow[] {
   for (const o of overall) {
     const printed = t3.find((r) => r.model === o.system && r.domain === OVERALL);
     if (!printed) continue;
-    out.push(row(S, `Table 3 Overall avg score, ${o.system} (task-weighted domains)`, { value: printed.avg_score, digits: 2, source: 'StartupBench Table 3, Overall column' }, o.mean));
-    out.push(row(S, `Table 3 Overall success rate, ${o.system} (task-weighted domains)`, { value: printed.success_rate_pct, digits: 2, source: 'StartupBench Table 3, Overall column' }, o.success_rate));
+    out.push(
+      row(
+        S,
+        `Table 3 Overall avg score, ${o.system} (task-weighted domains)`,
+        { value: printed.avg_score, digits: 2, source: 'StartupBench Table 3, Overall column' },
+        o.mean,
+      ),
+    );
+    out.push(
+      row(
+        S,
+        `Table 3 Overall success rate, ${o.system} (task-weighted domains)`,
+        { value: printed.success_rate_pct, digits: 2, source: 'StartupBench Table 3, Overall column' },
+        o.success_rate,
+      ),
+    );
   }
-  out.push(row(S, 'Table 3 Finance avg score, mean over models', STARTUP_TEXT.financeAverage, meanOf(t3.filter((r) => r.domain === 'Finance').map((r) => r.avg_score))));
+  out.push(
+    row(
+      S,
+      'Table 3 Finance avg score, mean over models',
+      STARTUP_TEXT.financeAverage,
+      meanOf(t3.filter((r) => r.domain === 'Finance').map((r) => r.avg_score)),
+    ),
+  );
 
   const levels = importanceSummary(
-    tableOf(rowsOf<{ model: string; level: string; satisfaction_pct: number }>(data.startupTable4).map((r) => ({ system: r.model, level: r.level, satisfaction: r.satisfaction_pct })), ['system', 'level', 'satisfaction']),
+    tableOf(
+      rowsOf<{ model: string; level: string; satisfaction_pct: number }>(data.startupTable4).map((r) => ({
+        system: r.model,
+        level: r.level,
+        satisfaction: r.satisfaction_pct,
+      })),
+      ['system', 'level', 'satisfaction'],
+    ),
   );
   for (const level of ['Auxiliary', 'Important', 'Core'] as const) {
     out.push(row(S, `Table 4 Average row, ${level}`, STARTUP_TABLE4_AVERAGE[level], levels.average[level] ?? null));
   }
-  out.push(row(S, 'Table 4 models with Auxiliary > Important > Core', STARTUP_TABLE4_AVERAGE.monotone, levels.monotone));
+  out.push(
+    row(S, 'Table 4 models with Auxiliary > Important > Core', STARTUP_TABLE4_AVERAGE.monotone, levels.monotone),
+  );
 
   const swap = summarizeHarnessSwap(rowsOf<{ model: string; harness: string; avg_score: number }>(data.startupTable6));
   const wide = rowsOf<Record<string, number | string | null>>(swap.wide);
   for (const [model, claim] of Object.entries(STARTUP_TABLE6.maxMin)) {
-    out.push(row(S, `Table 6 Max–Min, ${model}`, claim, (wide.find((r) => r.model === model)?.max_min as number | undefined) ?? null));
+    out.push(
+      row(
+        S,
+        `Table 6 Max–Min, ${model}`,
+        claim,
+        (wide.find((r) => r.model === model)?.max_min as number | undefined) ?? null,
+      ),
+    );
   }
   const avg = wide.find((r) => r.model === 'Average');
   for (const [harness, claim] of Object.entries(STARTUP_TABLE6.average)) {
@@ -84,35 +145,82 @@ function reproduceStartup(data: PublishedData): ReproduceRow[] {
   }
   out.push(row(S, 'Table 6 Average row, Max–Min', STARTUP_TABLE6.averageMaxMin, swap.averageMaxMin));
   const taus = swap.taus.map((t) => t.tau).filter((t): t is number => t !== null);
-  out.push(row(S, 'Table 6 ranking preserved across harnesses (min Kendall tau)', STARTUP_TABLE6.rankingPreserved, taus.length ? Math.min(...taus) : null));
+  out.push(
+    row(
+      S,
+      'Table 6 ranking preserved across harnesses (min Kendall tau)',
+      STARTUP_TABLE6.rankingPreserved,
+      taus.length ? Math.min(...taus) : null,
+    ),
+  );
 
   const general = rowsOf<{ agent_system: string; avg_score: number | null; success_rate: number | null }>(
-    generalVsSpecialized(overall.map((o) => ({ system: o.system, mean: o.mean, success_rate: o.success_rate })), []),
+    generalVsSpecialized(
+      overall.map((o) => ({ system: o.system, mean: o.mean, success_rate: o.success_rate })),
+      [],
+    ),
   ).find((r) => r.agent_system === 'General (All Runs avg)');
-  out.push(row(S, 'Table 7 General (All Runs avg) score, mean of Table 3 Overall', STARTUP_TEXT.generalAllRunsScore, general?.avg_score ?? null));
-  out.push(row(S, 'Table 7 General (All Runs avg) success, mean of Table 3 Overall', STARTUP_TEXT.generalAllRunsSuccess, general?.success_rate ?? null));
+  out.push(
+    row(
+      S,
+      'Table 7 General (All Runs avg) score, mean of Table 3 Overall',
+      STARTUP_TEXT.generalAllRunsScore,
+      general?.avg_score ?? null,
+    ),
+  );
+  out.push(
+    row(
+      S,
+      'Table 7 General (All Runs avg) success, mean of Table 3 Overall',
+      STARTUP_TEXT.generalAllRunsSuccess,
+      general?.success_rate ?? null,
+    ),
+  );
   const t7 = rowsOf<{ agent_system: string; avg_score: number; success_rate_pct: number }>(data.startupTable7);
   const spec = t7.find((r) => r.agent_system.startsWith('Specialized'));
   const oracle = t7.find((r) => r.agent_system.includes('Oracle'));
-  out.push(row(S, 'Table 7 score gap, Specialized − General (Oracle)', STARTUP_TEXT.oracleScoreGap, spec && oracle ? spec.avg_score - oracle.avg_score : null));
-  out.push(row(S, 'Table 7 success gap, Specialized − General (Oracle)', STARTUP_TEXT.oracleSuccessGap, spec && oracle ? spec.success_rate_pct - oracle.success_rate_pct : null));
+  out.push(
+    row(
+      S,
+      'Table 7 score gap, Specialized − General (Oracle)',
+      STARTUP_TEXT.oracleScoreGap,
+      spec && oracle ? spec.avg_score - oracle.avg_score : null,
+    ),
+  );
+  out.push(
+    row(
+      S,
+      'Table 7 success gap, Specialized − General (Oracle)',
+      STARTUP_TEXT.oracleSuccessGap,
+      spec && oracle ? spec.success_rate_pct - oracle.success_rate_pct : null,
+    ),
+  );
 
   // Table 5 rates must be whole runs out of 56 tasks x 3 runs.
   const runs = STARTUP_TEXT.formatTasks * STARTUP_TEXT.runsPerModel;
   for (const r of rowsOf<{ model: string; compliance_pct: number }>(data.startupTable5)) {
     const k = Math.round((r.compliance_pct / 100) * runs);
-    out.push(row(S, `Table 5 compliance, ${r.model}, as ${k} of ${runs} runs`, { value: r.compliance_pct, digits: 1, source: 'StartupBench Table 5 (56 tasks x 3 runs)' }, (100 * k) / runs));
+    out.push(
+      row(
+        S,
+        `Table 5 compliance, ${r.model}, as ${k} of ${runs} runs`,
+        { value: r.compliance_pct, digits: 1, source: 'StartupBench Table 5 (56 tasks x 3 runs)' },
+        (100 * k) / runs,
+      ),
+    );
   }
   return out;
 }
 
 export function deliverOutcomes(data: PublishedData): ProjectOutcome[] {
-  return rowsOf<{ project: string; system: string; final_delivery: number; process: number }>(data.deliverTable5).map((r) => ({
-    system: r.system,
-    project: r.project,
-    final: r.final_delivery,
-    process: r.process,
-  }));
+  return rowsOf<{ project: string; system: string; final_delivery: number; process: number }>(data.deliverTable5).map(
+    (r) => ({
+      system: r.system,
+      project: r.project,
+      final: r.final_delivery,
+      process: r.process,
+    }),
+  );
 }
 
 function reproduceDeliver(data: PublishedData): ReproduceRow[] {
@@ -127,13 +235,21 @@ function reproduceDeliver(data: PublishedData): ReproduceRow[] {
   }
   const gaps = means.map((m) => m.gap).filter((g): g is number => g !== null);
   const finals = means.map((m) => m.final).filter((g): g is number => g !== null);
-  out.push(row(D, 'Process–final gap, smallest over systems', DELIVER_TEXT.gapMin, gaps.length ? Math.min(...gaps) : null));
-  out.push(row(D, 'Process–final gap, largest over systems', DELIVER_TEXT.gapMax, gaps.length ? Math.max(...gaps) : null));
+  out.push(
+    row(D, 'Process–final gap, smallest over systems', DELIVER_TEXT.gapMin, gaps.length ? Math.min(...gaps) : null),
+  );
+  out.push(
+    row(D, 'Process–final gap, largest over systems', DELIVER_TEXT.gapMax, gaps.length ? Math.max(...gaps) : null),
+  );
   const line = belowEqualScoreLine(outcomes);
   out.push(row(D, 'Outcomes below the equal-score line (final < process)', DELIVER_TEXT.below, line.below));
   out.push(row(D, 'System–project outcomes', DELIVER_TEXT.outcomes, line.outcomes));
-  out.push(row(D, 'Final-delivery mean, lowest system', DELIVER_TEXT.finalMin, finals.length ? Math.min(...finals) : null));
-  out.push(row(D, 'Final-delivery mean, highest system', DELIVER_TEXT.finalMax, finals.length ? Math.max(...finals) : null));
+  out.push(
+    row(D, 'Final-delivery mean, lowest system', DELIVER_TEXT.finalMin, finals.length ? Math.min(...finals) : null),
+  );
+  out.push(
+    row(D, 'Final-delivery mean, highest system', DELIVER_TEXT.finalMax, finals.length ? Math.max(...finals) : null),
+  );
   const get = (s: string) => means.find((m) => m.system === s);
   out.push(row(D, 'Final-delivery mean, GPT (1 decimal)', DELIVER_TEXT.gptFinal, get('GPT')?.final ?? null));
   out.push(row(D, 'Process mean, Claude (1 decimal)', DELIVER_TEXT.claudeProcess, get('Claude')?.process ?? null));
@@ -160,13 +276,27 @@ export function formatReproduceTable(rows: readonly ReproduceRow[]): string {
     r.benchmark,
     r.quantity,
     r.published.toFixed(r.digits),
-    r.recomputed === null ? '—' : r.digits === 0 && Number.isInteger(r.recomputed) ? String(r.recomputed) : r.recomputed.toFixed(r.digits + 2),
+    r.recomputed === null
+      ? '—'
+      : r.digits === 0 && Number.isInteger(r.recomputed)
+        ? String(r.recomputed)
+        : r.recomputed.toFixed(r.digits + 2),
     r.recomputed === null ? '—' : roundTo(r.recomputed, r.digits).toFixed(r.digits),
     r.match ? 'yes' : 'NO',
   ]);
   const header = ['benchmark', 'quantity', 'published', 'recomputed', 'rounded', 'match'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: string[]) => c.map((x, i) => (i >= 2 && i <= 4 ? x.padStart(widths[i] as number) : x.padEnd(widths[i] as number))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (i >= 2 && i <= 4 ? x.padStart(widths[i] as number) : x.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   const matched = rows.filter((r) => r.match).length;
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line), '', `${matched} of ${rows.length} published values reproduced at printed precision.`].join('\n');
+  return [
+    line(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.map(line),
+    '',
+    `${matched} of ${rows.length} published values reproduced at printed precision.`,
+  ].join('\n');
 }

@@ -11,7 +11,10 @@ export function resourceUse(trials: ColumnTable): ColumnTable {
   const rows = rowsOf<{ system: string; agent_seconds: number | null; tokens: number | null; score: number | null }>(
     trials.select('system', 'agent_seconds', 'tokens', 'score'),
   );
-  return tableOf(summarize(rows.map((r) => ({ system: r.system, seconds: r.agent_seconds, tokens: r.tokens, score: r.score }))), RESOURCE_COLUMNS);
+  return tableOf(
+    summarize(rows.map((r) => ({ system: r.system, seconds: r.agent_seconds, tokens: r.tokens, score: r.score }))),
+    RESOURCE_COLUMNS,
+  );
 }
 
 /** Per system: mean agent hours and tokens (millions) per project, and mean final score. */
@@ -19,10 +22,15 @@ export function projectResources(projects: ColumnTable): ColumnTable {
   const rows = rowsOf<{ system: string; agent_seconds: number | null; tokens: number | null; final: number | null }>(
     projects.select('system', 'agent_seconds', 'tokens', 'final'),
   );
-  return tableOf(summarize(rows.map((r) => ({ system: r.system, seconds: r.agent_seconds, tokens: r.tokens, score: r.final }))), RESOURCE_COLUMNS);
+  return tableOf(
+    summarize(rows.map((r) => ({ system: r.system, seconds: r.agent_seconds, tokens: r.tokens, score: r.final }))),
+    RESOURCE_COLUMNS,
+  );
 }
 
-function summarize(rows: { system: string; seconds: number | null; tokens: number | null; score: number | null }[]): Record<string, unknown>[] {
+function summarize(
+  rows: { system: string; seconds: number | null; tokens: number | null; score: number | null }[],
+): Record<string, unknown>[] {
   return [...groupBy(rows, (r) => r.system).entries()].map(([system, list]) => {
     const hours = meanOf(list.map((r) => r.seconds));
     const tokens = meanOf(list.map((r) => r.tokens));

@@ -116,19 +116,33 @@ export function fromTrialRecords(records: readonly TrialRecord[]): Pick<ResultTa
  * Process = the record's process score (mean of all checkpoint scores, null while any is
  * missing); `process_judged` keeps the mean of the judged ones.
  */
-export function fromProjectRecords(records: readonly ProjectRecord[]): Pick<ResultTables, 'projects' | 'checkpoints' | 'criteria' | 'groups'> {
+export function fromProjectRecords(
+  records: readonly ProjectRecord[],
+): Pick<ResultTables, 'projects' | 'checkpoints' | 'criteria' | 'groups'> {
   const projects: Row[] = [];
   const checkpoints: Row[] = [];
   const criteria: Row[] = [];
   const groups: Row[] = [];
   for (const r of records) {
-    const base = { job: r.jobId, system: r.system.id, harness: r.system.harness, model: r.system.model ?? r.system.id, project: r.project.id, trial: r.trial };
+    const base = {
+      job: r.jobId,
+      system: r.system.id,
+      harness: r.system.harness,
+      model: r.system.model ?? r.system.id,
+      project: r.project.id,
+      trial: r.trial,
+    };
     const scores = r.checkpoints.map((c) => c.score).filter((x): x is number => x !== null);
     const res = r.resources;
     const pending = Math.max(0, r.project.subtasks - r.checkpoints.length);
     projects.push({
       ...base,
-      status: pending > 0 ? 'incomplete' : r.checkpoints.some((c) => c.agent.status === 'infra-failed') ? 'infra-failed' : 'complete',
+      status:
+        pending > 0
+          ? 'incomplete'
+          : r.checkpoints.some((c) => c.agent.status === 'infra-failed')
+            ? 'infra-failed'
+            : 'complete',
       final: r.final.score,
       final_raw: r.final.raw,
       fatal: r.final.gateTriggered,
@@ -145,7 +159,9 @@ export function fromProjectRecords(records: readonly ProjectRecord[]): Pick<Resu
       input_tokens: res.inputTokens,
       output_tokens: res.outputTokens,
       // Total = input + output (cached input is inside input).
-      tokens: res.totalTokens ?? (res.inputTokens === null || res.outputTokens === null ? null : res.inputTokens + res.outputTokens),
+      tokens:
+        res.totalTokens ??
+        (res.inputTokens === null || res.outputTokens === null ? null : res.inputTokens + res.outputTokens),
     });
     r.checkpoints.forEach((c, index) => {
       checkpoints.push({
@@ -163,8 +179,19 @@ export function fromProjectRecords(records: readonly ProjectRecord[]): Pick<Resu
       for (const v of c.verdicts) criteria.push(criterionRow(base, 'checkpoint', c.subtaskId, v));
     });
     for (const v of r.final.verdicts) criteria.push(criterionRow(base, 'final', null, v));
-    for (const [by, list] of [['target', r.final.targets], ['dimension', r.final.dimensions]] as const) {
-      for (const g of list) groups.push({ ...base, by, group: g.group, score: g.score, available: g.available, positive_weight: g.positiveWeight });
+    for (const [by, list] of [
+      ['target', r.final.targets],
+      ['dimension', r.final.dimensions],
+    ] as const) {
+      for (const g of list)
+        groups.push({
+          ...base,
+          by,
+          group: g.group,
+          score: g.score,
+          available: g.available,
+          positive_weight: g.positiveWeight,
+        });
     }
   }
   return {
@@ -194,12 +221,119 @@ function criterionRow(base: Row, scope: 'final' | 'checkpoint', subtask: string 
   };
 }
 
-const TRIAL_COLUMNS = ['job', 'system', 'harness', 'model', 'task', 'domain', 'format_required', 'trial', 'status', 'score', 'success', 'coverage', 'items', 'items_unjudged', 'agent_seconds', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'tokens', 'cost_usd', 'format_compliant'];
-const VERDICT_COLUMNS = ['job', 'system', 'harness', 'model', 'task', 'domain', 'trial', 'item', 'importance', 'dimension', 'weight', 'decision', 'satisfied', 'source'];
-const PROJECT_COLUMNS = ['job', 'system', 'harness', 'model', 'project', 'trial', 'status', 'final', 'final_raw', 'fatal', 'final_unjudged', 'process', 'process_judged', 'subtasks', 'checkpoints', 'checkpoints_pending', 'checkpoints_judged', 'checkpoints_passed', 'agent_seconds', 'agent_hours', 'input_tokens', 'output_tokens', 'tokens'];
-const CHECKPOINT_COLUMNS = ['job', 'system', 'harness', 'model', 'project', 'trial', 'subtask', 'stage', 'index', 'status', 'agent_status', 'score', 'passed', 'gate', 'agent_seconds'];
-const CRITERION_COLUMNS = ['job', 'system', 'harness', 'model', 'project', 'trial', 'scope', 'subtask', 'criterion', 'target', 'dimension', 'weight', 'fatal', 'decision', 'satisfied', 'h', 'source'];
-const GROUP_COLUMNS = ['job', 'system', 'harness', 'model', 'project', 'trial', 'by', 'group', 'score', 'available', 'positive_weight'];
+const TRIAL_COLUMNS = [
+  'job',
+  'system',
+  'harness',
+  'model',
+  'task',
+  'domain',
+  'format_required',
+  'trial',
+  'status',
+  'score',
+  'success',
+  'coverage',
+  'items',
+  'items_unjudged',
+  'agent_seconds',
+  'input_tokens',
+  'output_tokens',
+  'cached_input_tokens',
+  'tokens',
+  'cost_usd',
+  'format_compliant',
+];
+const VERDICT_COLUMNS = [
+  'job',
+  'system',
+  'harness',
+  'model',
+  'task',
+  'domain',
+  'trial',
+  'item',
+  'importance',
+  'dimension',
+  'weight',
+  'decision',
+  'satisfied',
+  'source',
+];
+const PROJECT_COLUMNS = [
+  'job',
+  'system',
+  'harness',
+  'model',
+  'project',
+  'trial',
+  'status',
+  'final',
+  'final_raw',
+  'fatal',
+  'final_unjudged',
+  'process',
+  'process_judged',
+  'subtasks',
+  'checkpoints',
+  'checkpoints_pending',
+  'checkpoints_judged',
+  'checkpoints_passed',
+  'agent_seconds',
+  'agent_hours',
+  'input_tokens',
+  'output_tokens',
+  'tokens',
+];
+const CHECKPOINT_COLUMNS = [
+  'job',
+  'system',
+  'harness',
+  'model',
+  'project',
+  'trial',
+  'subtask',
+  'stage',
+  'index',
+  'status',
+  'agent_status',
+  'score',
+  'passed',
+  'gate',
+  'agent_seconds',
+];
+const CRITERION_COLUMNS = [
+  'job',
+  'system',
+  'harness',
+  'model',
+  'project',
+  'trial',
+  'scope',
+  'subtask',
+  'criterion',
+  'target',
+  'dimension',
+  'weight',
+  'fatal',
+  'decision',
+  'satisfied',
+  'h',
+  'source',
+];
+const GROUP_COLUMNS = [
+  'job',
+  'system',
+  'harness',
+  'model',
+  'project',
+  'trial',
+  'by',
+  'group',
+  'score',
+  'available',
+  'positive_weight',
+];
 
 /** A table with the given columns even when there are no rows (so downstream code never meets a missing column). */
 function table(rows: Row[], columns: string[]): ColumnTable {

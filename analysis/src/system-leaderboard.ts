@@ -10,9 +10,23 @@ import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
 import { rowsOf, tableOf } from './table-helpers.js';
 
 export const LEADERBOARD_COLUMNS = [
-  'system', 'model', 'harness', 'tasks', 'trials', 'scored', 'unjudged',
-  'mean', 'ci_low', 'ci_high', 'bca_low', 'bca_high',
-  'success_rate', 'success_ci_low', 'success_ci_high', 'success_bca_low', 'success_bca_high',
+  'system',
+  'model',
+  'harness',
+  'tasks',
+  'trials',
+  'scored',
+  'unjudged',
+  'mean',
+  'ci_low',
+  'ci_high',
+  'bca_low',
+  'bca_high',
+  'success_rate',
+  'success_ci_low',
+  'success_ci_high',
+  'success_bca_low',
+  'success_bca_high',
 ] as const;
 
 interface TaskAgg {
@@ -32,10 +46,17 @@ export function taskAggregates(trials: ColumnTable): ColumnTable {
     .derive({
       scored_: aq.escape((d: Record<string, unknown>) => (typeof d.score === 'number' ? 1 : 0)),
       score_: aq.escape((d: Record<string, unknown>) => (typeof d.score === 'number' ? d.score : 0)),
-      success_: aq.escape((d: Record<string, unknown>) => (typeof d.score === 'number' && d.score >= SUCCESS_THRESHOLD ? 1 : 0)),
+      success_: aq.escape((d: Record<string, unknown>) =>
+        typeof d.score === 'number' && d.score >= SUCCESS_THRESHOLD ? 1 : 0,
+      ),
     })
     .groupby('system', 'model', 'harness', 'task')
-    .rollup({ n: aq.op.count(), scored: aq.op.sum('scored_'), sum: aq.op.sum('score_'), successes: aq.op.sum('success_') });
+    .rollup({
+      n: aq.op.count(),
+      scored: aq.op.sum('scored_'),
+      sum: aq.op.sum('score_'),
+      successes: aq.op.sum('success_'),
+    });
 }
 
 export type LeaderboardOptions = BootstrapOptions;
@@ -93,19 +114,31 @@ function ciColumns(r: BootstrapResult, prefix: '' | 'success_', scale: number): 
  * Average score against success rate: both ranks, their gap, and the pairs of systems
  * whose order flips between the two (a higher mean but a lower success rate).
  */
-export function scoreVsSuccess(leaderboard: ColumnTable): { table: ColumnTable; inversions: { higherMean: string; higherSuccess: string }[] } {
-  const rows = rowsOf<{ system: string; mean: number | null; success_rate: number | null }>(leaderboard)
-    .filter((r) => r.mean !== null && r.success_rate !== null) as { system: string; mean: number; success_rate: number }[];
+export function scoreVsSuccess(leaderboard: ColumnTable): {
+  table: ColumnTable;
+  inversions: { higherMean: string; higherSuccess: string }[];
+} {
+  const rows = rowsOf<{ system: string; mean: number | null; success_rate: number | null }>(leaderboard).filter(
+    (r) => r.mean !== null && r.success_rate !== null,
+  ) as { system: string; mean: number; success_rate: number }[];
   const rank = (key: 'mean' | 'success_rate', sys: string): number =>
     1 + rows.filter((r) => r[key] > (rows.find((x) => x.system === sys) as (typeof rows)[number])[key]).length;
   const table = tableOf(
-    rows.map((r) => ({ system: r.system, mean: r.mean, success_rate: r.success_rate, gap: r.mean - r.success_rate, rank_mean: rank('mean', r.system), rank_success: rank('success_rate', r.system) })),
+    rows.map((r) => ({
+      system: r.system,
+      mean: r.mean,
+      success_rate: r.success_rate,
+      gap: r.mean - r.success_rate,
+      rank_mean: rank('mean', r.system),
+      rank_success: rank('success_rate', r.system),
+    })),
     ['system', 'mean', 'success_rate', 'gap', 'rank_mean', 'rank_success'],
   );
   const inversions: { higherMean: string; higherSuccess: string }[] = [];
   for (const a of rows) {
     for (const b of rows) {
-      if (a.mean > b.mean && a.success_rate < b.success_rate) inversions.push({ higherMean: a.system, higherSuccess: b.system });
+      if (a.mean > b.mean && a.success_rate < b.success_rate)
+        inversions.push({ higherMean: a.system, higherSuccess: b.system });
     }
   }
   return { table, inversions };

@@ -79,8 +79,28 @@ describe('single-task analyses', () => {
 
   it('importance levels: rate per task-trial first, then averaged; undecided levels left out', () => {
     const v = fromTrialRecords([
-      makeTrial({ system: 'a', task: 't', trial: 1, items: [{ decision: 'satisfied' }, { decision: 'not-satisfied' }, { importance: 'important', decision: 'satisfied' }, { importance: 'auxiliary', decision: 'satisfied' }] }),
-      makeTrial({ system: 'a', task: 't', trial: 2, items: [{ decision: 'satisfied' }, { decision: 'satisfied' }, { importance: 'important', decision: 'not-satisfied' }, { importance: 'auxiliary', decision: 'unjudged' }] }),
+      makeTrial({
+        system: 'a',
+        task: 't',
+        trial: 1,
+        items: [
+          { decision: 'satisfied' },
+          { decision: 'not-satisfied' },
+          { importance: 'important', decision: 'satisfied' },
+          { importance: 'auxiliary', decision: 'satisfied' },
+        ],
+      }),
+      makeTrial({
+        system: 'a',
+        task: 't',
+        trial: 2,
+        items: [
+          { decision: 'satisfied' },
+          { decision: 'satisfied' },
+          { importance: 'important', decision: 'not-satisfied' },
+          { importance: 'auxiliary', decision: 'unjudged' },
+        ],
+      }),
     ]).verdicts;
     const rows = rowsOf<R>(importanceProfile(v));
     expect(find(rows, (r) => r.level === 'Core').satisfaction).toBeCloseTo(75, 10);
@@ -90,7 +110,15 @@ describe('single-task analyses', () => {
 
   it('dimension profile is importance-weighted', () => {
     const v = fromTrialRecords([
-      makeTrial({ system: 'a', task: 't', items: [{ decision: 'satisfied' }, { importance: 'important', decision: 'not-satisfied' }, { importance: 'auxiliary', decision: 'satisfied' }] }),
+      makeTrial({
+        system: 'a',
+        task: 't',
+        items: [
+          { decision: 'satisfied' },
+          { importance: 'important', decision: 'not-satisfied' },
+          { importance: 'auxiliary', decision: 'satisfied' },
+        ],
+      }),
     ]).verdicts;
     expect(rowsOf<R>(dimensionProfile(v))[0]).toMatchObject({ dimension: 'Structure & Completeness', items: 3 });
     expect(rowsOf<R>(dimensionProfile(v))[0]!.pass_rate).toBeCloseTo((100 * 6) / 9, 10);
@@ -104,7 +132,15 @@ describe('single-task analyses', () => {
       makeTrial({ system: 'a', task: 't2', trial: 2, items: scored(7) }),
     ]).trials;
     const r = rowsOf<R>(oracleBestOfK(t, { resamples: 500 }))[0]!;
-    expect(r).toMatchObject({ k: 2, tasks: 2, all_runs_mean: 77.5, oracle_mean: 85, oracle_gap: 7.5, all_runs_success: 25, oracle_success: 50 });
+    expect(r).toMatchObject({
+      k: 2,
+      tasks: 2,
+      all_runs_mean: 77.5,
+      oracle_mean: 85,
+      oracle_gap: 7.5,
+      all_runs_success: 25,
+      oracle_success: 50,
+    });
   });
 
   it('harness swap compares a model on the tasks every harness ran, with max–min and Kendall tau', () => {
@@ -127,10 +163,23 @@ describe('single-task analyses', () => {
     const t = fromTrialRecords([
       makeTrial({ system: 'a', task: 't1', trial: 1, items: scored(5), formatRequired: true, compliant: true }),
       makeTrial({ system: 'a', task: 't1', trial: 2, items: scored(5), formatRequired: true, compliant: false }),
-      makeTrial({ system: 'a', task: 't1', trial: 3, items: unjudged, formatRequired: true, compliant: false, status: 'infra-failed' }),
+      makeTrial({
+        system: 'a',
+        task: 't1',
+        trial: 3,
+        items: unjudged,
+        formatRequired: true,
+        compliant: false,
+        status: 'infra-failed',
+      }),
       makeTrial({ system: 'a', task: 't2', trial: 1, items: scored(5), formatRequired: false }),
     ]).trials;
-    expect(rowsOf<R>(formatCompliance(t))[0]).toMatchObject({ runs: 2, compliant: 1, excluded_infra: 1, compliance: 50 });
+    expect(rowsOf<R>(formatCompliance(t))[0]).toMatchObject({
+      runs: 2,
+      compliant: 1,
+      excluded_infra: 1,
+      compliance: 50,
+    });
   });
 
   it('paired comparison finds a real difference and no difference between equals', () => {
@@ -184,17 +233,38 @@ describe('project analyses', () => {
     const r = rowsOf<R>(deliverySummary(tables.projects, { resamples: 500 }))[0]!;
     expect(r.final_mean).toBeCloseTo((100 / 3 + 50) / 2, 10);
     expect(r.gap).toBeCloseTo(90 - 100 / 3, 10);
-    expect(r).toMatchObject({ process_mean: 90, checkpoints: 5, checkpoints_judged: 4, checkpoints_passed: 2, pass_rate: 50, below_line: 1, outcomes: 1 });
+    expect(r).toMatchObject({
+      process_mean: 90,
+      checkpoints: 5,
+      checkpoints_judged: 4,
+      checkpoints_passed: 2,
+      pass_rate: 50,
+      below_line: 1,
+      outcomes: 1,
+    });
   });
 
-  it('profiles: the records\' group scores averaged over projects, unavailable where no positive weight', () => {
+  it("profiles: the records' group scores averaged over projects, unavailable where no positive weight", () => {
     const dims = rowsOf<R>(deliveryProfiles(tables.groups, 'dimension'));
-    expect(find(dims, (r) => r.group === 'correctness')).toMatchObject({ score: 60, status: 'ok', projects: 1, unavailable_projects: 1 });
+    expect(find(dims, (r) => r.group === 'correctness')).toMatchObject({
+      score: 60,
+      status: 'ok',
+      projects: 1,
+      unavailable_projects: 1,
+    });
     expect(find(dims, (r) => r.group === 'usability')).toMatchObject({ score: 50, projects: 2 });
-    expect(find(dims, (r) => r.group === 'professionalism')).toMatchObject({ score: null, status: 'unavailable', unavailable_projects: 2 });
+    expect(find(dims, (r) => r.group === 'professionalism')).toMatchObject({
+      score: null,
+      status: 'unavailable',
+      unavailable_projects: 2,
+    });
     const targets = rowsOf<R>(deliveryProfiles(tables.groups, 'target'));
     expect(find(targets, (r) => r.group === 'cross-file-consistency').status).toBe('unavailable');
-    expect(find(targets, (r) => r.group === 'artifact-quality')).toMatchObject({ score: 60, projects: 1, unavailable_projects: 1 });
+    expect(find(targets, (r) => r.group === 'artifact-quality')).toMatchObject({
+      score: 60,
+      projects: 1,
+      unavailable_projects: 1,
+    });
   });
 
   it('per project: outcomes below the equal-score line', () => {
@@ -210,8 +280,15 @@ describe('project analyses', () => {
   });
 
   it('trajectories end with the final delivery', () => {
-    const rows = rowsOf<R>(checkpointTrajectories(tables.checkpoints, tables.projects)).filter((r) => r.project === 'p1');
-    expect(rows.map((r) => [r.step, r.kind])).toEqual([[1, 'checkpoint'], [2, 'checkpoint'], [3, 'checkpoint'], [4, 'final']]);
+    const rows = rowsOf<R>(checkpointTrajectories(tables.checkpoints, tables.projects)).filter(
+      (r) => r.project === 'p1',
+    );
+    expect(rows.map((r) => [r.step, r.kind])).toEqual([
+      [1, 'checkpoint'],
+      [2, 'checkpoint'],
+      [3, 'checkpoint'],
+      [4, 'final'],
+    ]);
     expect(rows.map((r) => r.score)).toEqual([80, 90, 100, expect.closeTo(100 / 3, 10)]);
   });
 });
@@ -226,7 +303,10 @@ describe('loading results from disk', () => {
   afterAll(async () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
-  const systems = [{ id: 'alpha', harness: 'nanobot', model: 'A', skill: 0.1 }, { id: 'beta', harness: 'nanobot', model: 'B', skill: -0.1 }];
+  const systems = [
+    { id: 'alpha', harness: 'nanobot', model: 'A', skill: 0.1 },
+    { id: 'beta', harness: 'nanobot', model: 'B', skill: -0.1 },
+  ];
 
   it('reads the documented layout and validates every record', async () => {
     const dir = await tmp();
@@ -250,12 +330,33 @@ describe('loading results from disk', () => {
     await writeSyntheticResults(b, { jobId: 'judge-b', systems, tasks: 2, trials: 1 }, { trials: true });
     const jobs = await loadJobs([a, b]);
     const t = fromJobResults(jobs);
-    expect([...new Set(rowsOf<R>(t.trials).map((r) => r.system))].sort()).toEqual(['judge-a/alpha', 'judge-a/beta', 'judge-b/alpha', 'judge-b/beta']);
+    expect([...new Set(rowsOf<R>(t.trials).map((r) => r.system))].sort()).toEqual([
+      'judge-a/alpha',
+      'judge-a/beta',
+      'judge-b/alpha',
+      'judge-b/beta',
+    ]);
     // The same trials judged twice: the report's judge-setup section compares them.
-    const analysis = analyzeResults(t, { resamples: 200, jobVerdicts: jobs.map((j) => ({ jobId: j.jobId, verdicts: fromTrialRecords(j.trials).verdicts })) });
-    expect(rowsOf<R>(analysis.judgeSetups!)[0]).toMatchObject({ a: 'judge-a', b: 'judge-b', n: 2 * 2 * 8, agreement: 100 });
-    const json = JSON.parse(JSON.stringify(analysisToJson(analysis))) as { tasks: { leaderboard: R[] }; judgeSetups: R[] };
-    expect(json.tasks.leaderboard.map((r) => r.system).sort()).toEqual(['judge-a/alpha', 'judge-a/beta', 'judge-b/alpha', 'judge-b/beta']);
+    const analysis = analyzeResults(t, {
+      resamples: 200,
+      jobVerdicts: jobs.map((j) => ({ jobId: j.jobId, verdicts: fromTrialRecords(j.trials).verdicts })),
+    });
+    expect(rowsOf<R>(analysis.judgeSetups!)[0]).toMatchObject({
+      a: 'judge-a',
+      b: 'judge-b',
+      n: 2 * 2 * 8,
+      agreement: 100,
+    });
+    const json = JSON.parse(JSON.stringify(analysisToJson(analysis))) as {
+      tasks: { leaderboard: R[] };
+      judgeSetups: R[];
+    };
+    expect(json.tasks.leaderboard.map((r) => r.system).sort()).toEqual([
+      'judge-a/alpha',
+      'judge-a/beta',
+      'judge-b/alpha',
+      'judge-b/beta',
+    ]);
     expect(json.judgeSetups[0]).toMatchObject({ agreement: 100 });
     const doc = buildReportDocument(analysis, t, { title: 'two setups' });
     expect(doc.blocks.some((blk) => blk.kind === 'table' && blk.table.id === 'judge-setups')).toBe(true);
@@ -263,38 +364,82 @@ describe('loading results from disk', () => {
     // `assay judge` output: job.json names the job under spec.id and says where it was re-judged from.
     const rejudged = path.join(await tmp(), 'holistic');
     await writeSyntheticResults(rejudged, { jobId: 'judge-a', systems, tasks: 1, trials: 1 }, { trials: true });
-    await writeFile(path.join(rejudged, 'job.json'), JSON.stringify({ layout: 'assay.results/v1', rejudgedFrom: a, spec: { id: 'judge-a' } }));
+    await writeFile(
+      path.join(rejudged, 'job.json'),
+      JSON.stringify({ layout: 'assay.results/v1', rejudgedFrom: a, spec: { id: 'judge-a' } }),
+    );
     expect((await loadJobResults(rejudged)).jobId).toBe('judge-a+judge:holistic');
     expect((await loadJobs([a, a])).map((j) => j.jobId)).toEqual(['judge-a', 'judge-a#2']);
   });
 
   it('judge-setup ablation: two jobs over the same trials compared decision by decision', () => {
     const items = (ds: ('satisfied' | 'not-satisfied')[]) => ds.map((decision) => ({ decision }));
-    const perItem = fromTrialRecords([makeTrial({ system: 'a', task: 't1', items: items(['satisfied', 'satisfied', 'not-satisfied', 'not-satisfied']) })]).verdicts;
-    const holistic = fromTrialRecords([makeTrial({ system: 'a', task: 't1', items: items(['satisfied', 'not-satisfied', 'not-satisfied', 'not-satisfied']) })]).verdicts;
-    const r = rowsOf<R>(judgeSetupAgreement([{ jobId: 'per-item', verdicts: perItem }, { jobId: 'holistic', verdicts: holistic }]));
+    const perItem = fromTrialRecords([
+      makeTrial({
+        system: 'a',
+        task: 't1',
+        items: items(['satisfied', 'satisfied', 'not-satisfied', 'not-satisfied']),
+      }),
+    ]).verdicts;
+    const holistic = fromTrialRecords([
+      makeTrial({
+        system: 'a',
+        task: 't1',
+        items: items(['satisfied', 'not-satisfied', 'not-satisfied', 'not-satisfied']),
+      }),
+    ]).verdicts;
+    const r = rowsOf<R>(
+      judgeSetupAgreement([
+        { jobId: 'per-item', verdicts: perItem },
+        { jobId: 'holistic', verdicts: holistic },
+      ]),
+    );
     expect(r).toHaveLength(1);
     expect(r[0]).toMatchObject({ a: 'per-item', b: 'holistic', n: 4, agree: 3, agreement: 75 });
     expect(r[0]!.kappa).toBeCloseTo(0.5, 12);
   });
 
   it('a job with nothing judged yet still makes a report: counts and notes instead of empty figures', () => {
-    const t = fromTrialRecords([makeTrial({ system: 'a', task: 't1', items: [{ decision: 'unjudged' }] }), makeTrial({ system: 'b', task: 't1', items: [{ decision: 'unjudged' }] })]);
+    const t = fromTrialRecords([
+      makeTrial({ system: 'a', task: 't1', items: [{ decision: 'unjudged' }] }),
+      makeTrial({ system: 'b', task: 't1', items: [{ decision: 'unjudged' }] }),
+    ]);
     const tables = { ...t, ...fromProjectRecords([]) };
     const analysis = analyzeResults(tables, { resamples: 100 });
-    expect(rowsOf<R>(analysis.tasks!.leaderboard)[0]).toMatchObject({ trials: 1, unjudged: 1, mean: null, ci_low: null });
+    expect(rowsOf<R>(analysis.tasks!.leaderboard)[0]).toMatchObject({
+      trials: 1,
+      unjudged: 1,
+      mean: null,
+      ci_low: null,
+    });
     const doc = buildReportDocument(analysis, tables, { title: 'nothing judged' });
     expect(doc.blocks.filter((b) => b.kind === 'figure')).toEqual([]);
-    expect(doc.blocks.some((b) => b.kind === 'markdown' && /Leaderboard \(StartupBench Fig\. 3\): no data to draw yet/.test(b.text))).toBe(true);
+    expect(
+      doc.blocks.some(
+        (b) => b.kind === 'markdown' && /Leaderboard \(StartupBench Fig\. 3\): no data to draw yet/.test(b.text),
+      ),
+    ).toBe(true);
   });
 
   it('judge agreement against expert labels: raw agreement, kappa, unmatched labels counted', async () => {
     const dir = await tmp();
     const { verdicts } = fromTrialRecords([
-      makeTrial({ system: 'a', task: 't1', items: [{ decision: 'satisfied' }, { decision: 'satisfied' }, { decision: 'not-satisfied' }, { decision: 'not-satisfied' }] }),
+      makeTrial({
+        system: 'a',
+        task: 't1',
+        items: [
+          { decision: 'satisfied' },
+          { decision: 'satisfied' },
+          { decision: 'not-satisfied' },
+          { decision: 'not-satisfied' },
+        ],
+      }),
     ]);
     const file = path.join(dir, 'labels.csv');
-    await writeFile(file, 'system,unit,trial,item,label\na,t1,1,i0,1\na,t1,1,i1,0\na,t1,1,i2,0\na,t1,1,i3,0\na,t9,1,i0,1\n');
+    await writeFile(
+      file,
+      'system,unit,trial,item,label\na,t1,1,i0,1\na,t1,1,i1,0\na,t1,1,i2,0\na,t1,1,i3,0\na,t9,1,i0,1\n',
+    );
     const r = rowsOf<R>(judgeAgreement(agreementPairs(verdicts, await loadHumanLabels(file))))[0]!;
     expect(r).toMatchObject({ group: 'all', n: 4, agree: 3, agreement: 75, unmatched: 1 });
     expect(r.kappa).toBeCloseTo(0.5, 12);

@@ -45,11 +45,18 @@ beforeAll(async () => {
   });
   // Expert labels for a few task items and final criteria (agreement sections).
   const labels = ['system,unit,trial,item,label,scope'];
-  for (const item of ['i0', 'i1', 'i2', 'i3']) labels.push(`gpt-nanobot,task-001,1,${item},1,`, `glm-hermes,task-002,2,${item},0,`);
-  for (const c of ['c0', 'c1', 'c4', 'c8']) labels.push(`specialist,p01,1,${c},met,final`, `glm-nanobot,p02,1,${c},not-met,final`);
+  for (const item of ['i0', 'i1', 'i2', 'i3'])
+    labels.push(`gpt-nanobot,task-001,1,${item},1,`, `glm-hermes,task-002,2,${item},0,`);
+  for (const c of ['c0', 'c1', 'c4', 'c8'])
+    labels.push(`specialist,p01,1,${c},met,final`, `glm-nanobot,p02,1,${c},not-met,final`);
   await writeFile(path.join(job, 'human-labels.csv'), `${labels.join('\n')}\n`);
   const [r, p, v] = await Promise.all([
-    writeReport({ jobDirs: [job], outDir: path.join(work, 'report'), specializedSystems: ['specialist'], resamples: 2000 }),
+    writeReport({
+      jobDirs: [job],
+      outDir: path.join(work, 'report'),
+      specializedSystems: ['specialist'],
+      resamples: 2000,
+    }),
     writeReproduceReport({ outDir: path.join(work, 'reproduce') }),
     ensureScipyVenv(),
   ]);
@@ -71,13 +78,30 @@ function pngSize(file: string): { width: number; height: number } {
 describe('report files', () => {
   it('writes every figure as SVG with embedded fonts, PNG and Vega-Lite JSON', () => {
     const ids = report.figures.map((f) => f.id);
-    for (const id of ['leaderboard', 'domains', 'dimensions', 'importance', 'format-compliance', 'oracle', 'harness-swap', 'final-scores', 'process-final-gap', 'process-vs-final', 'resources-vs-score', 'quality-profile', 'target-profile', 'trajectories']) {
+    for (const id of [
+      'leaderboard',
+      'domains',
+      'dimensions',
+      'importance',
+      'format-compliance',
+      'oracle',
+      'harness-swap',
+      'final-scores',
+      'process-final-gap',
+      'process-vs-final',
+      'resources-vs-score',
+      'quality-profile',
+      'target-profile',
+      'trajectories',
+    ]) {
       expect(ids).toContain(id);
     }
     for (const f of [...report.figures, ...reproduce.figures]) {
       const svg = readFileSync(f.svg, 'utf8');
       expect(svg.startsWith('<svg')).toBe(true);
-      expect(svg).toMatch(/@font-face\{font-family:'DejaVu Sans';font-weight:normal;src:url\(data:font\/woff2;base64,[A-Za-z0-9+/=]{1000,}\)/);
+      expect(svg).toMatch(
+        /@font-face\{font-family:'DejaVu Sans';font-weight:normal;src:url\(data:font\/woff2;base64,[A-Za-z0-9+/=]{1000,}\)/,
+      );
       expect(svg).toContain('font-family="DejaVu Sans"');
       const { width, height } = pngSize(f.png);
       expect(width).toBeGreaterThan(200);
@@ -89,17 +113,34 @@ describe('report files', () => {
   it('writes every table as CSV, Markdown and LaTeX booktabs', () => {
     const lb = report.tables.find((t) => t.id === 'leaderboard')!;
     const csv = readFileSync(lb.csv, 'utf8').trim().split('\n');
-    expect(csv[0]).toMatch(/^system,model,harness,tasks,trials,scored,unjudged,mean,ci_low,ci_high,bca_low,bca_high,success_rate/);
+    expect(csv[0]).toMatch(
+      /^system,model,harness,tasks,trials,scored,unjudged,mean,ci_low,ci_high,bca_low,bca_high,success_rate/,
+    );
     expect(csv).toHaveLength(6);
     expect(readFileSync(lb.markdown, 'utf8')).toMatch(/\| system \| tasks \| trials \|[\s\S]*\| ---: \|/);
     const tex = readFileSync(lb.latex, 'utf8');
-    for (const s of ['\\begin{tabular}', '\\toprule', '\\midrule', '\\bottomrule', '\\label{tab:leaderboard}', 'success \\%']) expect(tex).toContain(s);
+    for (const s of [
+      '\\begin{tabular}',
+      '\\toprule',
+      '\\midrule',
+      '\\bottomrule',
+      '\\label{tab:leaderboard}',
+      'success \\%',
+    ])
+      expect(tex).toContain(s);
     const swap = report.tables.find((t) => t.id === 'harness-swap')!;
     expect(readFileSync(swap.csv, 'utf8').split('\n')[0]).toBe('model,hermes,nanobot,max_min');
     const profile = readFileSync(report.tables.find((t) => t.id === 'target-profile')!.csv, 'utf8');
     expect(profile).toContain('ok');
     expect(report.analysis.tasks!.generalVsSpecialized).not.toBeNull();
-    for (const id of ['agreement-tasks', 'agreement-projects', 'below-line-by-project', 'pairwise', 'general-vs-specialized']) expect(report.tables.map((t) => t.id)).toContain(id);
+    for (const id of [
+      'agreement-tasks',
+      'agreement-projects',
+      'below-line-by-project',
+      'pairwise',
+      'general-vs-specialized',
+    ])
+      expect(report.tables.map((t) => t.id)).toContain(id);
     const agreement = readFileSync(report.tables.find((t) => t.id === 'agreement-tasks')!.csv, 'utf8').split('\n');
     expect(agreement[1]).toMatch(/^all,8,/);
     const manifest = JSON.parse(readFileSync(report.manifest, 'utf8'));
@@ -107,7 +148,9 @@ describe('report files', () => {
   });
 
   it('the reproduce report carries the check table with every value matched', () => {
-    const csv = readFileSync(reproduce.tables.find((t) => t.id === 'reproduce')!.csv, 'utf8').trim().split('\n');
+    const csv = readFileSync(reproduce.tables.find((t) => t.id === 'reproduce')!.csv, 'utf8')
+      .trim()
+      .split('\n');
     expect(csv.length).toBeGreaterThan(60);
     expect(csv.slice(1).every((l) => /,true,/.test(l))).toBe(true);
   });
@@ -115,13 +158,24 @@ describe('report files', () => {
 
 describe('report in headless Chromium', () => {
   it('renders every chart from file:// with no network and no console error', async () => {
-    expect(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set ASSAY_CHROMIUM)`).toBe(true);
+    expect(
+      existsSync(CHROMIUM),
+      `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set ASSAY_CHROMIUM)`,
+    ).toBe(true);
     const profile = await mkdtemp(path.join(tmpdir(), 'assay-chromium-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const offline: string[] = [];
@@ -132,7 +186,10 @@ describe('report in headless Chromium', () => {
         return route.abort();
       });
       mkdirSync(ARTIFACTS, { recursive: true });
-      for (const [name, written] of [['report', report], ['reproduce', reproduce]] as const) {
+      for (const [name, written] of [
+        ['report', report],
+        ['reproduce', reproduce],
+      ] as const) {
         const page = await context.newPage();
         const errors: string[] = [];
         page.on('console', (m) => {
@@ -140,8 +197,16 @@ describe('report in headless Chromium', () => {
         });
         page.on('pageerror', (e) => errors.push(String(e)));
         await page.goto(pathToFileURL(written.html).href);
-        await page.waitForFunction(() => (globalThis as unknown as { __assayCharts?: { done: boolean } }).__assayCharts?.done === true, undefined, { timeout: 60_000 });
-        const state = await page.evaluate(() => (globalThis as unknown as { __assayCharts: { total: number; rendered: number; failed: string[] } }).__assayCharts);
+        await page.waitForFunction(
+          () => (globalThis as unknown as { __assayCharts?: { done: boolean } }).__assayCharts?.done === true,
+          undefined,
+          { timeout: 60_000 },
+        );
+        const state = await page.evaluate(
+          () =>
+            (globalThis as unknown as { __assayCharts: { total: number; rendered: number; failed: string[] } })
+              .__assayCharts,
+        );
         expect(state.failed, name).toEqual([]);
         expect(state.total, name).toBe(written.figures.length);
         expect(state.rendered, name).toBe(written.figures.length);
@@ -150,7 +215,12 @@ describe('report in headless Chromium', () => {
           els.map((el) => {
             const svg = el.querySelector('svg.marks');
             const box = svg?.getBoundingClientRect();
-            return { id: el.getAttribute('data-figure'), width: box?.width ?? 0, height: box?.height ?? 0, marks: svg ? svg.querySelectorAll('path, text, line').length : 0 };
+            return {
+              id: el.getAttribute('data-figure'),
+              width: box?.width ?? 0,
+              height: box?.height ?? 0,
+              marks: svg ? svg.querySelectorAll('path, text, line').length : 0,
+            };
           }),
         );
         expect(charts).toHaveLength(written.figures.length);
@@ -181,7 +251,14 @@ describe('report as a Jupyter notebook', () => {
       return ctx.skip();
     }
     for (const written of [report, reproduce]) {
-      const r = runPythonJson<{ nbformat: number; minor: number; cells: number; vegalite: number; png: number; ids: boolean }>(
+      const r = runPythonJson<{
+        nbformat: number;
+        minor: number;
+        cells: number;
+        vegalite: number;
+        png: number;
+        ids: boolean;
+      }>(
         venv.python,
         `
 import json, sys, nbformat
@@ -195,7 +272,13 @@ print(json.dumps({'nbformat': nb.nbformat, 'minor': nb.nbformat_minor, 'cells': 
   'ids': all('id' in c for c in nb.cells)}))`,
         written.notebook,
       );
-      expect(r).toMatchObject({ nbformat: 4, minor: 5, ids: true, vegalite: written.figures.length, png: written.figures.length });
+      expect(r).toMatchObject({
+        nbformat: 4,
+        minor: 5,
+        ids: true,
+        vegalite: written.figures.length,
+        png: written.figures.length,
+      });
     }
   }, 60_000);
 });

@@ -24,7 +24,10 @@ describe(`reproducing published values from ${resolvePublishedDir()}`, () => {
 
   it.each(rows.map((r) => [`${r.benchmark}: ${r.quantity}`, r] as const))('%s', (_name, r) => {
     expect(r.recomputed, r.source).not.toBeNull();
-    expect(roundTo(r.recomputed as number, r.digits), `${r.quantity}: published ${r.published.toFixed(r.digits)}, recomputed ${r.recomputed}`).toBe(roundTo(r.published, r.digits));
+    expect(
+      roundTo(r.recomputed as number, r.digits),
+      `${r.quantity}: published ${r.published.toFixed(r.digits)}, recomputed ${r.recomputed}`,
+    ).toBe(roundTo(r.published, r.digits));
     expect(r.match).toBe(true);
   });
 

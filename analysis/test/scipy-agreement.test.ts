@@ -49,12 +49,24 @@ function cases(): Case[] {
     const base = 100 * Math.pow(rng.nextFloat(), 0.35);
     return Array.from({ length: 3 }, () => Math.min(100, Math.max(0, base + (rng.nextFloat() - 0.5) * 30)));
   });
-  out.push({ name: 'scores, 97 tasks x 3 trials', sums: tasks.map((t) => t[0]! + t[1]! + t[2]!), counts: tasks.map(() => 3) });
+  out.push({
+    name: 'scores, 97 tasks x 3 trials',
+    sums: tasks.map((t) => t[0]! + t[1]! + t[2]!),
+    counts: tasks.map(() => 3),
+  });
   // The same with unjudged trials removed: unequal cluster sizes (ratio of sums).
   const kept = tasks.map((t, i) => (i % 7 === 0 ? t.slice(0, 1) : i % 5 === 0 ? t.slice(0, 2) : t));
-  out.push({ name: 'scores with unjudged trials (unequal clusters)', sums: kept.map((t) => t.reduce((a, b) => a + b, 0)), counts: kept.map((t) => t.length) });
+  out.push({
+    name: 'scores with unjudged trials (unequal clusters)',
+    sums: kept.map((t) => t.reduce((a, b) => a + b, 0)),
+    counts: kept.map((t) => t.length),
+  });
   // Success (>= 90) as 0/1, rare: strongly skewed.
-  out.push({ name: 'success indicators', sums: tasks.map((t) => t.filter((x) => x >= 90).length), counts: tasks.map(() => 3) });
+  out.push({
+    name: 'success indicators',
+    sums: tasks.map((t) => t.filter((x) => x >= 90).length),
+    counts: tasks.map(() => 3),
+  });
   // 11 projects, heavy right skew (lognormal-like).
   const skew = Array.from({ length: 11 }, () => Math.exp(2 * normPpf(Math.max(1e-9, rng.nextFloat()))));
   out.push({ name: '11 projects, heavy skew', sums: skew, counts: skew.map(() => 1) });
@@ -75,10 +87,17 @@ describe('agreement with SciPy', () => {
     if (!venv.ok) return ctx.skip();
     const data = cases();
     const resamples = 10_000;
-    const sp = runPythonJson<{ percentile: [number, number]; BCa: [number, number]; se: number }[]>(venv.python, SCIPY_BOOTSTRAP, { cases: data, resamples, confidence: 0.95, seed: 12345 });
+    const sp = runPythonJson<{ percentile: [number, number]; BCa: [number, number]; se: number }[]>(
+      venv.python,
+      SCIPY_BOOTSTRAP,
+      { cases: data, resamples, confidence: 0.95, seed: 12345 },
+    );
     let bcaDiffersFromPercentile = false;
     data.forEach((c, i) => {
-      const ours = clusterBootstrap({ sums: c.sums, counts: c.counts }, { resamples, seed: 777 + i, keepDistribution: true });
+      const ours = clusterBootstrap(
+        { sums: c.sums, counts: c.counts },
+        { resamples, seed: 777 + i, keepDistribution: true },
+      );
       const ref = sp[i]!;
       // Both sides are Monte Carlo estimates from 10,000 resamples: allow 5 standard errors
       // of the difference, sqrt(2) x the MC error of our endpoint at its quantile level.
@@ -94,7 +113,11 @@ describe('agreement with SciPy', () => {
       for (const [what, mine, theirs, level] of checks) {
         expect(Math.abs(mine - theirs), `${c.name}: ${what}`).toBeLessThan(tol(level));
       }
-      if (Math.abs(ref.BCa[0] - ref.percentile[0]) > 2 * tol(lv.low) || Math.abs(ref.BCa[1] - ref.percentile[1]) > 2 * tol(lv.high)) bcaDiffersFromPercentile = true;
+      if (
+        Math.abs(ref.BCa[0] - ref.percentile[0]) > 2 * tol(lv.low) ||
+        Math.abs(ref.BCa[1] - ref.percentile[1]) > 2 * tol(lv.high)
+      )
+        bcaDiffersFromPercentile = true;
     });
     // The comparison has teeth: on skewed data the two methods differ by more than the tolerance.
     expect(bcaDiffersFromPercentile).toBe(true);

@@ -91,7 +91,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const systems = dataset();
-  const ours = (): ReturnType<typeof clusterBootstrap>[] => systems.map((d, i) => clusterBootstrap(d, { resamples: RESAMPLES, seed: deriveSeed(1, `s${i}`) }));
+  const ours = (): ReturnType<typeof clusterBootstrap>[] =>
+    systems.map((d, i) => clusterBootstrap(d, { resamples: RESAMPLES, seed: deriveSeed(1, `s${i}`) }));
   // As env/README advises for benchmarking numpy: unset both OpenBLAS overrides for this process only.
   const env = { ...process.env };
   delete env.OPENBLAS_CORETYPE;
@@ -117,17 +118,35 @@ async function main(): Promise<void> {
   last.forEach((o, i) => {
     const ref = sp.results[i]!;
     const se = o.standardError!;
-    worst = Math.max(worst, Math.abs(o.percentile!.low - ref.percentile[0]!) / se, Math.abs(o.percentile!.high - ref.percentile[1]!) / se, Math.abs(o.bca!.low - ref.bca[0]!) / se, Math.abs(o.bca!.high - ref.bca[1]!) / se);
+    worst = Math.max(
+      worst,
+      Math.abs(o.percentile!.low - ref.percentile[0]!) / se,
+      Math.abs(o.percentile!.high - ref.percentile[1]!) / se,
+      Math.abs(o.bca!.low - ref.bca[0]!) / se,
+      Math.abs(o.bca!.high - ref.bca[1]!) / se,
+    );
   });
   const a = median(oursTimes);
   const b = median(scipyTimes);
   const ms = (x: number): string => `${(x * 1000).toFixed(1)} ms`;
-  console.log(`Cluster bootstrap, ${SYSTEMS} systems x ${TASKS} tasks x ${TRIALS} trials, ${RESAMPLES} resamples, percentile + BCa; ${REPEATS} interleaved rounds after warm-up`);
+  console.log(
+    `Cluster bootstrap, ${SYSTEMS} systems x ${TASKS} tasks x ${TRIALS} trials, ${RESAMPLES} resamples, percentile + BCa; ${REPEATS} interleaved rounds after warm-up`,
+  );
   console.log(`  @assay/analysis (Node ${process.version}): median ${ms(a)}, min ${ms(Math.min(...oursTimes))}`);
-  console.log(`  scipy ${PINNED.scipy} / numpy ${numpy} (in-process timing): median ${ms(b)}, min ${ms(Math.min(...scipyTimes))}`);
-  console.log(`  ratio scipy / ours: median ${(b / a).toFixed(2)}x, min ${(Math.min(...scipyTimes) / Math.min(...oursTimes)).toFixed(2)}x`);
-  console.log(`  largest endpoint difference vs SciPy: ${worst.toFixed(3)} bootstrap SE (Monte Carlo error, different RNGs)`);
-  console.log(`  load average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores)`);
+  console.log(
+    `  scipy ${PINNED.scipy} / numpy ${numpy} (in-process timing): median ${ms(b)}, min ${ms(Math.min(...scipyTimes))}`,
+  );
+  console.log(
+    `  ratio scipy / ours: median ${(b / a).toFixed(2)}x, min ${(Math.min(...scipyTimes) / Math.min(...oursTimes)).toFixed(2)}x`,
+  );
+  console.log(
+    `  largest endpoint difference vs SciPy: ${worst.toFixed(3)} bootstrap SE (Monte Carlo error, different RNGs)`,
+  );
+  console.log(
+    `  load average at end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (${cpus().length} cores)`,
+  );
 }
 
 main().catch((err) => {

@@ -54,7 +54,11 @@ async function median(fn: () => Promise<unknown>): Promise<Timing> {
 function peak(mode: string, file: string): { ms: number; maxRssMb: number } {
   const rss: Array<{ ms: number; maxRssMb: number }> = [];
   for (let i = 0; i < 3; i++) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'measure-peak.ts'), mode, file], { cwd: REPO, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'measure-peak.ts'), mode, file],
+      { cwd: REPO, encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`measure-peak ${mode} failed: ${r.stderr}`);
     rss.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; maxRssMb: number });
   }
@@ -77,7 +81,9 @@ try {
   await makeWorkbook(xlsx);
   const pdf = await makePdf(dir);
   makeDeck(pptx);
-  console.log(`inputs generated in ${((performance.now() - t) / 1000).toFixed(1)} s (exceljs, LibreOffice, python-pptx); medians of ${ROUNDS} rounds\n`);
+  console.log(
+    `inputs generated in ${((performance.now() - t) / 1000).toFixed(1)} s (exceljs, LibreOffice, python-pptx); medians of ${ROUNDS} rounds\n`,
+  );
 
   const idle = peak('noop', xlsx);
   const warm = new IsolatedExtractor();
@@ -113,13 +119,21 @@ try {
     if (first.evidence.format === 'xlsx') {
       const ej = await median(() => exceljsLoad(file));
       const ejPeak = peak('exceljs', file);
-      lines.push(`  vs exceljs full load ${fmt(ej)} -> ${ratio(ours, ej)}; exceljs peak RSS ${ejPeak.maxRssMb.toFixed(0)} MiB (+${(ejPeak.maxRssMb - idle.maxRssMb).toFixed(0)} over idle)`);
+      lines.push(
+        `  vs exceljs full load ${fmt(ej)} -> ${ratio(ours, ej)}; exceljs peak RSS ${ejPeak.maxRssMb.toFixed(0)} MiB (+${(ejPeak.maxRssMb - idle.maxRssMb).toFixed(0)} over idle)`,
+      );
     }
-    lines.push(`extract isolated (warm parser process) ${fmt(isolated)} -> ${ratio(isolated, ours)} in-process (IPC of the evidence)`);
+    lines.push(
+      `extract isolated (warm parser process) ${fmt(isolated)} -> ${ratio(isolated, ours)} in-process (IPC of the evidence)`,
+    );
     if (before && after) {
-      lines.push(`peak RSS of a fresh parser process ${after.maxRssMb.toFixed(0)} MiB (idle ${before.maxRssMb.toFixed(0)} MiB, +${(after.maxRssMb - before.maxRssMb).toFixed(0)} MiB for this file)`);
+      lines.push(
+        `peak RSS of a fresh parser process ${after.maxRssMb.toFixed(0)} MiB (idle ${before.maxRssMb.toFixed(0)} MiB, +${(after.maxRssMb - before.maxRssMb).toFixed(0)} MiB for this file)`,
+      );
     }
-    lines.push(`  vs read${first.evidence.format === 'pdf' ? '' : '+unzip'} alone: peak ${readPeak.maxRssMb.toFixed(0)} MiB (+${(readPeak.maxRssMb - idle.maxRssMb).toFixed(0)} MiB over an idle ${idle.maxRssMb.toFixed(0)} MiB tsx process)`);
+    lines.push(
+      `  vs read${first.evidence.format === 'pdf' ? '' : '+unzip'} alone: peak ${readPeak.maxRssMb.toFixed(0)} MiB (+${(readPeak.maxRssMb - idle.maxRssMb).toFixed(0)} MiB over an idle ${idle.maxRssMb.toFixed(0)} MiB tsx process)`,
+    );
     console.log(`${lines.join('\n  ')}\n`);
   }
   warm.close();

@@ -9,8 +9,24 @@ for (const harness of wanted) {
   const started = Date.now();
   try {
     const img = await ensureHarnessImage({ root, harness, log: (l) => console.error(`[${harness}] ${l}`) });
-    console.log(JSON.stringify({ harness, ok: true, tag: img.tag, built: img.built, seconds: (Date.now() - started) / 1000, runtimeSeconds: img.runtime?.seconds ?? 0 }));
+    console.log(
+      JSON.stringify({
+        harness,
+        ok: true,
+        tag: img.tag,
+        built: img.built,
+        seconds: (Date.now() - started) / 1000,
+        runtimeSeconds: img.runtime?.seconds ?? 0,
+      }),
+    );
   } catch (err) {
-    console.log(JSON.stringify({ harness, ok: false, seconds: (Date.now() - started) / 1000, error: (err as Error).message.slice(0, 4000) }));
+    console.log(
+      JSON.stringify({
+        harness,
+        ok: false,
+        seconds: (Date.now() - started) / 1000,
+        error: (err as Error).message.slice(0, 4000),
+      }),
+    );
   }
 }

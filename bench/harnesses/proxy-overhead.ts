@@ -5,7 +5,9 @@ import { startMockLlm } from '../../packages/mock-llm/src/index.js';
 import { startModelProxy } from '../../packages/harnesses/src/model-proxy.js';
 
 const n = Number(process.argv[2] ?? 300);
-const mock = await startMockLlm({ script: { rules: [], default: { text: 'x'.repeat(2000), usage: { input: 1000, output: 500, cachedInput: 0 } } } });
+const mock = await startMockLlm({
+  script: { rules: [], default: { text: 'x'.repeat(2000), usage: { input: 1000, output: 500, cachedInput: 0 } } },
+});
 const proxy = await startModelProxy({ port: 0 });
 const viaProxy = proxy.open('bench', { upstream: mock.url, api: 'openai-chat', key: 'sk-bench' });
 
@@ -14,7 +16,12 @@ async function timed(base: string, stream: boolean): Promise<number> {
   const res = await fetch(`${base}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer dummy' },
-    body: JSON.stringify({ model: 'm', stream, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hello' }] }),
+    body: JSON.stringify({
+      model: 'm',
+      stream,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hello' }],
+    }),
   });
   await res.text();
   return performance.now() - started;
@@ -31,7 +38,16 @@ for (const stream of [false, true]) {
   }
   const d = median(direct);
   const p = median(proxied);
-  console.log(JSON.stringify({ stream, requests: n, directMedianMs: +d.toFixed(2), proxyMedianMs: +p.toFixed(2), addedMs: +(p - d).toFixed(2), ratio: +(p / d).toFixed(2) }));
+  console.log(
+    JSON.stringify({
+      stream,
+      requests: n,
+      directMedianMs: +d.toFixed(2),
+      proxyMedianMs: +p.toFixed(2),
+      addedMs: +(p - d).toFixed(2),
+      ratio: +(p / d).toFixed(2),
+    }),
+  );
 }
 const u = proxy.usage('bench');
 console.log(JSON.stringify({ proxyCounted: u, expectedInput: 2 * n * 1000 }));

@@ -27,32 +27,60 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] ?? 0;
 };
 
-async function runMode(server: MockLlmServer, mode: (typeof MODES)[number]): Promise<{ r: JudgeRunResult; http: number }> {
+async function runMode(
+  server: MockLlmServer,
+  mode: (typeof MODES)[number],
+): Promise<{ r: JudgeRunResult; http: number }> {
   server.clearRecords();
-  const setup: JudgeSetup = judgeSetupSchema.parse({ mode, provider: 'openai', model: 'bench-judge', baseUrl: `${server.url}/v1`, apiKeyEnv: KEY_ENV });
-  const r = await judgeItems({ items: ITEMS, context: CONTEXT, evidence: evidence(), setup, model: createJudgeModel(setup, { env }), evidenceContextVersion: 'bench' });
+  const setup: JudgeSetup = judgeSetupSchema.parse({
+    mode,
+    provider: 'openai',
+    model: 'bench-judge',
+    baseUrl: `${server.url}/v1`,
+    apiKeyEnv: KEY_ENV,
+  });
+  const r = await judgeItems({
+    items: ITEMS,
+    context: CONTEXT,
+    evidence: evidence(),
+    setup,
+    model: createJudgeModel(setup, { env }),
+    evidenceContextVersion: 'bench',
+  });
   return { r, http: server.modelCalls().length };
 }
 
 /** The same number of sequential bare SDK calls (the judge's model client, no judge logic): the floor any judge pays. */
 async function baseline(server: MockLlmServer, calls: number): Promise<number> {
   server.setScript({ rules: [], default: { text: 'ok', usage: { input: 10, output: 1 } } });
-  const setup = judgeSetupSchema.parse({ mode: 'per-item', provider: 'openai', model: 'bench', baseUrl: `${server.url}/v1`, apiKeyEnv: KEY_ENV });
+  const setup = judgeSetupSchema.parse({
+    mode: 'per-item',
+    provider: 'openai',
+    model: 'bench',
+    baseUrl: `${server.url}/v1`,
+    apiKeyEnv: KEY_ENV,
+  });
   const client = createJudgeModel(setup, { env, transportRetries: 0 });
   const t0 = performance.now();
-  for (let i = 0; i < calls; i += 1) await client.complete({ system: 's', turns: [{ role: 'user', text: `call ${i}` }], tools: [] });
+  for (let i = 0; i < calls; i += 1)
+    await client.complete({ system: 's', turns: [{ role: 'user', text: `call ${i}` }], tools: [] });
   const ms = performance.now() - t0;
   server.setScript(judgeScript());
   return ms;
 }
 
 async function table(latencyMs: number): Promise<void> {
-  const rules = latencyMs > 0 ? [{ name: 'latency', match: { any: /ITEM c-/ }, reply: judgeScript().rules[0]?.reply, delayMs: latencyMs }] : [];
+  const rules =
+    latencyMs > 0
+      ? [{ name: 'latency', match: { any: /ITEM c-/ }, reply: judgeScript().rules[0]?.reply, delayMs: latencyMs }]
+      : [];
   const server = await startMockLlm({ script: { rules: rules.length > 0 ? rules : judgeScript().rules } });
   const setScript = () => server.setScript({ rules: rules.length > 0 ? rules : judgeScript().rules });
   setScript();
   console.log(`\nmodel latency ${latencyMs} ms per call, ${ITEMS.length} criteria, ${ROUNDS} rounds (medians)`);
-  console.log('| mode | sessions | model calls | HTTP requests | per-item calls / mode calls | wall ms | in model ms (summed over concurrent sessions) | our overhead ms/criterion | baseline bare SDK ms/call | our overhead per criterion / baseline call |');
+  console.log(
+    '| mode | sessions | model calls | HTTP requests | per-item calls / mode calls | wall ms | in model ms (summed over concurrent sessions) | our overhead ms/criterion | baseline bare SDK ms/call | our overhead per criterion / baseline call |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   let perItemCalls = 0;
   for (const mode of MODES) {
@@ -66,7 +94,9 @@ async function table(latencyMs: number): Promise<void> {
       last = await runMode(server, mode);
       walls.push(last.r.stats.wallMs);
       models.push(last.r.stats.modelMs);
-      overheads.push((last.r.sessions.reduce((n, x) => n + (x.wallMs - x.modelMs), 0) + last.r.stats.bookkeepingMs) / ITEMS.length);
+      overheads.push(
+        (last.r.sessions.reduce((n, x) => n + (x.wallMs - x.modelMs), 0) + last.r.stats.bookkeepingMs) / ITEMS.length,
+      );
       if (latencyMs === 0) {
         bases.push((await baseline(server, last.r.stats.modelCalls)) / last.r.stats.modelCalls);
         setScript();
@@ -79,7 +109,9 @@ async function table(latencyMs: number): Promise<void> {
     const overhead = median(overheads);
     const base = bases.length > 0 ? median(bases) : NaN;
     const unjudged = s.unjudged > 0 ? ` (${s.unjudged} unjudged!)` : '';
-    console.log(`| ${mode}${unjudged} | ${s.sessions} | ${s.modelCalls} | ${last.http} | ${(perItemCalls / s.modelCalls).toFixed(1)}x | ${wall.toFixed(1)} | ${median(models).toFixed(1)} | ${overhead.toFixed(3)} | ${Number.isNaN(base) ? '-' : base.toFixed(2)} | ${Number.isNaN(base) ? '-' : (overhead / base).toFixed(3)} |`);
+    console.log(
+      `| ${mode}${unjudged} | ${s.sessions} | ${s.modelCalls} | ${last.http} | ${(perItemCalls / s.modelCalls).toFixed(1)}x | ${wall.toFixed(1)} | ${median(models).toFixed(1)} | ${overhead.toFixed(3)} | ${Number.isNaN(base) ? '-' : base.toFixed(2)} | ${Number.isNaN(base) ? '-' : (overhead / base).toFixed(3)} |`,
+    );
   }
   await server.close();
 }

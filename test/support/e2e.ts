@@ -5,7 +5,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDocker, ensureScriptedAgentImage, freePort, startTemporalServer, stopTemporalServer } from '@assay/infra';
+import {
+  ensureDocker,
+  ensureScriptedAgentImage,
+  freePort,
+  startTemporalServer,
+  stopTemporalServer,
+} from '@assay/infra';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -20,7 +26,9 @@ export interface TestServer {
   restart: () => Promise<void>;
 }
 
-export async function startTestServer(dbFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-temporal-')), 'temporal.sqlite')): Promise<TestServer> {
+export async function startTestServer(
+  dbFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-temporal-')), 'temporal.sqlite'),
+): Promise<TestServer> {
   const port = await freePort();
   const saved = process.env.TEMPORAL_ADDRESS;
   delete process.env.TEMPORAL_ADDRESS;
@@ -28,9 +36,15 @@ export async function startTestServer(dbFile = path.join(mkdtempSync(path.join(o
   try {
     const info = await start();
     return {
-      address: info.address, port, dbFile,
-      stop: async () => { await stopTemporalServer({ root: ROOT, port }); },
-      restart: async () => { await start(); },
+      address: info.address,
+      port,
+      dbFile,
+      stop: async () => {
+        await stopTemporalServer({ root: ROOT, port });
+      },
+      restart: async () => {
+        await start();
+      },
     };
   } finally {
     if (saved !== undefined) process.env.TEMPORAL_ADDRESS = saved;
@@ -45,7 +59,10 @@ export async function ensureAgentImage(): Promise<string> {
 export function writeJob(job: Record<string, unknown>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-job-'));
   const file = path.join(dir, 'job.yaml');
-  writeFileSync(file, stringify({ schema: 'assay.job/v1', benchmark: SAMPLE, results: path.join(dir, 'results'), ...job }));
+  writeFileSync(
+    file,
+    stringify({ schema: 'assay.job/v1', benchmark: SAMPLE, results: path.join(dir, 'results'), ...job }),
+  );
   return file;
 }
 
@@ -58,15 +75,27 @@ export function spawnCli(args: string[], address: string, env: Record<string, st
   });
 }
 
-export function collectOutput(child: ChildProcess): { pid: number | undefined; text: () => string; exit: Promise<number | null> } {
+export function collectOutput(child: ChildProcess): {
+  pid: number | undefined;
+  text: () => string;
+  exit: Promise<number | null>;
+} {
   let out = '';
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { pid: child.pid, text: () => out, exit };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 120_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -82,14 +111,21 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
  */
 export async function watchContainerCreates(jobId: string): Promise<{ workflowIds: () => string[]; stop: () => void }> {
   const Docker = (await import('dockerode')).default;
-  const stream = (await new Docker().getEvents({ filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] } })) as NodeJS.ReadableStream & { destroy?: () => void };
+  const stream = (await new Docker().getEvents({
+    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
+  })) as NodeJS.ReadableStream & { destroy?: () => void };
   const ids: string[] = [];
   let buf = '';
   stream.on('data', (d: Buffer) => {
     buf += d.toString();
     const lines = buf.split('\n');
     buf = lines.pop() ?? '';
-    for (const l of lines) if (l.trim()) ids.push((JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes['assay.workflow-id'] ?? '?');
+    for (const l of lines)
+      if (l.trim())
+        ids.push(
+          (JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes['assay.workflow-id'] ??
+            '?',
+        );
   });
   return { workflowIds: () => [...ids], stop: () => stream.destroy?.() };
 }

@@ -12,7 +12,6 @@ export const trialStageQuery = defineQuery<string>('stage');
 /** Where a subtask is: agent, snapshot, evaluating, recording, done. */
 export const subtaskStageQuery = defineQuery<string>('subtaskStage');
 
-
 /** Search attributes registered by `assay setup` (Keyword), so the Web UI can filter trials. */
 export const searchKeys = {
   job: defineSearchAttributeKey('AssayJob', SearchAttributeType.KEYWORD),
@@ -29,4 +28,7 @@ export { projectTrialKey, projectWorkflowId } from '@assay/core';
 export const projectProgressQuery = defineQuery<import('@assay/core').ProjectProgress>('projectProgress');
 
 /** Scripted client feedback for a running project, released before the next subtask. Acknowledged. */
-export const injectFeedbackUpdate = defineUpdate<{ accepted: true; releaseBefore: string | null }, [import('@assay/core').FeedbackInjection]>('injectFeedback');
+export const injectFeedbackUpdate = defineUpdate<
+  { accepted: true; releaseBefore: string | null },
+  [import('@assay/core').FeedbackInjection]
+>('injectFeedback');

@@ -3,18 +3,39 @@
 // recorded on disk are skipped, so submitting the same job again resumes it.
 // After `batchSize` children the job continues as new (its history stays small);
 // the next run skips what is recorded and what failed for infrastructure reasons.
-import { ApplicationFailure, ParentClosePolicy, continueAsNew, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  continueAsNew,
+  executeChild,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { TrialActivities } from '@assay/activities';
 import {
-  jobProgressQuery, projectTrialKey, projectWorkflowId, searchKeys, trialKey, trialWorkflowId,
-  type JobInput, type JobProgress, type ProjectTrialInput, type TrialInput, type TrialOutcome,
+  jobProgressQuery,
+  projectTrialKey,
+  projectWorkflowId,
+  searchKeys,
+  trialKey,
+  trialWorkflowId,
+  type JobInput,
+  type JobProgress,
+  type ProjectTrialInput,
+  type TrialInput,
+  type TrialOutcome,
 } from './definitions.js';
 import { projectWorkflow } from './project-workflow.js';
 import { trialWorkflow } from './trial-workflow.js';
 
 export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   const carry = input.carry;
-  const progress: JobProgress = { total: 0, skipped: carry?.alreadyRecorded ?? 0, running: [], done: [...(carry?.infraFailed ?? [])] };
+  const progress: JobProgress = {
+    total: 0,
+    skipped: carry?.alreadyRecorded ?? 0,
+    running: [],
+    done: [...(carry?.infraFailed ?? [])],
+  };
   const failedBefore = new Set(carry?.infraFailed.map((o) => o.key) ?? []);
   setHandler(jobProgressQuery, () => progress);
 
@@ -36,8 +57,16 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
           continue;
         }
         pending.push({
-          jobId: input.jobId, resultsDir: input.resultsDir, benchmark: input.benchmark, taskId, system, trial,
-          limits: input.limits, resources: input.resources, judge: input.judge, heartbeatSeconds: input.heartbeatSeconds,
+          jobId: input.jobId,
+          resultsDir: input.resultsDir,
+          benchmark: input.benchmark,
+          taskId,
+          system,
+          trial,
+          limits: input.limits,
+          resources: input.resources,
+          judge: input.judge,
+          heartbeatSeconds: input.heartbeatSeconds,
         });
       }
     }
@@ -50,8 +79,16 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
           continue;
         }
         pending.push({
-          jobId: input.jobId, resultsDir: input.resultsDir, benchmark: input.benchmark, projectId, system, trial,
-          limits: input.limits, resources: input.resources, judge: input.judge, heartbeatSeconds: input.heartbeatSeconds,
+          jobId: input.jobId,
+          resultsDir: input.resultsDir,
+          benchmark: input.benchmark,
+          projectId,
+          system,
+          trial,
+          limits: input.limits,
+          resources: input.resources,
+          judge: input.judge,
+          heartbeatSeconds: input.heartbeatSeconds,
         });
       }
     }
@@ -74,16 +111,29 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     let outcome: TrialOutcome;
     try {
       if ('taskId' in trial) {
-        outcome = await executeChild(trialWorkflow, { ...options, workflowId: trialWorkflowId(input.jobId, key), args: [trial] });
+        outcome = await executeChild(trialWorkflow, {
+          ...options,
+          workflowId: trialWorkflowId(input.jobId, key),
+          args: [trial],
+        });
       } else {
-        const p = await executeChild(projectWorkflow, { ...options, workflowId: projectWorkflowId(input.jobId, key), args: [trial] });
+        const p = await executeChild(projectWorkflow, {
+          ...options,
+          workflowId: projectWorkflowId(input.jobId, key),
+          args: [trial],
+        });
         const unjudged = p.checkpoints.reduce((a, c) => a + c.unjudged, 0);
         outcome = { key, kind: 'project', status: 'completed', score: p.finalScore, decided: p.processScore, unjudged };
       }
     } catch (err) {
       // Infrastructure gave up after its retries: say so on disk, never as a score.
-      const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-      await recordInfraFailure({ resultsDir: input.resultsDir, key: `${'taskId' in trial ? 'trials' : 'projects'}/${key}`, error: message });
+      const message =
+        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      await recordInfraFailure({
+        resultsDir: input.resultsDir,
+        key: `${'taskId' in trial ? 'trials' : 'projects'}/${key}`,
+        error: message,
+      });
       outcome = { key, status: 'infra-failed', score: null, decided: null, unjudged: 0, error: message };
     }
     progress.running = progress.running.filter((k) => k !== key);

@@ -7,8 +7,12 @@
 import { executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
 import {
-  injectFeedbackUpdate, projectProgressQuery,
-  type FeedbackInjection, type ProjectProgress, type ProjectTrialInput, type SubtaskOutcome,
+  injectFeedbackUpdate,
+  projectProgressQuery,
+  type FeedbackInjection,
+  type ProjectProgress,
+  type ProjectTrialInput,
+  type SubtaskOutcome,
 } from './definitions.js';
 import { subtaskWorkflow } from './subtask-workflow.js';
 
@@ -20,7 +24,14 @@ export interface ProjectOutcome {
 }
 
 export async function projectWorkflow(input: ProjectTrialInput): Promise<ProjectOutcome> {
-  const progress: ProjectProgress = { stage: null, subtask: null, phase: 'starting', checkpoints: [], finalScore: null, injectedFeedback: 0 };
+  const progress: ProjectProgress = {
+    stage: null,
+    subtask: null,
+    phase: 'starting',
+    checkpoints: [],
+    finalScore: null,
+    injectedFeedback: 0,
+  };
   const pending: FeedbackInjection[] = [];
   const injected: { name: string; beforeSubtask: string | null }[] = [];
   let nextSubtask: string | null = null;
@@ -42,7 +53,11 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     },
   );
 
-  const quick = proxyActivities<ProjectActivities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: `${input.heartbeatSeconds}s`, retry: { maximumAttempts: 5, initialInterval: '2s' } });
+  const quick = proxyActivities<ProjectActivities>({
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: `${input.heartbeatSeconds}s`,
+    retry: { maximumAttempts: 5, initialInterval: '2s' },
+  });
   const verifier = proxyActivities<ProjectActivities>({
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
     heartbeatTimeout: `${input.heartbeatSeconds}s`,

@@ -34,7 +34,11 @@ export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutco
   try {
     evaluation = await verifier.evaluateCheckpoint({ subtask: input, snapshot });
   } catch (err) {
-    evaluation = await quick.markCheckpointUnjudged({ subtask: input, snapshot, error: err instanceof Error ? err.message : String(err) });
+    evaluation = await quick.markCheckpointUnjudged({
+      subtask: input,
+      snapshot,
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
   stage = 'recording';
   await quick.recordCheckpoint({ subtask: input, run, snapshot, evaluation });

@@ -7,7 +7,13 @@ import type { SystemSpec } from '@assay/core';
 import { HarnessNotAvailable, type ContainerPlan, type HarnessContext } from './container-plan.js';
 
 export const SCRIPTED_AGENTS = [
-  'oracle', 'nop', 'missing-deliverable', 'wrong-type', 'no-cached-values', 'correction-not-applied', 'superseded-decision',
+  'oracle',
+  'nop',
+  'missing-deliverable',
+  'wrong-type',
+  'no-cached-values',
+  'correction-not-applied',
+  'superseded-decision',
 ] as const;
 export type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
 

@@ -17,26 +17,66 @@ export interface LeaderboardPoint {
 export function leaderboardFigure(rows: readonly LeaderboardPoint[], subtitle?: string): VlSpec {
   const order = [...rows].sort((a, b) => (b.mean ?? -1) - (a.mean ?? -1)).map((r) => r.system);
   const values = rows.flatMap((r) => [
-    { system: r.system, metric: 'Average score', value: r.mean, low: r.ci_low ?? null, high: r.ci_high ?? null, label_y: top(r.mean, r.ci_high) },
-    { system: r.system, metric: 'Success rate (≥ 90), %', value: r.success_rate, low: r.success_ci_low ?? null, high: r.success_ci_high ?? null, label_y: top(r.success_rate, r.success_ci_high) },
+    {
+      system: r.system,
+      metric: 'Average score',
+      value: r.mean,
+      low: r.ci_low ?? null,
+      high: r.ci_high ?? null,
+      label_y: top(r.mean, r.ci_high),
+    },
+    {
+      system: r.system,
+      metric: 'Success rate (≥ 90), %',
+      value: r.success_rate,
+      low: r.success_ci_low ?? null,
+      high: r.success_ci_high ?? null,
+      label_y: top(r.success_rate, r.success_ci_high),
+    },
   ]);
   const x = { field: 'system', type: 'nominal', sort: order, title: null, axis: { labelAngle: -35 } };
-  const color = { field: 'metric', type: 'nominal', title: null, scale: { range: [PALETTE.score, PALETTE.success] }, legend: { orient: 'top' } };
-  return figure('Leaderboard', subtitle ?? 'Mean score and success rate with 95% cluster-bootstrap CIs (tasks resampled)', {
-    data: { values },
-    width: { step: 56 },
-    height: 260,
-    encoding: { x, xOffset: { field: 'metric' }, color },
-    layer: [
-      { mark: { type: 'bar' }, encoding: { y: { field: 'value', type: 'quantitative', title: 'Score / %', scale: { domain: [0, 100] } } } },
-      { mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color: { value: '#222' } } },
-      { mark: { type: 'text', dy: -6, fontSize: 9 }, encoding: { y: { field: 'label_y', type: 'quantitative' }, text: { field: 'value', format: '.1f' }, color: { value: '#222' } } },
-    ],
-  });
+  const color = {
+    field: 'metric',
+    type: 'nominal',
+    title: null,
+    scale: { range: [PALETTE.score, PALETTE.success] },
+    legend: { orient: 'top' },
+  };
+  return figure(
+    'Leaderboard',
+    subtitle ?? 'Mean score and success rate with 95% cluster-bootstrap CIs (tasks resampled)',
+    {
+      data: { values },
+      width: { step: 56 },
+      height: 260,
+      encoding: { x, xOffset: { field: 'metric' }, color },
+      layer: [
+        {
+          mark: { type: 'bar' },
+          encoding: { y: { field: 'value', type: 'quantitative', title: 'Score / %', scale: { domain: [0, 100] } } },
+        },
+        {
+          mark: { type: 'rule', strokeWidth: 1.5 },
+          encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color: { value: '#222' } },
+        },
+        {
+          mark: { type: 'text', dy: -6, fontSize: 9 },
+          encoding: {
+            y: { field: 'label_y', type: 'quantitative' },
+            text: { field: 'value', format: '.1f' },
+            color: { value: '#222' },
+          },
+        },
+      ],
+    },
+  );
 }
 
 /** Systems ordered by a value, highest first (explicit, so layered marks share one order). */
-export function orderBy<T extends { system: string }>(rows: readonly T[], value: (r: T) => number | null | undefined): string[] {
+export function orderBy<T extends { system: string }>(
+  rows: readonly T[],
+  value: (r: T) => number | null | undefined,
+): string[] {
   return [...rows].sort((a, b) => (value(b) ?? -Infinity) - (value(a) ?? -Infinity)).map((r) => r.system);
 }
 
@@ -58,7 +98,13 @@ export function heatmapFigure(opts: {
 }): VlSpec {
   const values = opts.rows.map((r) => ({ ...r, label: r.label ?? (r.value === null ? '—' : r.value.toFixed(1)) }));
   const enc = {
-    x: { field: 'category', type: 'nominal', title: opts.categoryTitle, sort: opts.categories ?? null, axis: { labelAngle: -30 } },
+    x: {
+      field: 'category',
+      type: 'nominal',
+      title: opts.categoryTitle,
+      sort: opts.categories ?? null,
+      axis: { labelAngle: -30 },
+    },
     y: { field: 'system', type: 'nominal', title: null, sort: opts.systems ?? null },
   };
   return figure(opts.title, opts.subtitle, {
@@ -68,16 +114,32 @@ export function heatmapFigure(opts: {
     encoding: enc,
     layer: [
       { mark: { type: 'rect', color: '#eeeeee' } },
-      { mark: { type: 'rect' }, encoding: { color: { field: 'value', type: 'quantitative', title: opts.valueTitle, scale: { domain: [0, 100], scheme: 'blues' } } } },
+      {
+        mark: { type: 'rect' },
+        encoding: {
+          color: {
+            field: 'value',
+            type: 'quantitative',
+            title: opts.valueTitle,
+            scale: { domain: [0, 100], scheme: 'blues' },
+          },
+        },
+      },
       {
         mark: { type: 'text', fontSize: 10 },
-        encoding: { text: { field: 'label' }, color: { condition: { test: 'datum.value !== null && datum.value > 65', value: 'white' }, value: '#222' } },
+        encoding: {
+          text: { field: 'label' },
+          color: { condition: { test: 'datum.value !== null && datum.value > 65', value: 'white' }, value: '#222' },
+        },
       },
     ],
   });
 }
 
-export function importanceFigure(rows: readonly { system: string; level: string; satisfaction: number | null }[], systems?: readonly string[]): VlSpec {
+export function importanceFigure(
+  rows: readonly { system: string; level: string; satisfaction: number | null }[],
+  systems?: readonly string[],
+): VlSpec {
   return figure('Satisfaction by importance level', 'Rate within each model-task-trial, then averaged (%)', {
     data: { values: rows },
     width: { step: 54 },
@@ -87,42 +149,80 @@ export function importanceFigure(rows: readonly { system: string; level: string;
       x: { field: 'system', type: 'nominal', sort: systems ?? null, title: null, axis: { labelAngle: -35 } },
       xOffset: { field: 'level', sort: ['Auxiliary', 'Important', 'Core'] },
       y: { field: 'satisfaction', type: 'quantitative', title: 'Satisfied items, %', scale: { domain: [0, 100] } },
-      color: { field: 'level', type: 'nominal', title: 'Importance', sort: ['Auxiliary', 'Important', 'Core'], scale: { range: ['#bab0ac', '#72b7b2', '#4c78a8'] }, legend: { orient: 'top' } },
+      color: {
+        field: 'level',
+        type: 'nominal',
+        title: 'Importance',
+        sort: ['Auxiliary', 'Important', 'Core'],
+        scale: { range: ['#bab0ac', '#72b7b2', '#4c78a8'] },
+        legend: { orient: 'top' },
+      },
       tooltip: [{ field: 'system' }, { field: 'level' }, { field: 'satisfaction', format: '.2f' }],
     },
   });
 }
 
 export function formatComplianceFigure(rows: readonly { system: string; compliance: number | null }[]): VlSpec {
-  return figure('Output-format compliance', 'Runs whose deliverables have the required file types, on tasks that require them (%)', {
-    data: { values: rows },
-    width: 380,
-    height: { step: 22 },
-    encoding: {
-      y: { field: 'system', type: 'nominal', sort: orderBy(rows, (r) => r.compliance), title: null },
-      x: { field: 'compliance', type: 'quantitative', title: 'Compliance, %', scale: { domain: [0, 100] } },
+  return figure(
+    'Output-format compliance',
+    'Runs whose deliverables have the required file types, on tasks that require them (%)',
+    {
+      data: { values: rows },
+      width: 380,
+      height: { step: 22 },
+      encoding: {
+        y: { field: 'system', type: 'nominal', sort: orderBy(rows, (r) => r.compliance), title: null },
+        x: { field: 'compliance', type: 'quantitative', title: 'Compliance, %', scale: { domain: [0, 100] } },
+      },
+      layer: [
+        { mark: { type: 'bar', color: PALETTE.score } },
+        {
+          mark: { type: 'text', align: 'left', dx: 4, fontSize: 10 },
+          encoding: { text: { field: 'compliance', format: '.1f' } },
+        },
+      ],
     },
-    layer: [
-      { mark: { type: 'bar', color: PALETTE.score } },
-      { mark: { type: 'text', align: 'left', dx: 4, fontSize: 10 }, encoding: { text: { field: 'compliance', format: '.1f' } } },
-    ],
-  });
+  );
 }
 
-export function harnessSwapFigure(rows: readonly { model: string; harness: string; avg_score: number | null }[]): VlSpec {
+export function harnessSwapFigure(
+  rows: readonly { model: string; harness: string; avg_score: number | null }[],
+): VlSpec {
   return figure('Harness swap', 'Same model and tasks, only the harness changes; the line spans max–min', {
     data: { values: rows },
     width: 380,
     height: { step: 30 },
     encoding: { y: { field: 'model', type: 'nominal', title: null } },
     layer: [
-      { mark: { type: 'rule', color: '#999' }, encoding: { x: { aggregate: 'min', field: 'avg_score', type: 'quantitative', title: 'Average score', scale: { zero: false } }, x2: { aggregate: 'max', field: 'avg_score' } } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { x: { field: 'avg_score', type: 'quantitative' }, color: { field: 'harness', type: 'nominal', title: 'Harness', legend: { orient: 'top' } }, tooltip: [{ field: 'model' }, { field: 'harness' }, { field: 'avg_score', format: '.2f' }] } },
+      {
+        mark: { type: 'rule', color: '#999' },
+        encoding: {
+          x: {
+            aggregate: 'min',
+            field: 'avg_score',
+            type: 'quantitative',
+            title: 'Average score',
+            scale: { zero: false },
+          },
+          x2: { aggregate: 'max', field: 'avg_score' },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 80 },
+        encoding: {
+          x: { field: 'avg_score', type: 'quantitative' },
+          color: { field: 'harness', type: 'nominal', title: 'Harness', legend: { orient: 'top' } },
+          tooltip: [{ field: 'model' }, { field: 'harness' }, { field: 'avg_score', format: '.2f' }],
+        },
+      },
     ],
   });
 }
 
-export function oracleFigure(rows: readonly { system: string; all_runs: number | null; oracle: number | null }[], what = 'Average score'): VlSpec {
+export function oracleFigure(
+  rows: readonly { system: string; all_runs: number | null; oracle: number | null }[],
+  what = 'Average score',
+): VlSpec {
   const values = rows.flatMap((r) => [
     { system: r.system, kind: 'All runs', value: r.all_runs },
     { system: r.system, kind: 'Best of k (oracle)', value: r.oracle },
@@ -133,8 +233,27 @@ export function oracleFigure(rows: readonly { system: string; all_runs: number |
     height: { step: 24 },
     encoding: { y: { field: 'system', type: 'nominal', title: null } },
     layer: [
-      { mark: { type: 'rule', color: '#999' }, encoding: { x: { aggregate: 'min', field: 'value', type: 'quantitative', title: what, scale: { zero: false } }, x2: { aggregate: 'max', field: 'value' } } },
-      { mark: { type: 'point', filled: true, size: 70 }, encoding: { x: { field: 'value', type: 'quantitative' }, color: { field: 'kind', type: 'nominal', title: null, scale: { range: [PALETTE.score, PALETTE.success] }, legend: { orient: 'top' } }, tooltip: [{ field: 'system' }, { field: 'kind' }, { field: 'value', format: '.2f' }] } },
+      {
+        mark: { type: 'rule', color: '#999' },
+        encoding: {
+          x: { aggregate: 'min', field: 'value', type: 'quantitative', title: what, scale: { zero: false } },
+          x2: { aggregate: 'max', field: 'value' },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 70 },
+        encoding: {
+          x: { field: 'value', type: 'quantitative' },
+          color: {
+            field: 'kind',
+            type: 'nominal',
+            title: null,
+            scale: { range: [PALETTE.score, PALETTE.success] },
+            legend: { orient: 'top' },
+          },
+          tooltip: [{ field: 'system' }, { field: 'kind' }, { field: 'value', format: '.2f' }],
+        },
+      },
     ],
   });
 }

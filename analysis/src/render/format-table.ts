@@ -34,10 +34,14 @@ export function toCsv(spec: TableSpec): string {
   const esc = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const lines = [cols.map((c) => esc(c.name)).join(',')];
   for (const r of rowsOf(spec.table)) {
-    lines.push(cols.map((c) => {
-      const v = r[c.name];
-      return v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v)) ? '' : esc(String(v));
-    }).join(','));
+    lines.push(
+      cols
+        .map((c) => {
+          const v = r[c.name];
+          return v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v)) ? '' : esc(String(v));
+        })
+        .join(','),
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -56,8 +60,22 @@ export function toMarkdown(spec: TableSpec): string {
 }
 
 const LATEX_SPECIALS: Record<string, string> = {
-  '\\': '\\textbackslash{}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_', '{': '\\{', '}': '\\}', '~': '\\textasciitilde{}', '^': '\\textasciicircum{}',
-  '—': '---', '–': '--', '≥': '$\\geq$', '≤': '$\\leq$', '×': '$\\times$', '−': '$-$',
+  '\\': '\\textbackslash{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '{': '\\{',
+  '}': '\\}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '—': '---',
+  '–': '--',
+  '≥': '$\\geq$',
+  '≤': '$\\leq$',
+  '×': '$\\times$',
+  '−': '$-$',
 };
 
 export function latexEscape(s: string): string {
@@ -84,9 +102,14 @@ export function toHtmlTable(spec: TableSpec): string {
   const cols = columnsOf(spec);
   const rows = rowsOf(spec.table);
   const numeric = cols.map((c) => rows.some((r) => typeof r[c.name] === 'number'));
-  const head = cols.map((c, i) => `<th${numeric[i] ? ' class="num"' : ''}>${escapeHtml(c.label ?? c.name)}</th>`).join('');
+  const head = cols
+    .map((c, i) => `<th${numeric[i] ? ' class="num"' : ''}>${escapeHtml(c.label ?? c.name)}</th>`)
+    .join('');
   const body = rows
-    .map((r) => `<tr>${cols.map((c, i) => `<td${numeric[i] ? ' class="num"' : ''}>${escapeHtml(displayValue(r[c.name], c.digits))}</td>`).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr>${cols.map((c, i) => `<td${numeric[i] ? ' class="num"' : ''}>${escapeHtml(displayValue(r[c.name], c.digits))}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }

@@ -20,7 +20,8 @@ export function installTextMetrics(): void {
   const regular = fontMetrics(files.regular);
   const bold = fontMetrics(files.bold);
   // vega exports textMetrics at runtime but not in its types.
-  const tm = (vega as unknown as { textMetrics: { width: (item: Record<string, unknown>, text: unknown) => number } }).textMetrics;
+  const tm = (vega as unknown as { textMetrics: { width: (item: Record<string, unknown>, text: unknown) => number } })
+    .textMetrics;
   tm.width = (item, text) => {
     const size = item.fontSize != null ? Number(item.fontSize) || 0 : 11;
     const weight = item.fontWeight;
@@ -51,7 +52,12 @@ export function renderPng(svg: string, scale = 2): Buffer {
   const r = new Resvg(svg, {
     fitTo: { mode: 'zoom', value: scale },
     background: 'white',
-    font: { fontFiles: [files.regular, files.bold], loadSystemFonts: false, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
+    font: {
+      fontFiles: [files.regular, files.bold],
+      loadSystemFonts: false,
+      defaultFontFamily: FONT_FAMILY,
+      sansSerifFamily: FONT_FAMILY,
+    },
   });
   return r.render().asPng();
 }
@@ -97,11 +103,16 @@ export async function embedFonts(svg: string): Promise<string> {
 /** @font-face rules (base64 WOFF2 subsets) covering the base set plus every character of `text`. */
 export async function fontFaceRules(text: string, weights: readonly ('normal' | 'bold')[]): Promise<string> {
   const files = fontFiles();
-  const extra = [...new Set(text)].filter((ch) => !BASE_CHARS.includes(ch) && ch >= ' ').sort().join('');
+  const extra = [...new Set(text)]
+    .filter((ch) => !BASE_CHARS.includes(ch) && ch >= ' ')
+    .sort()
+    .join('');
   const rules: string[] = [];
   for (const weight of weights) {
     const b64 = await fontSubset(weight === 'bold' ? files.bold : files.regular, BASE_CHARS + extra);
-    rules.push(`@font-face{font-family:'${FONT_FAMILY}';font-weight:${weight};src:url(data:font/woff2;base64,${b64}) format('woff2');}`);
+    rules.push(
+      `@font-face{font-family:'${FONT_FAMILY}';font-weight:${weight};src:url(data:font/woff2;base64,${b64}) format('woff2');}`,
+    );
   }
   return rules.join('');
 }

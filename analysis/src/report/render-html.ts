@@ -72,8 +72,12 @@ export async function renderHtml(doc: ReportDocument): Promise<string> {
       );
     }
   }
-  const meta = Object.entries(doc.meta).map(([k, v]) => `<span><strong>${escapeHtml(k)}:</strong> ${escapeHtml(String(v))}</span>`).join('');
-  const scripts = vendorScripts().map((s) => `<script data-lib="${s.name}">${scriptSafe(readFileSync(s.file, 'utf8'))}</script>`).join('\n');
+  const meta = Object.entries(doc.meta)
+    .map(([k, v]) => `<span><strong>${escapeHtml(k)}:</strong> ${escapeHtml(String(v))}</span>`)
+    .join('');
+  const scripts = vendorScripts()
+    .map((s) => `<script data-lib="${s.name}">${scriptSafe(readFileSync(s.file, 'utf8'))}</script>`)
+    .join('\n');
   const body = parts.join('\n');
   const fonts = await fontFaceRules(`${doc.title} ${meta} ${body} ${JSON.stringify(specs)}`, ['normal', 'bold']);
   return `<!DOCTYPE html>

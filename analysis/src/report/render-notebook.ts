@@ -10,14 +10,18 @@ export const VEGALITE_MIME = 'application/vnd.vegalite.v5+json';
 /** Notebook source lines: each line keeps its newline except the last. */
 function lines(text: string): string[] {
   const parts = text.split('\n');
-  return parts.map((l, i) => (i < parts.length - 1 ? `${l}\n` : l)).filter((l, i, a) => !(i === a.length - 1 && l === ''));
+  return parts
+    .map((l, i) => (i < parts.length - 1 ? `${l}\n` : l))
+    .filter((l, i, a) => !(i === a.length - 1 && l === ''));
 }
 
 export function renderNotebook(doc: ReportDocument, pngs: ReadonlyMap<string, Buffer>): Record<string, unknown> {
   const cells: Record<string, unknown>[] = [];
   let n = 0;
   const id = (kind: string): string => `${kind}-${String(++n).padStart(3, '0')}`;
-  const meta = Object.entries(doc.meta).map(([k, v]) => `- **${k}:** ${v}`).join('\n');
+  const meta = Object.entries(doc.meta)
+    .map(([k, v]) => `- **${k}:** ${v}`)
+    .join('\n');
   cells.push({ cell_type: 'markdown', id: id('md'), metadata: {}, source: lines(`# ${doc.title}\n\n${meta}`) });
   for (const b of doc.blocks) {
     if (b.kind === 'markdown') {
@@ -25,7 +29,10 @@ export function renderNotebook(doc: ReportDocument, pngs: ReadonlyMap<string, Bu
     } else if (b.kind === 'figure') {
       const f = b.figure;
       const png = pngs.get(f.id);
-      const data: Record<string, unknown> = { [VEGALITE_MIME]: f.spec, 'text/plain': [`<VegaLite 5 chart: ${f.title}>`] };
+      const data: Record<string, unknown> = {
+        [VEGALITE_MIME]: f.spec,
+        'text/plain': [`<VegaLite 5 chart: ${f.title}>`],
+      };
       if (png) data['image/png'] = png.toString('base64');
       cells.push({
         cell_type: 'code',
@@ -45,7 +52,17 @@ export function renderNotebook(doc: ReportDocument, pngs: ReadonlyMap<string, Bu
         metadata: { tags: ['table'] },
         execution_count: null,
         source: lines(`# ${t.title}: ${t.caption}\nimport pandas as pd\npd.read_csv('tables/${t.id}.csv')`),
-        outputs: [{ output_type: 'display_data', data: { 'text/html': lines(toHtmlTable(t)), 'text/markdown': lines(toMarkdown(t)), 'text/plain': lines(toMarkdown(t)) }, metadata: {} }],
+        outputs: [
+          {
+            output_type: 'display_data',
+            data: {
+              'text/html': lines(toHtmlTable(t)),
+              'text/markdown': lines(toMarkdown(t)),
+              'text/plain': lines(toMarkdown(t)),
+            },
+            metadata: {},
+          },
+        ],
       });
     }
   }

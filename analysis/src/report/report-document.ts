@@ -61,7 +61,15 @@ export function hasNumbers(spec: unknown, fields?: readonly string[]): boolean {
   const counts = (k: string): boolean => (fields ? fields.includes(k) : k !== 'v');
   const rowsWithNumbers = (data: unknown): boolean => {
     const values = (data as { values?: unknown } | undefined)?.values;
-    return Array.isArray(values) && values.some((row) => row !== null && typeof row === 'object' && Object.entries(row).some(([k, v]) => counts(k) && typeof v === 'number' && Number.isFinite(v)));
+    return (
+      Array.isArray(values) &&
+      values.some(
+        (row) =>
+          row !== null &&
+          typeof row === 'object' &&
+          Object.entries(row).some(([k, v]) => counts(k) && typeof v === 'number' && Number.isFinite(v)),
+      )
+    );
   };
   const s = spec as { data?: unknown; layer?: unknown[] };
   if (rowsWithNumbers(s.data)) return true;

@@ -42,14 +42,22 @@ export async function writeDocument(doc: ReportDocument, outDir: string): Promis
         throw new Error(messages.figureFailed(f.id, (err as Error).message));
       }
       pngs.set(f.id, png);
-      const files = { svg: path.join(figDir, `${f.id}.svg`), png: path.join(figDir, `${f.id}.png`), spec: path.join(figDir, `${f.id}.vl.json`) };
+      const files = {
+        svg: path.join(figDir, `${f.id}.svg`),
+        png: path.join(figDir, `${f.id}.png`),
+        spec: path.join(figDir, `${f.id}.vl.json`),
+      };
       await writeFile(files.svg, svg);
       await writeFile(files.png, png);
       await writeFile(files.spec, JSON.stringify(f.spec, null, 2));
       figures.push({ id: f.id, title: f.title, ...files });
     } else if (b.kind === 'table') {
       const t = b.table;
-      const files = { csv: path.join(tabDir, `${t.id}.csv`), markdown: path.join(tabDir, `${t.id}.md`), latex: path.join(tabDir, `${t.id}.tex`) };
+      const files = {
+        csv: path.join(tabDir, `${t.id}.csv`),
+        markdown: path.join(tabDir, `${t.id}.md`),
+        latex: path.join(tabDir, `${t.id}.tex`),
+      };
       // CSV keeps every column at full precision; Markdown and LaTeX show the display columns.
       await writeFile(files.csv, toCsv({ table: t.table }));
       await writeFile(files.markdown, `**${t.title}.** ${t.caption}\n\n${toMarkdown(t)}`);
@@ -73,8 +81,20 @@ export async function writeDocument(doc: ReportDocument, outDir: string): Promis
         meta: doc.meta,
         html: rel(html),
         notebook: rel(notebook),
-        figures: figures.map((f) => ({ id: f.id, title: f.title, svg: rel(f.svg), png: rel(f.png), spec: rel(f.spec) })),
-        tables: tables.map((t) => ({ id: t.id, title: t.title, csv: rel(t.csv), markdown: rel(t.markdown), latex: rel(t.latex) })),
+        figures: figures.map((f) => ({
+          id: f.id,
+          title: f.title,
+          svg: rel(f.svg),
+          png: rel(f.png),
+          spec: rel(f.spec),
+        })),
+        tables: tables.map((t) => ({
+          id: t.id,
+          title: t.title,
+          csv: rel(t.csv),
+          markdown: rel(t.markdown),
+          latex: rel(t.latex),
+        })),
       },
       null,
       2,

@@ -31,7 +31,10 @@ export interface ReportResult extends WrittenReport {
 export async function writeReport(options: ReportOptions): Promise<ReportResult> {
   const jobs = await loadJobs(options.jobDirs, { strict: options.strict ?? true });
   const tables = fromJobResults(jobs);
-  const labelFiles = [...(options.humanLabels ?? []), ...options.jobDirs.map((d) => path.join(d, 'human-labels.csv')).filter((f) => existsSync(f))];
+  const labelFiles = [
+    ...(options.humanLabels ?? []),
+    ...options.jobDirs.map((d) => path.join(d, 'human-labels.csv')).filter((f) => existsSync(f)),
+  ];
   let humanLabels: ColumnTable | null = null;
   for (const f of labelFiles) {
     const t = await loadHumanLabels(f);
@@ -49,4 +52,3 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
   const written = await writeDocument(doc, options.outDir);
   return { ...written, analysis, jobs: jobs.map((j) => ({ dir: j.dir, jobId: j.jobId, problems: j.problems })) };
 }
-

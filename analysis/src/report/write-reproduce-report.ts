@@ -5,7 +5,13 @@ import { belowEqualScoreLine, deliveryMeans } from '../delivery-summary.js';
 import { OVERALL } from '../domain-profile.js';
 import { figure } from '../figures/figure-config.js';
 import { processFinalScatter, systemBarFigure } from '../figures/deliver-figures.js';
-import { formatComplianceFigure, harnessSwapFigure, heatmapFigure, importanceFigure, leaderboardFigure } from '../figures/startup-figures.js';
+import {
+  formatComplianceFigure,
+  harnessSwapFigure,
+  heatmapFigure,
+  importanceFigure,
+  leaderboardFigure,
+} from '../figures/startup-figures.js';
 import { summarizeHarnessSwap } from '../harness-swap.js';
 import { loadPublished, resolvePublishedDir } from '../published-data.js';
 import { deliverOutcomes, reproduceFrom, reproduceTable } from '../reproduce-published.js';
@@ -36,8 +42,13 @@ records, which the papers do not publish; they appear in reports on your own run
     caption: 'Recomputed from the published CSVs; match = equal at the printed precision.',
     table: reproduceTable(rows),
     columns: [
-      { name: 'benchmark' }, { name: 'quantity' }, { name: 'printed', label: 'published' }, { name: 'recomputed', digits: 4 },
-      { name: 'rounded' }, { name: 'match' }, { name: 'source' },
+      { name: 'benchmark' },
+      { name: 'quantity' },
+      { name: 'printed', label: 'published' },
+      { name: 'recomputed', digits: 4 },
+      { name: 'rounded' },
+      { name: 'match' },
+      { name: 'source' },
     ],
   });
 
@@ -50,20 +61,42 @@ records, which the papers do not publish; they appear in reports on your own run
   d.figure({
     id: 'startup-leaderboard',
     title: 'Leaderboard (Fig. 3)',
-    caption: 'Average score and success rate from Table 3 Overall. The published data has no per-trial scores, so no CI bars are drawn here.',
-    spec: leaderboardFigure(overall.map((r) => ({ system: r.model, mean: r.avg_score, success_rate: r.success_rate_pct })), 'Published Table 3 Overall (no per-trial data: no CIs)'),
+    caption:
+      'Average score and success rate from Table 3 Overall. The published data has no per-trial scores, so no CI bars are drawn here.',
+    spec: leaderboardFigure(
+      overall.map((r) => ({ system: r.model, mean: r.avg_score, success_rate: r.success_rate_pct })),
+      'Published Table 3 Overall (no per-trial data: no CIs)',
+    ),
   });
   d.figure({
     id: 'startup-domains',
     title: 'Average score by domain (Table 3)',
     caption: 'Importance-weighted mean task score per domain.',
-    spec: heatmapFigure({ title: 'Average score by domain', rows: t3.filter((r) => r.domain !== OVERALL).map((r) => ({ system: r.model, category: r.domain, value: r.avg_score })), categoryTitle: 'Domain', categories: domains, systems: models, valueTitle: 'Score' }),
+    spec: heatmapFigure({
+      title: 'Average score by domain',
+      rows: t3
+        .filter((r) => r.domain !== OVERALL)
+        .map((r) => ({ system: r.model, category: r.domain, value: r.avg_score })),
+      categoryTitle: 'Domain',
+      categories: domains,
+      systems: models,
+      valueTitle: 'Score',
+    }),
   });
   d.figure({
     id: 'startup-domain-success',
     title: 'Success rate by domain (Table 3)',
     caption: 'Share of runs scoring at least 90, pooled over three runs (%).',
-    spec: heatmapFigure({ title: 'Success rate by domain', rows: t3.filter((r) => r.domain !== OVERALL).map((r) => ({ system: r.model, category: r.domain, value: r.success_rate_pct })), categoryTitle: 'Domain', categories: domains, systems: models, valueTitle: 'Success, %' }),
+    spec: heatmapFigure({
+      title: 'Success rate by domain',
+      rows: t3
+        .filter((r) => r.domain !== OVERALL)
+        .map((r) => ({ system: r.model, category: r.domain, value: r.success_rate_pct })),
+      categoryTitle: 'Domain',
+      categories: domains,
+      systems: models,
+      valueTitle: 'Success, %',
+    }),
   });
   d.figure({
     id: 'startup-dimensions',
@@ -71,7 +104,9 @@ records, which the papers do not publish; they appear in reports on your own run
     caption: 'Importance-weighted pass rate per rubric dimension (%).',
     spec: heatmapFigure({
       title: 'Pass rate by rubric dimension',
-      rows: rowsOf<{ model: string; dimension: string; weighted_pass_rate_pct: number }>(data.startupFigure4).map((r) => ({ system: r.model, category: r.dimension, value: r.weighted_pass_rate_pct })),
+      rows: rowsOf<{ model: string; dimension: string; weighted_pass_rate_pct: number }>(data.startupFigure4).map(
+        (r) => ({ system: r.model, category: r.dimension, value: r.weighted_pass_rate_pct }),
+      ),
       categoryTitle: 'Dimension',
       systems: models,
       valueTitle: 'Pass rate, %',
@@ -81,17 +116,44 @@ records, which the papers do not publish; they appear in reports on your own run
     id: 'startup-importance',
     title: 'Importance levels (Table 4)',
     caption: 'Satisfaction rate per importance level.',
-    spec: importanceFigure(rowsOf<{ model: string; level: string; satisfaction_pct: number }>(data.startupTable4).map((r) => ({ system: r.model, level: r.level, satisfaction: r.satisfaction_pct })), models),
+    spec: importanceFigure(
+      rowsOf<{ model: string; level: string; satisfaction_pct: number }>(data.startupTable4).map((r) => ({
+        system: r.model,
+        level: r.level,
+        satisfaction: r.satisfaction_pct,
+      })),
+      models,
+    ),
   });
   d.figure({
     id: 'startup-format',
     title: 'Output-format compliance (Table 5)',
     caption: 'On the 56 tasks with explicit output-file requirements.',
-    spec: formatComplianceFigure(rowsOf<{ model: string; compliance_pct: number }>(data.startupTable5).map((r) => ({ system: r.model, compliance: r.compliance_pct }))),
+    spec: formatComplianceFigure(
+      rowsOf<{ model: string; compliance_pct: number }>(data.startupTable5).map((r) => ({
+        system: r.model,
+        compliance: r.compliance_pct,
+      })),
+    ),
   });
   const swap = summarizeHarnessSwap(rowsOf<{ model: string; harness: string; avg_score: number }>(data.startupTable6));
-  d.table({ id: 'startup-harness-swap', title: 'Harness swap (Table 6)', caption: 'Recomputed Average row and Max–Min from the published cells.', table: swap.wide, columns: swap.wide.columnNames().map((name) => ({ name, label: name === 'max_min' ? 'Max–Min' : name, ...(name === 'model' ? {} : { digits: 2 }) })) });
-  d.figure({ id: 'startup-harness-swap', title: 'Harness swap (Table 6)', caption: `Kendall tau between harness rankings: ${swap.taus.map((t) => `${t.a}/${t.b} ${t.tau?.toFixed(2) ?? '—'}`).join(', ')}.`, spec: harnessSwapFigure(rowsOf(swap.means) as { model: string; harness: string; avg_score: number | null }[]) });
+  d.table({
+    id: 'startup-harness-swap',
+    title: 'Harness swap (Table 6)',
+    caption: 'Recomputed Average row and Max–Min from the published cells.',
+    table: swap.wide,
+    columns: swap.wide.columnNames().map((name) => ({
+      name,
+      label: name === 'max_min' ? 'Max–Min' : name,
+      ...(name === 'model' ? {} : { digits: 2 }),
+    })),
+  });
+  d.figure({
+    id: 'startup-harness-swap',
+    title: 'Harness swap (Table 6)',
+    caption: `Kendall tau between harness rankings: ${swap.taus.map((t) => `${t.a}/${t.b} ${t.tau?.toFixed(2) ?? '—'}`).join(', ')}.`,
+    spec: harnessSwapFigure(rowsOf(swap.means) as { model: string; harness: string; avg_score: number | null }[]),
+  });
   const t7 = rowsOf<{ agent_system: string; avg_score: number; success_rate_pct: number }>(data.startupTable7);
   d.figure({
     id: 'startup-general-vs-specialized',
@@ -101,8 +163,17 @@ records, which the papers do not publish; they appear in reports on your own run
       data: { values: t7 },
       width: 300,
       height: { step: 28 },
-      encoding: { y: { field: 'agent_system', type: 'nominal', title: null, sort: null }, x: { field: 'avg_score', type: 'quantitative', title: 'Average score', scale: { domain: [0, 100] } } },
-      layer: [{ mark: { type: 'bar', color: '#4c78a8' } }, { mark: { type: 'text', align: 'left', dx: 4, fontSize: 10 }, encoding: { text: { field: 'avg_score', format: '.2f' } } }],
+      encoding: {
+        y: { field: 'agent_system', type: 'nominal', title: null, sort: null },
+        x: { field: 'avg_score', type: 'quantitative', title: 'Average score', scale: { domain: [0, 100] } },
+      },
+      layer: [
+        { mark: { type: 'bar', color: '#4c78a8' } },
+        {
+          mark: { type: 'text', align: 'left', dx: 4, fontSize: 10 },
+          encoding: { text: { field: 'avg_score', format: '.2f' } },
+        },
+      ],
     }),
   });
 
@@ -110,17 +181,49 @@ records, which the papers do not publish; they appear in reports on your own run
   const outcomes = deliverOutcomes(data);
   const means = deliveryMeans(outcomes);
   const line = belowEqualScoreLine(outcomes);
-  d.markdown(`## DeliverBench\n\n${line.below} of ${line.outcomes} system–project outcomes lie below the equal-score line (final < process).`);
+  d.markdown(
+    `## DeliverBench\n\n${line.below} of ${line.outcomes} system–project outcomes lie below the equal-score line (final < process).`,
+  );
   d.table({
     id: 'deliver-means',
     title: 'Final-delivery and process means (Table 5 Mean rows)',
     caption: 'Projects weighted equally; gap = process − final.',
     table: tableOf(means, ['system', 'final', 'process', 'gap']),
-    columns: [{ name: 'system' }, { name: 'final', digits: 2 }, { name: 'process', digits: 2 }, { name: 'gap', digits: 2 }],
+    columns: [
+      { name: 'system' },
+      { name: 'final', digits: 2 },
+      { name: 'process', digits: 2 },
+      { name: 'gap', digits: 2 },
+    ],
   });
-  d.figure({ id: 'deliver-final', title: 'Final-delivery scores (Fig. 5a)', caption: 'Mean over 11 projects.', spec: systemBarFigure({ title: 'Final-delivery score', rows: means.map((m) => ({ system: m.system, value: m.final })), valueTitle: 'Final score', domain: [0, 100] }) });
-  d.figure({ id: 'deliver-gap', title: 'Process–final gap (Fig. 5b)', caption: 'Process mean minus final-delivery mean.', spec: systemBarFigure({ title: 'Process − final gap', rows: means.map((m) => ({ system: m.system, value: m.gap })), valueTitle: 'Points', color: '#72b7b2' }) });
-  d.figure({ id: 'deliver-scatter', title: 'Process vs final (Fig. 5c)', caption: 'One point per system–project outcome; the dashed line is final = process.', spec: processFinalScatter(outcomes, line) });
+  d.figure({
+    id: 'deliver-final',
+    title: 'Final-delivery scores (Fig. 5a)',
+    caption: 'Mean over 11 projects.',
+    spec: systemBarFigure({
+      title: 'Final-delivery score',
+      rows: means.map((m) => ({ system: m.system, value: m.final })),
+      valueTitle: 'Final score',
+      domain: [0, 100],
+    }),
+  });
+  d.figure({
+    id: 'deliver-gap',
+    title: 'Process–final gap (Fig. 5b)',
+    caption: 'Process mean minus final-delivery mean.',
+    spec: systemBarFigure({
+      title: 'Process − final gap',
+      rows: means.map((m) => ({ system: m.system, value: m.gap })),
+      valueTitle: 'Points',
+      color: '#72b7b2',
+    }),
+  });
+  d.figure({
+    id: 'deliver-scatter',
+    title: 'Process vs final (Fig. 5c)',
+    caption: 'One point per system–project outcome; the dashed line is final = process.',
+    spec: processFinalScatter(outcomes, line),
+  });
   return {
     title: 'assay reproduce: published StartupBench and DeliverBench figures',
     meta: { 'published data': data.dir, matched: `${matched} of ${rows.length}` },

@@ -15,7 +15,11 @@ export type VenvStatus = { ok: true; python: string } | { ok: false; reason: str
 
 function hasPinned(): boolean {
   if (!existsSync(VENV_PYTHON)) return false;
-  const r = spawnSync(VENV_PYTHON, ['-c', 'import scipy, numpy, nbformat; print(scipy.__version__, numpy.__version__, nbformat.__version__)'], { encoding: 'utf8' });
+  const r = spawnSync(
+    VENV_PYTHON,
+    ['-c', 'import scipy, numpy, nbformat; print(scipy.__version__, numpy.__version__, nbformat.__version__)'],
+    { encoding: 'utf8' },
+  );
   return r.status === 0 && r.stdout.trim() === `${PINNED.scipy} ${PINNED.numpy} ${PINNED.nbformat}`;
 }
 
@@ -51,19 +55,43 @@ export async function ensureScipyVenv(): Promise<VenvStatus> {
     }
     const pip = spawnSync(
       VENV_PYTHON,
-      ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `scipy==${PINNED.scipy}`, `numpy==${PINNED.numpy}`, `nbformat==${PINNED.nbformat}`],
+      [
+        '-m',
+        'pip',
+        'install',
+        '--disable-pip-version-check',
+        '-q',
+        `scipy==${PINNED.scipy}`,
+        `numpy==${PINNED.numpy}`,
+        `nbformat==${PINNED.nbformat}`,
+      ],
       { encoding: 'utf8', timeout: 540_000 },
     );
     if (pip.status !== 0) {
-      return { ok: false as const, reason: `pip install of scipy==${PINNED.scipy} numpy==${PINNED.numpy} nbformat==${PINNED.nbformat} failed (exit ${pip.status}): ${(pip.stderr || pip.stdout || String(pip.error)).trim().slice(-800)}` };
+      return {
+        ok: false as const,
+        reason: `pip install of scipy==${PINNED.scipy} numpy==${PINNED.numpy} nbformat==${PINNED.nbformat} failed (exit ${pip.status}): ${(pip.stderr || pip.stdout || String(pip.error)).trim().slice(-800)}`,
+      };
     }
-    return hasPinned() ? { ok: true as const, python: VENV_PYTHON } : { ok: false as const, reason: 'pip reported success but the pinned versions are not importable' };
+    return hasPinned()
+      ? { ok: true as const, python: VENV_PYTHON }
+      : { ok: false as const, reason: 'pip reported success but the pinned versions are not importable' };
   });
 }
 
 /** Run a Python script in the venv with JSON on stdin, parse JSON from stdout. */
-export function runPythonJson<T>(python: string, script: string, input: unknown, env: NodeJS.ProcessEnv = process.env): T {
-  const r = spawnSync(python, ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env });
+export function runPythonJson<T>(
+  python: string,
+  script: string,
+  input: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): T {
+  const r = spawnSync(python, ['-c', script], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env,
+  });
   if (r.status !== 0) throw new Error(`python failed (exit ${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }

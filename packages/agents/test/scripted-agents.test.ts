@@ -15,7 +15,12 @@ const PROJECT = path.join(SAMPLE, 'projects', 'fdd-hengtai');
 
 /** A python3 that has openpyxl and python-docx: ASSAY_AGENT_PYTHON, the system one, or the datasets venv. */
 function findPython(): string | null {
-  const candidates = [process.env.ASSAY_AGENT_PYTHON, '/usr/bin/python3', path.join(ROOT, '.assay/venv-datasets/bin/python'), 'python3'];
+  const candidates = [
+    process.env.ASSAY_AGENT_PYTHON,
+    '/usr/bin/python3',
+    path.join(ROOT, '.assay/venv-datasets/bin/python'),
+    'python3',
+  ];
   for (const py of candidates) {
     if (!py) continue;
     if (spawnSync(py, ['-c', 'import openpyxl, docx'], { stdio: 'ignore' }).status === 0) return py;
@@ -43,11 +48,34 @@ function workspaceFor(taskDir: string | null): string {
   return ws;
 }
 
-function runAgent(agent: string, ws: string, oracle: string, env: Record<string, string> = {}, outputs: string[] = []): Run {
+function runAgent(
+  agent: string,
+  ws: string,
+  oracle: string,
+  env: Record<string, string> = {},
+  outputs: string[] = [],
+): Run {
   const instruction = path.join(ws, 'instruction.md');
-  writeFileSync(instruction, ['Do the task.', '', '---', 'Required deliverables:', ...outputs.map((o) => `- /workspace/outputs/${o} (${path.extname(o).slice(1)})`), ''].join('\n'));
+  writeFileSync(
+    instruction,
+    [
+      'Do the task.',
+      '',
+      '---',
+      'Required deliverables:',
+      ...outputs.map((o) => `- /workspace/outputs/${o} (${path.extname(o).slice(1)})`),
+      '',
+    ].join('\n'),
+  );
   const res = spawnSync(PY!, [SCRIPTED_AGENT_SCRIPT], {
-    env: { PATH: process.env.PATH ?? '', ASSAY_AGENT: agent, ASSAY_WORKSPACE: ws, ASSAY_ORACLE_DIR: oracle, ASSAY_INSTRUCTION_FILE: instruction, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ASSAY_AGENT: agent,
+      ASSAY_WORKSPACE: ws,
+      ASSAY_ORACLE_DIR: oracle,
+      ASSAY_INSTRUCTION_FILE: instruction,
+      ...env,
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -62,10 +90,12 @@ function runAgent(agent: string, ws: string, oracle: string, env: Record<string,
 }
 
 function files(dir: string): string[] {
-  return existsSync(dir) ? (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((d) => d.isFile())
-    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
-    .sort() : [];
+  return existsSync(dir)
+    ? (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+        .filter((d) => d.isFile())
+        .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
+        .sort()
+    : [];
 }
 
 /** Reads cells with openpyxl: [formula-or-value, cached value] per cell. */
@@ -89,7 +119,8 @@ describe.skipIf(PY === null)('scripted agents on the sample finance task', () =>
     const run = runAgent('oracle', workspaceFor(FIN), oracle, {}, FIN_OUTPUTS);
     expect(run.status).toBe(0);
     expect(files(run.outputs)).toEqual(FIN_OUTPUTS);
-    for (const f of FIN_OUTPUTS) expect(readFileSync(path.join(run.outputs, f))).toEqual(readFileSync(path.join(oracle, 'reference', f)));
+    for (const f of FIN_OUTPUTS)
+      expect(readFileSync(path.join(run.outputs, f))).toEqual(readFileSync(path.join(oracle, 'reference', f)));
     expect(run.summary).toEqual({ agent: 'oracle', files: FIN_OUTPUTS, usage: { inputTokens: 0, outputTokens: 0 } });
   });
 
@@ -105,7 +136,13 @@ describe.skipIf(PY === null)('scripted agents on the sample finance task', () =>
     expect(files(run.outputs)).toEqual(['lender_note.md']);
     const reversed = runAgent('missing-deliverable', workspaceFor(FIN), oracle, {}, [...FIN_OUTPUTS].reverse());
     expect(files(reversed.outputs)).toEqual(['debt_schedule.xlsx']);
-    const override = runAgent('missing-deliverable', workspaceFor(FIN), oracle, { ASSAY_OUTPUTS: 'lender_note.md,debt_schedule.xlsx' }, FIN_OUTPUTS);
+    const override = runAgent(
+      'missing-deliverable',
+      workspaceFor(FIN),
+      oracle,
+      { ASSAY_OUTPUTS: 'lender_note.md,debt_schedule.xlsx' },
+      FIN_OUTPUTS,
+    );
     expect(files(override.outputs)).toEqual(['debt_schedule.xlsx']);
   });
 
@@ -139,7 +176,9 @@ describe.skipIf(PY === null)('scripted agents on the sample finance task', () =>
     const run = runAgent('superseded-decision', workspaceFor(FIN), oracle, {}, FIN_OUTPUTS);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/no flawed variant/);
-    expect(readFileSync(path.join(run.outputs, 'debt_schedule.xlsx'))).toEqual(readFileSync(path.join(oracle, 'reference', 'debt_schedule.xlsx')));
+    expect(readFileSync(path.join(run.outputs, 'debt_schedule.xlsx'))).toEqual(
+      readFileSync(path.join(oracle, 'reference', 'debt_schedule.xlsx')),
+    );
   });
 
   it('fails with exit 2 and a message when the reference is not mounted, or the agent is unknown', () => {
@@ -169,7 +208,9 @@ describe.skipIf(PY === null)('scripted agents on decks and projects', () => {
   });
 
   it('superseded-decision copies the deck that keeps the Berlin opening active', () => {
-    const run = runAgent('superseded-decision', workspaceFor(BIZ), path.join(BIZ, 'evaluator'), {}, ['q2_business_review.pptx']);
+    const run = runAgent('superseded-decision', workspaceFor(BIZ), path.join(BIZ, 'evaluator'), {}, [
+      'q2_business_review.pptx',
+    ]);
     const flaw = path.join(BIZ, 'evaluator', 'flaws', 'superseded-decision', 'q2_business_review.pptx');
     expect(readFileSync(path.join(run.outputs, 'q2_business_review.pptx'))).toEqual(readFileSync(flaw));
   });
@@ -177,10 +218,19 @@ describe.skipIf(PY === null)('scripted agents on decks and projects', () => {
   it('for a project subtask, outputs end up exactly as reference/<subtask>', () => {
     const ws = workspaceFor(null);
     writeFileSync(path.join(ws, 'outputs', 'scratch-notes.txt'), 'left over from an earlier subtask');
-    const run = runAgent('oracle', ws, path.join(PROJECT, 'evaluator'), { ASSAY_SUBTASK_ID: 't03-apply-correction' }, ['dd_model.xlsx', 'dd_memo.docx']);
+    const run = runAgent('oracle', ws, path.join(PROJECT, 'evaluator'), { ASSAY_SUBTASK_ID: 't03-apply-correction' }, [
+      'dd_model.xlsx',
+      'dd_memo.docx',
+    ]);
     expect(run.status).toBe(0);
     expect(files(run.outputs)).toEqual(['dd_memo.docx', 'dd_model.xlsx']);
-    const flawed = runAgent('correction-not-applied', ws, path.join(PROJECT, 'evaluator'), { ASSAY_SUBTASK_ID: 't03-apply-correction' }, ['dd_model.xlsx', 'dd_memo.docx']);
+    const flawed = runAgent(
+      'correction-not-applied',
+      ws,
+      path.join(PROJECT, 'evaluator'),
+      { ASSAY_SUBTASK_ID: 't03-apply-correction' },
+      ['dd_model.xlsx', 'dd_memo.docx'],
+    );
     expect(flawed.status).toBe(0);
     const [b2, log] = cells(path.join(flawed.outputs, 'dd_model.xlsx'), ['Capex!B2', 'Change Log!D2']);
     expect(b2?.[1]).toBe(4841.5);

@@ -19,13 +19,32 @@ interface TaskContext {
 
 export function checkTask(ctx: TaskContext, issues: Issue[]): void {
   const { spec, rubric, rubricLabel } = ctx;
-  reportDuplicates(spec.outputs.map((o) => o.path), 'output', ctx.specLabel, 'outputs', issues);
-  reportDuplicates(rubric.items.map((i) => i.id), 'rubric item', rubricLabel, 'items', issues);
+  reportDuplicates(
+    spec.outputs.map((o) => o.path),
+    'output',
+    ctx.specLabel,
+    'outputs',
+    issues,
+  );
+  reportDuplicates(
+    rubric.items.map((i) => i.id),
+    'rubric item',
+    rubricLabel,
+    'items',
+    issues,
+  );
   const declared = new Set(spec.outputs.map((o) => o.path));
   rubric.items.forEach((item, i) => {
     if (item.check) checkFilesDeclared(item.check, declared, rubricLabel, `items[${i}].check`, issues);
   });
-  checkReferenceFiles(ctx.root, path.join(ctx.dir, 'evaluator', 'reference'), rubric.reference, rubricLabel, ctx.labelOf, issues);
+  checkReferenceFiles(
+    ctx.root,
+    path.join(ctx.dir, 'evaluator', 'reference'),
+    rubric.reference,
+    rubricLabel,
+    ctx.labelOf,
+    issues,
+  );
 }
 
 interface ProjectContext {
@@ -40,9 +59,23 @@ interface ProjectContext {
 
 export function checkProject(ctx: ProjectContext, issues: Issue[]): void {
   const { spec, criteria, specLabel, criteriaLabel } = ctx;
-  reportDuplicates(spec.stages.map((s) => s.id), 'stage', specLabel, 'stages', issues);
-  const subtasks = spec.stages.flatMap((s, si) => s.subtasks.map((t, ti) => ({ t, field: `stages[${si}].subtasks[${ti}]` })));
-  reportDuplicates(subtasks.map((s) => s.t.id), 'subtask', specLabel, 'subtasks', issues);
+  reportDuplicates(
+    spec.stages.map((s) => s.id),
+    'stage',
+    specLabel,
+    'stages',
+    issues,
+  );
+  const subtasks = spec.stages.flatMap((s, si) =>
+    s.subtasks.map((t, ti) => ({ t, field: `stages[${si}].subtasks[${ti}]` })),
+  );
+  reportDuplicates(
+    subtasks.map((s) => s.t.id),
+    'subtask',
+    specLabel,
+    'subtasks',
+    issues,
+  );
 
   const releasesDir = path.join(ctx.dir, 'releases');
   const releaseIds: string[] = [];
@@ -52,33 +85,53 @@ export function checkProject(ctx: ProjectContext, issues: Issue[]): void {
       const field = `stages[${si}].releases[${ri}]`;
       releaseIds.push(release.id);
       const abs = resolveInside(ctx.root, releasesDir, release.path);
-      if (abs === null) issues.push({ file: specLabel, field: `${field}.path`, reason: messages.escapes(release.path) });
-      else if (!existsSync(abs)) issues.push({ file: specLabel, field: `${field}.path`, reason: messages.missingFile(path.relative(ctx.dir, abs)) });
+      if (abs === null)
+        issues.push({ file: specLabel, field: `${field}.path`, reason: messages.escapes(release.path) });
+      else if (!existsSync(abs))
+        issues.push({
+          file: specLabel,
+          field: `${field}.path`,
+          reason: messages.missingFile(path.relative(ctx.dir, abs)),
+        });
       const to = release.to ?? path.basename(release.path);
-      if (targets.has(to)) issues.push({ file: specLabel, field: `${field}.to`, reason: messages.duplicateRelease(to) });
+      if (targets.has(to))
+        issues.push({ file: specLabel, field: `${field}.to`, reason: messages.duplicateRelease(to) });
       targets.set(to, field);
     });
   });
   reportDuplicates(releaseIds, 'release', specLabel, 'releases', issues);
 
-  const declared = new Set([...subtasks.flatMap((s) => s.t.deliverables.map((d) => d.path)), ...spec.finalPackage.map((d) => d.path)]);
+  const declared = new Set([
+    ...subtasks.flatMap((s) => s.t.deliverables.map((d) => d.path)),
+    ...spec.finalPackage.map((d) => d.path),
+  ]);
   const subtaskIds = new Set(subtasks.map((s) => s.t.id));
   for (const [subtaskId, list] of Object.entries(criteria.checkpoints)) {
     const base = `checkpoints.${subtaskId}`;
-    if (!subtaskIds.has(subtaskId)) issues.push({ file: criteriaLabel, field: base, reason: messages.unknownSubtask(subtaskId) });
+    if (!subtaskIds.has(subtaskId))
+      issues.push({ file: criteriaLabel, field: base, reason: messages.unknownSubtask(subtaskId) });
     checkCriteriaList(list, criteriaLabel, base, declared, issues);
   }
   for (const { t } of subtasks) {
-    if (!criteria.checkpoints[t.id]) issues.push({ file: criteriaLabel, field: 'checkpoints', reason: messages.subtaskWithoutCriteria(t.id) });
+    if (!criteria.checkpoints[t.id])
+      issues.push({ file: criteriaLabel, field: 'checkpoints', reason: messages.subtaskWithoutCriteria(t.id) });
   }
   checkCriteriaList(criteria.final, criteriaLabel, 'final', declared, issues);
   criteria.final.forEach((c, i) => {
     if (!c.reuses) return;
     const [sub, crit] = c.reuses.split('/');
     const exists = sub !== undefined && criteria.checkpoints[sub]?.some((x) => x.id === crit);
-    if (!exists) issues.push({ file: criteriaLabel, field: `final[${i}].reuses`, reason: messages.unknownReuse(c.reuses) });
+    if (!exists)
+      issues.push({ file: criteriaLabel, field: `final[${i}].reuses`, reason: messages.unknownReuse(c.reuses) });
   });
-  checkReferenceFiles(ctx.root, path.join(ctx.dir, 'evaluator', 'reference'), criteria.reference, criteriaLabel, ctx.labelOf, issues);
+  checkReferenceFiles(
+    ctx.root,
+    path.join(ctx.dir, 'evaluator', 'reference'),
+    criteria.reference,
+    criteriaLabel,
+    ctx.labelOf,
+    issues,
+  );
 }
 
 interface CriterionLike {
@@ -88,12 +141,25 @@ interface CriterionLike {
   check?: Check | undefined;
 }
 
-function checkCriteriaList(list: readonly CriterionLike[], file: string, base: string, declared: Set<string>, issues: Issue[]): void {
-  reportDuplicates(list.map((c) => c.id), 'criterion', file, base, issues);
+function checkCriteriaList(
+  list: readonly CriterionLike[],
+  file: string,
+  base: string,
+  declared: Set<string>,
+  issues: Issue[],
+): void {
+  reportDuplicates(
+    list.map((c) => c.id),
+    'criterion',
+    file,
+    base,
+    issues,
+  );
   const ids = new Set(list.map((c) => c.id));
   list.forEach((c, i) => {
     c.dependsOn.forEach((dep, di) => {
-      if (!ids.has(dep)) issues.push({ file, field: `${base}[${i}].dependsOn[${di}]`, reason: messages.unknownCriterion(dep) });
+      if (!ids.has(dep))
+        issues.push({ file, field: `${base}[${i}].dependsOn[${di}]`, reason: messages.unknownCriterion(dep) });
     });
     if (c.check) checkFilesDeclared(c.check, declared, file, `${base}[${i}].check`, issues);
   });
@@ -138,10 +204,18 @@ function checkFilesDeclared(check: Check, declared: Set<string>, file: string, f
   }
 }
 
-function checkReferenceFiles(root: string, refDir: string, files: readonly string[], label: string, labelOf: (p: string) => string, issues: Issue[]): void {
+function checkReferenceFiles(
+  root: string,
+  refDir: string,
+  files: readonly string[],
+  label: string,
+  labelOf: (p: string) => string,
+  issues: Issue[],
+): void {
   files.forEach((rel, i) => {
     const abs = resolveInside(root, refDir, rel);
     if (abs === null) issues.push({ file: label, field: `reference[${i}]`, reason: messages.escapes(rel) });
-    else if (!existsSync(abs)) issues.push({ file: label, field: `reference[${i}]`, reason: messages.missingFile(labelOf(abs)) });
+    else if (!existsSync(abs))
+      issues.push({ file: label, field: `reference[${i}]`, reason: messages.missingFile(labelOf(abs)) });
   });
 }

@@ -22,7 +22,13 @@ export function fieldOf(path: readonly PropertyKey[]): string {
 }
 
 /** Report each repeated id at its position. */
-export function reportDuplicates(ids: readonly string[], kind: string, file: string, field: string, issues: Issue[]): void {
+export function reportDuplicates(
+  ids: readonly string[],
+  kind: string,
+  file: string,
+  field: string,
+  issues: Issue[],
+): void {
   const seen = new Set<string>();
   ids.forEach((id, i) => {
     if (seen.has(id)) issues.push({ file, field: `${field}[${i}]`, reason: messages.duplicateId(kind, id) });

@@ -68,7 +68,11 @@ export function inspectBenchmark(dir: string, cwd = process.cwd()): LoadResult {
   const issues: Issue[] = [];
   const labelOf = (abs: string): string => path.relative(cwd, abs) || '.';
   if (!existsSync(root) || !statSync(root).isDirectory()) {
-    issues.push({ file: labelOf(root), field: '', reason: existsSync(root) ? messages.notAFolder : messages.fileMissing });
+    issues.push({
+      file: labelOf(root),
+      field: '',
+      reason: existsSync(root) ? messages.notAFolder : messages.fileMissing,
+    });
     return { benchmark: null, issues };
   }
   const indexFile = path.join(root, 'benchmark.yaml');
@@ -106,17 +110,25 @@ function loadTask(root: string, dir: string, labelOf: (p: string) => string, iss
   const spec = readYamlFile(specFile, labelOf(specFile), taskSpecSchema, issues);
   const rubric = readYamlFile(rubricFile, labelOf(rubricFile), rubricSchema, issues);
   if (!spec || !rubric) return null;
-  if (spec.id !== path.basename(dir)) issues.push({ file: labelOf(specFile), field: 'id', reason: messages.idMismatch(spec.id, path.basename(dir)) });
+  if (spec.id !== path.basename(dir))
+    issues.push({ file: labelOf(specFile), field: 'id', reason: messages.idMismatch(spec.id, path.basename(dir)) });
   const inputsDir = path.join(dir, 'inputs');
   walkContained(root, inputsDir, labelOf(inputsDir), issues);
   const before = issues.length;
-  checkTask({ root, dir, spec, rubric, specLabel: labelOf(specFile), rubricLabel: labelOf(rubricFile), labelOf }, issues);
+  checkTask(
+    { root, dir, spec, rubric, specLabel: labelOf(specFile), rubricLabel: labelOf(rubricFile), labelOf },
+    issues,
+  );
   if (issues.length > before) return null;
   return {
     dir,
     spec,
     agent: { id: spec.id, title: spec.title, request: spec.request, outputs: spec.outputs, inputsDir },
-    evaluator: { rubric, referenceDir: path.join(dir, 'evaluator', 'reference'), flawsDir: path.join(dir, 'evaluator', 'flaws') },
+    evaluator: {
+      rubric,
+      referenceDir: path.join(dir, 'evaluator', 'reference'),
+      flawsDir: path.join(dir, 'evaluator', 'flaws'),
+    },
   };
 }
 
@@ -126,14 +138,22 @@ function loadProject(root: string, dir: string, labelOf: (p: string) => string, 
   const spec = readYamlFile(specFile, labelOf(specFile), projectSpecSchema, issues);
   const criteria = readYamlFile(criteriaFile, labelOf(criteriaFile), projectCriteriaSchema, issues);
   if (!spec || !criteria) return null;
-  if (spec.id !== path.basename(dir)) issues.push({ file: labelOf(specFile), field: 'id', reason: messages.idMismatch(spec.id, path.basename(dir)) });
+  if (spec.id !== path.basename(dir))
+    issues.push({ file: labelOf(specFile), field: 'id', reason: messages.idMismatch(spec.id, path.basename(dir)) });
   const before = issues.length;
-  checkProject({ root, dir, spec, criteria, specLabel: labelOf(specFile), criteriaLabel: labelOf(criteriaFile), labelOf }, issues);
+  checkProject(
+    { root, dir, spec, criteria, specLabel: labelOf(specFile), criteriaLabel: labelOf(criteriaFile), labelOf },
+    issues,
+  );
   if (issues.length > before) return null;
   return {
     dir,
     spec,
     releasesDir: path.join(dir, 'releases'),
-    evaluator: { criteria, referenceDir: path.join(dir, 'evaluator', 'reference'), flawsDir: path.join(dir, 'evaluator', 'flaws') },
+    evaluator: {
+      criteria,
+      referenceDir: path.join(dir, 'evaluator', 'reference'),
+      flawsDir: path.join(dir, 'evaluator', 'flaws'),
+    },
   };
 }

@@ -14,7 +14,10 @@ export interface LoadedJob {
   resultsDir: string;
 }
 
-export function inspectJob(file: string, opts: { repoRoot: string; cwd?: string }): { job: LoadedJob | null; issues: Issue[] } {
+export function inspectJob(
+  file: string,
+  opts: { repoRoot: string; cwd?: string },
+): { job: LoadedJob | null; issues: Issue[] } {
   const cwd = opts.cwd ?? process.cwd();
   const abs = path.resolve(cwd, file);
   const label = path.relative(cwd, abs) || abs;
@@ -27,11 +30,17 @@ export function inspectJob(file: string, opts: { repoRoot: string; cwd?: string 
   if (!benchmark) return { job: null, issues };
   const known = new Set(benchmark.index.tasks);
   spec.tasks?.forEach((id, i) => {
-    if (!known.has(id)) issues.push({ file: label, field: `tasks[${i}]`, reason: `unknown task "${id}" (not in ${benchmark.index.id})` });
+    if (!known.has(id))
+      issues.push({ file: label, field: `tasks[${i}]`, reason: `unknown task "${id}" (not in ${benchmark.index.id})` });
   });
   const knownProjects = new Set(benchmark.index.projects);
   spec.projects?.forEach((id, i) => {
-    if (!knownProjects.has(id)) issues.push({ file: label, field: `projects[${i}]`, reason: `unknown project "${id}" (not in ${benchmark.index.id})` });
+    if (!knownProjects.has(id))
+      issues.push({
+        file: label,
+        field: `projects[${i}]`,
+        reason: `unknown project "${id}" (not in ${benchmark.index.id})`,
+      });
   });
   if (issues.length > 0) return { job: null, issues };
   const resultsDir = spec.results

@@ -17,6 +17,7 @@ export const messages = {
   subtaskWithoutCriteria: (id: string) => `subtask "${id}" has no checkpoint criteria`,
   noPositiveWeight: 'has no criterion with a positive weight, so the score would be undefined',
   emptyBenchmark: 'lists no tasks and no projects',
-  evaluatorInInputs: (p: string) => `"${p}" looks like evaluator material (rubric/reference) inside the agent-visible inputs`,
+  evaluatorInInputs: (p: string) =>
+    `"${p}" looks like evaluator material (rubric/reference) inside the agent-visible inputs`,
   duplicateRelease: (to: string) => `two releases write the same workspace path "${to}"`,
 } as const;

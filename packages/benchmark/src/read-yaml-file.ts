@@ -19,7 +19,11 @@ export function readYamlFile<T extends z.ZodType>(
   if (doc.errors.length > 0) {
     for (const err of doc.errors) {
       const line = err.linePos?.[0];
-      issues.push({ file: label, field: line ? `line ${line.line}` : '', reason: messages.yamlSyntax(err.message.split('\n')[0] ?? err.code) });
+      issues.push({
+        file: label,
+        field: line ? `line ${line.line}` : '',
+        reason: messages.yamlSyntax(err.message.split('\n')[0] ?? err.code),
+      });
     }
     return null;
   }
@@ -33,7 +37,8 @@ export function readYamlFile<T extends z.ZodType>(
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         // Name each unknown key as the field, so the message points at the line to fix.
-        for (const key of issue.keys) issues.push({ file: label, field: fieldOf([...issue.path, key]), reason: 'is not a known field' });
+        for (const key of issue.keys)
+          issues.push({ file: label, field: fieldOf([...issue.path, key]), reason: 'is not a known field' });
       } else {
         issues.push({ file: label, field: fieldOf(issue.path), reason: issue.message });
       }

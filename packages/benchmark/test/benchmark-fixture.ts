@@ -16,24 +16,50 @@ export function validParts(): FixtureParts {
   return {
     index: { schema: 'assay.benchmark/v1', id: 'mini', title: 'Mini', version: '1', tasks: ['t1'], projects: ['p1'] },
     task: {
-      schema: 'assay.task/v1', id: 't1', title: 'Memo', domain: 'legal', request: 'Write the memo.',
+      schema: 'assay.task/v1',
+      id: 't1',
+      title: 'Memo',
+      domain: 'legal',
+      request: 'Write the memo.',
       outputs: [{ path: 'memo.md', format: 'md' }],
     },
     rubric: {
       schema: 'assay.rubric/v1',
       reference: ['memo.md'],
       items: [
-        { id: 'r1', text: 'The memo exists', importance: 'core', dimension: 'structure-completeness', check: { kind: 'deliverable-present', path: 'memo.md', format: 'md' } },
+        {
+          id: 'r1',
+          text: 'The memo exists',
+          importance: 'core',
+          dimension: 'structure-completeness',
+          check: { kind: 'deliverable-present', path: 'memo.md', format: 'md' },
+        },
         { id: 'r2', text: 'Cites the statute', importance: 'important', dimension: 'domain-compliance' },
       ],
     },
     project: {
-      schema: 'assay.project/v1', id: 'p1', title: 'Launch', role: 'Analyst', objective: 'Ship a plan',
+      schema: 'assay.project/v1',
+      id: 'p1',
+      title: 'Launch',
+      role: 'Analyst',
+      objective: 'Ship a plan',
       stages: [
-        { id: 's1', title: 'Draft', releases: [{ id: 'brief', kind: 'material', path: 'brief.md' }],
-          subtasks: [{ id: 'a', title: 'Draft', instructions: 'Draft it', deliverables: [{ path: 'plan.md', format: 'md' }] }] },
-        { id: 's2', title: 'Revise', releases: [{ id: 'fb', kind: 'feedback', path: 'feedback.md' }],
-          subtasks: [{ id: 'b', title: 'Revise', instructions: 'Revise it', deliverables: [{ path: 'plan.md', format: 'md' }] }] },
+        {
+          id: 's1',
+          title: 'Draft',
+          releases: [{ id: 'brief', kind: 'material', path: 'brief.md' }],
+          subtasks: [
+            { id: 'a', title: 'Draft', instructions: 'Draft it', deliverables: [{ path: 'plan.md', format: 'md' }] },
+          ],
+        },
+        {
+          id: 's2',
+          title: 'Revise',
+          releases: [{ id: 'fb', kind: 'feedback', path: 'feedback.md' }],
+          subtasks: [
+            { id: 'b', title: 'Revise', instructions: 'Revise it', deliverables: [{ path: 'plan.md', format: 'md' }] },
+          ],
+        },
       ],
       finalPackage: [{ path: 'plan.md', format: 'md' }],
     },
@@ -47,8 +73,22 @@ export function validParts(): FixtureParts {
         ],
       },
       final: [
-        { id: 'f1', text: 'Plan is right', weight: 6, dimension: 'correctness', target: 'artifact-quality', reuses: 'b/c1' },
-        { id: 'f2', text: 'No secrets leaked', weight: 0, fatal: true, dimension: 'professionalism', target: 'package-acceptance' },
+        {
+          id: 'f1',
+          text: 'Plan is right',
+          weight: 6,
+          dimension: 'correctness',
+          target: 'artifact-quality',
+          reuses: 'b/c1',
+        },
+        {
+          id: 'f2',
+          text: 'No secrets leaked',
+          weight: 0,
+          fatal: true,
+          dimension: 'professionalism',
+          target: 'package-acceptance',
+        },
       ],
     },
   };

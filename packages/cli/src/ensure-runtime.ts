@@ -8,7 +8,11 @@ export interface Runtime {
   images: { scriptedAgent: string } | null;
 }
 
-export async function ensureRuntime(opts: { root: string; log: (line: string) => void; needDocker: boolean }): Promise<Runtime> {
+export async function ensureRuntime(opts: {
+  root: string;
+  log: (line: string) => void;
+  needDocker: boolean;
+}): Promise<Runtime> {
   let address = temporalAddress();
   if (!process.env.TEMPORAL_ADDRESS) {
     const server = await startTemporalServer({ root: opts.root, log: opts.log });

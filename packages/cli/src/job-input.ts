@@ -11,7 +11,8 @@ export function loadJobOrFail(file: string, root: string): LoadedJob {
   try {
     return loadJob(file, { repoRoot: root });
   } catch (err) {
-    if (err instanceof InvalidInputError) throw new CliError(messages.invalidInput(err.issues.length), 1, err.issues.map(formatIssue));
+    if (err instanceof InvalidInputError)
+      throw new CliError(messages.invalidInput(err.issues.length), 1, err.issues.map(formatIssue));
     throw err;
   }
 }

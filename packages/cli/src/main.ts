@@ -17,8 +17,11 @@ const program = new Command('assay')
   .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
   .showHelpAfterError();
 
-program.command('setup')
-  .description('install what is missing (pnpm deps, Temporal CLI venv, Docker engine, base and agent images, LibreOffice)')
+program
+  .command('setup')
+  .description(
+    'install what is missing (pnpm deps, Temporal CLI venv, Docker engine, base and agent images, LibreOffice)',
+  )
   .option('--no-document-tools', 'skip LibreOffice and poppler')
   .option('--chromium', 'also install Chromium (for report tests)')
   .action(setupCommand);
@@ -26,14 +29,20 @@ program.command('setup')
 const server = program.command('server').description('the local Temporal dev server (SQLite under .assay/)');
 server.command('start').description('start it (no-op when running)').action(serverStartCommand);
 server.command('stop').description('stop it').action(serverStopCommand);
-server.command('status').description('is it running, and where').option('--json', 'machine-readable output').action(serverStatusCommand);
+server
+  .command('status')
+  .description('is it running, and where')
+  .option('--json', 'machine-readable output')
+  .action(serverStatusCommand);
 
-program.command('worker')
+program
+  .command('worker')
   .description('run a worker until interrupted')
   .option('--concurrency <n>', 'activities at once on this worker')
   .action(workerCommand);
 
-program.command('run')
+program
+  .command('run')
   .description('run (or resume) a job: systems x tasks x trials')
   .argument('<job>', 'job YAML file')
   .option('--no-worker', 'do not run an embedded worker (use "assay worker" elsewhere)')
@@ -42,20 +51,23 @@ program.command('run')
   .option('--json', 'machine-readable output')
   .action(runCommand);
 
-program.command('status')
+program
+  .command('status')
   .description('progress and summary of a job')
   .argument('<job>', 'job YAML file')
   .option('--wait', 'wait for the job to finish first')
   .option('--json', 'machine-readable output')
   .action(statusCommand);
 
-program.command('validate')
+program
+  .command('validate')
   .description('check a benchmark folder or a job file; prints every problem as file:field: reason')
   .argument('<path>', 'benchmark folder or job YAML')
   .option('--json', 'machine-readable output')
   .action(validateCommand);
 
-program.command('feedback')
+program
+  .command('feedback')
   .description('inject scripted client feedback into a running project (acknowledged Temporal update)')
   .argument('<job>', 'job YAML file')
   .requiredOption('--system <id>', 'system id')
@@ -66,7 +78,8 @@ program.command('feedback')
   .option('--json', 'machine-readable output')
   .action(feedbackCommand);
 
-program.command('judge')
+program
+  .command('judge')
   .description("re-evaluate a job's stored submissions under another judge setup, without re-running agents")
   .argument('<job>', 'job YAML file')
   .requiredOption('--judge <file>', 'judge setup YAML (a bare setup or a document with a judge: key)')
@@ -76,7 +89,8 @@ program.command('judge')
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-program.command('report')
+program
+  .command('report')
   .description("the papers' tables and figures from job results: HTML, Jupyter notebook, SVG/PNG, CSV/Markdown/LaTeX")
   .argument('<jobs...>', 'results folders or job YAML files')
   .requiredOption('--out <dir>', 'output folder')
@@ -87,14 +101,16 @@ program.command('report')
   .option('--json', 'print the analysis as JSON')
   .action(reportCommand);
 
-program.command('reproduce')
+program
+  .command('reproduce')
   .description("recompute what the papers' published tables imply and print it beside the published values")
   .option('--out <dir>', 'also write the figures of the published data as a report')
   .option('--published <dir>', 'published CSVs (default ../shared/published, or ASSAY_PUBLISHED_DIR)')
   .option('--json', 'machine-readable output')
   .action(reproduceCommand);
 
-program.command('mock-llm')
+program
+  .command('mock-llm')
   .description('the scripted model server (OpenAI Chat/Responses, Anthropic Messages, Gemini) on 127.0.0.1')
   .option('--port <n>', 'port (default: any free port)')
   .option('--script <file>', 'YAML/JSON script of rules (see packages/mock-llm/README.md)')

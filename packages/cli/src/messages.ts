@@ -7,7 +7,8 @@ export const messages = {
   dockerUnreachable: 'cannot reach a Docker engine: run "pnpm assay setup" (as root) or set DOCKER_HOST',
   harnessNotRunnable: (system: string, harness: string, runnable: readonly string[]) =>
     `system "${system}" uses harness "${harness}", which this build cannot run yet (runnable: ${runnable.join(', ')})`,
-  jobNotFound: (jobId: string) => `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
+  jobNotFound: (jobId: string) =>
+    `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
   noResults: (dir: string) => `no trial records under ${dir}`,
   jobFailed: (reason: string) => `the job failed: ${reason}`,
 } as const;

@@ -7,11 +7,17 @@ import { scoreProjectFinal, type CriterionVerdict, type ProjectRecord } from '@a
  */
 export function decidedScore(verdicts: readonly CriterionVerdict[]): number | null {
   const decided = verdicts.filter((v) => v.decision !== 'unjudged');
-  if (!decided.some((v) => v.weight > 0 && !v.fatal)) return decided.some((v) => v.fatal && v.decision === 'satisfied') ? 0 : null;
-  return scoreProjectFinal(decided.map((v) => ({
-    id: v.criterionId, weight: v.weight, fatal: v.fatal, dependsOn: [],
-    h: v.decision === 'satisfied' ? (1 as const) : (0 as const),
-  }))).score;
+  if (!decided.some((v) => v.weight > 0 && !v.fatal))
+    return decided.some((v) => v.fatal && v.decision === 'satisfied') ? 0 : null;
+  return scoreProjectFinal(
+    decided.map((v) => ({
+      id: v.criterionId,
+      weight: v.weight,
+      fatal: v.fatal,
+      dependsOn: [],
+      h: v.decision === 'satisfied' ? (1 as const) : (0 as const),
+    })),
+  ).score;
 }
 
 export interface ProjectSystemSummary {
@@ -59,12 +65,30 @@ export function summarizeProjects(records: readonly ProjectRecord[]): ProjectSys
 
 export function renderProjectTable(rows: readonly ProjectSystemSummary[]): string {
   const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
-  const header = ['system', 'projects', 'process', 'final', 'process (decided)', 'final (decided)', 'subtask pass %', 'unjudged checkpoints', 'gates'];
+  const header = [
+    'system',
+    'projects',
+    'process',
+    'final',
+    'process (decided)',
+    'final (decided)',
+    'subtask pass %',
+    'unjudged checkpoints',
+    'gates',
+  ];
   const body = rows.map((r) => [
-    r.system, String(r.projects), fmt(r.processScore), fmt(r.finalScore), fmt(r.processDecided), fmt(r.finalDecided),
-    fmt(r.subtaskPassRate), String(r.unjudgedCheckpoints), String(r.gatesTriggered),
+    r.system,
+    String(r.projects),
+    fmt(r.processScore),
+    fmt(r.finalScore),
+    fmt(r.processDecided),
+    fmt(r.finalDecided),
+    fmt(r.subtaskPassRate),
+    String(r.unjudgedCheckpoints),
+    String(r.gatesTriggered),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }

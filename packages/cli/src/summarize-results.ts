@@ -16,14 +16,20 @@ export interface SystemSummary {
   coverage: number;
 }
 
-export function summarizeResults(records: readonly TrialRecord[], expectedPerSystem: Map<string, number>): SystemSummary[] {
+export function summarizeResults(
+  records: readonly TrialRecord[],
+  expectedPerSystem: Map<string, number>,
+): SystemSummary[] {
   const bySystem = new Map<string, TrialRecord[]>();
   for (const id of expectedPerSystem.keys()) bySystem.set(id, []);
   for (const r of records) bySystem.set(r.system.id, [...(bySystem.get(r.system.id) ?? []), r]);
   return [...bySystem.entries()].map(([system, rs]) => {
     const complete = rs.filter((r) => r.score.value !== null);
     const decided = rs.filter((r) => r.score.decided !== null);
-    const successBase = complete.length > 0 ? complete.map((r) => r.score.value as number) : decided.map((r) => r.score.decided as number);
+    const successBase =
+      complete.length > 0
+        ? complete.map((r) => r.score.value as number)
+        : decided.map((r) => r.score.decided as number);
     return {
       system,
       trials: expectedPerSystem.get(system) ?? rs.length,
@@ -32,7 +38,8 @@ export function summarizeResults(records: readonly TrialRecord[], expectedPerSys
       unjudged: rs.filter((r) => r.verdicts.some((v) => v.decision === 'unjudged')).length,
       meanScore: mean(complete.map((r) => r.score.value as number)),
       meanDecided: mean(decided.map((r) => r.score.decided as number)),
-      successRate: successBase.length > 0 ? (100 * successBase.filter((s) => s >= 90).length) / successBase.length : null,
+      successRate:
+        successBase.length > 0 ? (100 * successBase.filter((s) => s >= 90).length) / successBase.length : null,
       coverage: rs.length > 0 ? rs.reduce((a, r) => a + r.score.coverage, 0) / rs.length : 0,
     };
   });
@@ -44,12 +51,30 @@ function mean(xs: readonly number[]): number | null {
 
 export function renderSummaryTable(rows: readonly SystemSummary[]): string {
   const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
-  const header = ['system', 'score', 'score (decided items)', 'success %', 'trials', 'done', 'failed', 'unjudged', 'coverage %'];
+  const header = [
+    'system',
+    'score',
+    'score (decided items)',
+    'success %',
+    'trials',
+    'done',
+    'failed',
+    'unjudged',
+    'coverage %',
+  ];
   const body = rows.map((r) => [
-    r.system, fmt(r.meanScore), fmt(r.meanDecided), fmt(r.successRate), String(r.trials), String(r.done), String(r.failed), String(r.unjudged),
+    r.system,
+    fmt(r.meanScore),
+    fmt(r.meanDecided),
+    fmt(r.successRate),
+    String(r.trials),
+    String(r.done),
+    String(r.failed),
+    String(r.unjudged),
     (100 * r.coverage).toFixed(0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }

@@ -9,33 +9,49 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const assay = (...args: string[]) => {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'packages/cli/src/main.ts'), ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
 describe('assay CLI', () => {
   it('validates the bundled benchmark and job', () => {
-    expect(assay('validate', 'datasets/sample')).toMatchObject({ code: 0, out: 'benchmark "sample" (6 tasks, 1 projects) is valid\n' });
+    expect(assay('validate', 'datasets/sample')).toMatchObject({
+      code: 0,
+      out: 'benchmark "sample" (6 tasks, 1 projects) is valid\n',
+    });
     expect(assay('validate', 'jobs/sample.yaml')).toMatchObject({ code: 0, out: 'job "sample" is valid\n' });
   });
 
   it('reports every problem of a bad job as file:field: reason and exits non-zero, without a stack trace', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-cli-'));
     const file = path.join(dir, 'bad.yaml');
-    writeFileSync(file, [
-      'schema: assay.job/v1', 'id: Bad Id', `benchmark: ${path.join(ROOT, 'datasets/sample')}`, 'trials: 0',
-      'systems:', '  - { id: a, harness: oracle }', '  - { id: a, harness: warp-drive }', 'tasks: [nope]',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'schema: assay.job/v1',
+        'id: Bad Id',
+        `benchmark: ${path.join(ROOT, 'datasets/sample')}`,
+        'trials: 0',
+        'systems:',
+        '  - { id: a, harness: oracle }',
+        '  - { id: a, harness: warp-drive }',
+        'tasks: [nope]',
+      ].join('\n'),
+    );
     const r = assay('validate', file);
     expect(r.code).toBe(1);
     const lines = r.err.trim().split('\n');
     const rel = path.relative(ROOT, file);
-    expect(lines).toEqual(expect.arrayContaining([
-      `${rel}:id: must be lowercase letters, digits, ".", "_" or "-"`,
-      expect.stringMatching(new RegExp(`^${rel.replaceAll('.', '\\.')}:trials: Too small`)),
-      expect.stringMatching(new RegExp(`^${rel.replaceAll('.', '\\.')}:systems\\[1\\]\\.harness: Invalid option`)),
-    ]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `${rel}:id: must be lowercase letters, digits, ".", "_" or "-"`,
+        expect.stringMatching(new RegExp(`^${rel.replaceAll('.', '\\.')}:trials: Too small`)),
+        expect.stringMatching(new RegExp(`^${rel.replaceAll('.', '\\.')}:systems\\[1\\]\\.harness: Invalid option`)),
+      ]),
+    );
     expect(lines.at(-1)).toMatch(/^assay: found \d+ problems; nothing was started$/);
     expect(r.err).not.toMatch(/\n\s+at /);
   });
@@ -59,7 +75,19 @@ describe('assay CLI', () => {
   });
 
   it('has --help on every command', () => {
-    for (const cmd of ['setup', 'server', 'worker', 'run', 'status', 'validate', 'feedback', 'judge', 'report', 'reproduce', 'mock-llm']) {
+    for (const cmd of [
+      'setup',
+      'server',
+      'worker',
+      'run',
+      'status',
+      'validate',
+      'feedback',
+      'judge',
+      'report',
+      'reproduce',
+      'mock-llm',
+    ]) {
       const r = assay(cmd, '--help');
       expect(r.code, cmd).toBe(0);
       expect(r.out, cmd).toContain('Usage: assay');

@@ -3,8 +3,18 @@ import type { CriterionVerdict } from '@assay/core';
 import { decidedScore } from '../src/summarize-projects.js';
 
 const v = (id: string, weight: number, decision: CriterionVerdict['decision'], fatal = false): CriterionVerdict => ({
-  criterionId: id, weight, fatal, dimension: 'correctness', target: null, decision, source: 'check', reason: '', reusedFrom: null,
-  reuseKey: '', effective: null, blockedBy: [],
+  criterionId: id,
+  weight,
+  fatal,
+  dimension: 'correctness',
+  target: null,
+  decision,
+  source: 'check',
+  reason: '',
+  reusedFrom: null,
+  reuseKey: '',
+  effective: null,
+  blockedBy: [],
 });
 
 describe('decidedScore', () => {

@@ -122,8 +122,14 @@ export const criterionSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.fatal && c.weight !== 0) ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
-    if (!c.fatal && c.weight === 0) ctx.addIssue({ code: 'custom', path: ['weight'], message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)' });
+    if (c.fatal && c.weight !== 0)
+      ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
+    if (!c.fatal && c.weight === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['weight'],
+        message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)',
+      });
   });
 export type Criterion = z.infer<typeof criterionSchema>;
 
@@ -137,13 +143,22 @@ export const finalCriterionSchema = z
     fatal: z.boolean().default(false),
     dependsOn: z.array(id).default([]),
     /** Artifact quality: re-apply a checkpoint criterion (`subtask/criterion`) to the final file versions. */
-    reuses: z.string().regex(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/, 'must be "subtask-id/criterion-id"').optional(),
+    reuses: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/, 'must be "subtask-id/criterion-id"')
+      .optional(),
     check: checkSchema.optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.fatal && c.weight !== 0) ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
-    if (!c.fatal && c.weight === 0) ctx.addIssue({ code: 'custom', path: ['weight'], message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)' });
+    if (c.fatal && c.weight !== 0)
+      ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
+    if (!c.fatal && c.weight === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['weight'],
+        message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)',
+      });
   });
 export type FinalCriterion = z.infer<typeof finalCriterionSchema>;
 

@@ -14,28 +14,76 @@ export const relativePath = z
 
 /** Where a value lives in a file: a cell (`Sheet1!B3`), or a regex capture over the text. */
 export const locatorSchema = z.union([
-  z.object({ file: relativePath, cell: z.string().regex(/^[^!]+![A-Z]{1,3}[0-9]+$/, 'must look like Sheet1!B3') }).strict(),
+  z
+    .object({ file: relativePath, cell: z.string().regex(/^[^!]+![A-Z]{1,3}[0-9]+$/, 'must look like Sheet1!B3') })
+    .strict(),
   z.object({ file: relativePath, pattern: z.string().min(1) }).strict(),
 ]);
 export type Locator = z.infer<typeof locatorSchema>;
 
 const cellRef = z.string().regex(/^[^!]+![A-Z]{1,3}[0-9]+$/, 'must look like Sheet1!B3');
-const rangeRef = z.string().regex(/^[^!]+![A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?$/, 'must look like Sheet1!B3 or Sheet1!B3:D9');
+const rangeRef = z
+  .string()
+  .regex(/^[^!]+![A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?$/, 'must look like Sheet1!B3 or Sheet1!B3:D9');
 
 export const checkSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('deliverable-present'), path: relativePath, format: z.enum(FORMATS).optional() }).strict(),
-  z.object({ kind: z.literal('cell-value'), file: relativePath, cell: cellRef,
-    equals: z.union([z.number(), z.string(), z.boolean()]).optional(),
-    min: z.number().optional(), max: z.number().optional(), tolerance: z.number().nonnegative().optional(),
-    matches: z.string().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('cell-value'),
+      file: relativePath,
+      cell: cellRef,
+      equals: z.union([z.number(), z.string(), z.boolean()]).optional(),
+      min: z.number().optional(),
+      max: z.number().optional(),
+      tolerance: z.number().nonnegative().optional(),
+      matches: z.string().optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('formula-cached'), file: relativePath, range: rangeRef }).strict(),
-  z.object({ kind: z.literal('text-contains'), file: relativePath, text: z.string().min(1), caseSensitive: z.boolean().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('text-contains'),
+      file: relativePath,
+      text: z.string().min(1),
+      caseSensitive: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('text-matches'), file: relativePath, pattern: z.string().min(1) }).strict(),
-  z.object({ kind: z.literal('text-absent'), file: relativePath, text: z.string().min(1), caseSensitive: z.boolean().optional() }).strict(),
-  z.object({ kind: z.literal('files-agree'), a: locatorSchema, b: locatorSchema, tolerance: z.number().nonnegative().optional() }).strict(),
-  z.object({ kind: z.literal('row-count'), file: relativePath, sheet: z.string().min(1), min: z.number().int().nonnegative().optional(), max: z.number().int().nonnegative().optional() }).strict(),
-  z.object({ kind: z.literal('section-present'), file: relativePath,
-    sheet: z.string().optional(), slide: z.number().int().positive().optional(), heading: z.string().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('text-absent'),
+      file: relativePath,
+      text: z.string().min(1),
+      caseSensitive: z.boolean().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('files-agree'),
+      a: locatorSchema,
+      b: locatorSchema,
+      tolerance: z.number().nonnegative().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('row-count'),
+      file: relativePath,
+      sheet: z.string().min(1),
+      min: z.number().int().nonnegative().optional(),
+      max: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('section-present'),
+      file: relativePath,
+      sheet: z.string().optional(),
+      slide: z.number().int().positive().optional(),
+      heading: z.string().optional(),
+    })
+    .strict(),
 ]);
 export type Check = z.infer<typeof checkSchema>;
 export type CheckKind = Check['kind'];

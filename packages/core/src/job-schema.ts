@@ -4,8 +4,17 @@ import { z } from 'zod';
 const id = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be lowercase letters, digits, ".", "_" or "-"');
 
 export const HARNESSES = [
-  'oracle', 'nop', 'scripted', 'command',
-  'claude-code', 'codex', 'gemini-cli', 'qwen-code', 'kimi-cli', 'nanobot', 'hermes',
+  'oracle',
+  'nop',
+  'scripted',
+  'command',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  'kimi-cli',
+  'nanobot',
+  'hermes',
 ] as const;
 export type HarnessName = (typeof HARNESSES)[number];
 
@@ -83,7 +92,8 @@ export const jobSchema = z
   .superRefine((j, ctx) => {
     const seen = new Set<string>();
     j.systems.forEach((s, i) => {
-      if (seen.has(s.id)) ctx.addIssue({ code: 'custom', path: ['systems', i, 'id'], message: `duplicate system id "${s.id}"` });
+      if (seen.has(s.id))
+        ctx.addIssue({ code: 'custom', path: ['systems', i, 'id'], message: `duplicate system id "${s.id}"` });
       seen.add(s.id);
     });
   });

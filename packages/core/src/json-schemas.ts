@@ -1,6 +1,12 @@
 // JSON Schemas for editors, generated from the zod types (the single source of truth).
 import { z } from 'zod';
-import { benchmarkIndexSchema, projectCriteriaSchema, projectSpecSchema, rubricSchema, taskSpecSchema } from './benchmark-schema.js';
+import {
+  benchmarkIndexSchema,
+  projectCriteriaSchema,
+  projectSpecSchema,
+  rubricSchema,
+  taskSpecSchema,
+} from './benchmark-schema.js';
 import { jobSchema } from './job-schema.js';
 import { trialRecordSchema } from './trial-record.js';
 
@@ -16,6 +22,9 @@ export const SCHEMA_FILES = {
 
 export function toJsonSchemas(): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(SCHEMA_FILES).map(([file, schema]) => [file, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })]),
+    Object.entries(SCHEMA_FILES).map(([file, schema]) => [
+      file,
+      z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+    ]),
   );
 }

@@ -26,7 +26,11 @@ export const criterionVerdictSchema = z.object({
 });
 export type CriterionVerdict = z.infer<typeof criterionVerdictSchema>;
 
-export const snapshotFileSchema = z.object({ path: z.string(), sha256: z.string(), size: z.number().int().nonnegative() });
+export const snapshotFileSchema = z.object({
+  path: z.string(),
+  sha256: z.string(),
+  size: z.number().int().nonnegative(),
+});
 export type SnapshotFile = z.infer<typeof snapshotFileSchema>;
 
 export const agentSummarySchema = z.object({
@@ -54,7 +58,12 @@ export const checkpointRecordSchema = z.object({
 });
 export type CheckpointRecord = z.infer<typeof checkpointRecordSchema>;
 
-export const groupScoreSchema = z.object({ group: z.string(), score: z.number().nullable(), available: z.boolean(), positiveWeight: z.number() });
+export const groupScoreSchema = z.object({
+  group: z.string(),
+  score: z.number().nullable(),
+  available: z.boolean(),
+  positiveWeight: z.number(),
+});
 
 export const projectRecordSchema = z.object({
   schema: z.literal(PROJECT_RECORD_SCHEMA),

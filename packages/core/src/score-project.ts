@@ -103,7 +103,10 @@ export function scoreProjectFinal(criteria: readonly ScoredCriterion[]): Project
 export type GroupScore = { group: string; score: number | null; available: boolean; positiveWeight: number };
 
 /** Separately normalized group profile (targets or quality dimensions), before fatal gates. */
-export function scoreGroups(criteria: readonly ScoredCriterion[], groupOf: (c: ScoredCriterion) => string | undefined): GroupScore[] {
+export function scoreGroups(
+  criteria: readonly ScoredCriterion[],
+  groupOf: (c: ScoredCriterion) => string | undefined,
+): GroupScore[] {
   const results = resolveDependencies(criteria);
   const groups = new Map<string, { credit: number; wPlus: number; pending: boolean }>();
   criteria.forEach((c, i) => {

@@ -76,7 +76,12 @@ export const trialRecordSchema = z.object({
   }),
   usage: usageSchema.nullable(),
   deliverables: z.array(deliverableEntrySchema),
-  formatCompliance: z.object({ required: z.boolean(), compliant: z.boolean(), missing: z.array(z.string()), wrongType: z.array(z.string()) }),
+  formatCompliance: z.object({
+    required: z.boolean(),
+    compliant: z.boolean(),
+    missing: z.array(z.string()),
+    wrongType: z.array(z.string()),
+  }),
   verdicts: z.array(verdictSchema),
   score: scoreSchema,
   storage: storageCapSchema.optional(),

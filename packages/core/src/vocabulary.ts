@@ -15,7 +15,11 @@ export const DOMAIN_LABELS: Record<Domain, string> = {
 export const IMPORTANCE_WEIGHTS = { core: 5, important: 3, auxiliary: 1 } as const;
 export type Importance = keyof typeof IMPORTANCE_WEIGHTS;
 export const IMPORTANCES = ['core', 'important', 'auxiliary'] as const satisfies readonly Importance[];
-export const IMPORTANCE_LABELS: Record<Importance, string> = { core: 'Core', important: 'Important', auxiliary: 'Auxiliary' };
+export const IMPORTANCE_LABELS: Record<Importance, string> = {
+  core: 'Core',
+  important: 'Important',
+  auxiliary: 'Auxiliary',
+};
 
 /** StartupBench rubric dimensions. */
 export const DIMENSIONS = [
@@ -37,13 +41,33 @@ export const DIMENSION_LABELS: Record<Dimension, string> = {
 };
 
 /** DeliverBench quality dimensions and evaluation targets. */
-export const QUALITY_DIMENSIONS = ['correctness', 'completeness', 'consistency', 'professionalism', 'usability'] as const;
+export const QUALITY_DIMENSIONS = [
+  'correctness',
+  'completeness',
+  'consistency',
+  'professionalism',
+  'usability',
+] as const;
 export type QualityDimension = (typeof QUALITY_DIMENSIONS)[number];
 export const TARGETS = ['artifact-quality', 'cross-file-consistency', 'package-acceptance'] as const;
 export type Target = (typeof TARGETS)[number];
 
 /** Deliverable formats a task can require; detection is by content, see packages/evidence. */
-export const FORMATS = ['docx', 'xlsx', 'pptx', 'pdf', 'md', 'txt', 'csv', 'json', 'html', 'png', 'jpg', 'svg', 'code'] as const;
+export const FORMATS = [
+  'docx',
+  'xlsx',
+  'pptx',
+  'pdf',
+  'md',
+  'txt',
+  'csv',
+  'json',
+  'html',
+  'png',
+  'jpg',
+  'svg',
+  'code',
+] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** StartupBench success threshold on the 0–100 scale. */

@@ -15,6 +15,7 @@ describe('JSON Schemas', () => {
 
   it('describe the rubric importance levels and check kinds', () => {
     const rubric = JSON.stringify(toJsonSchemas()['rubric.schema.json']);
-    for (const word of ['core', 'important', 'auxiliary', 'deliverable-present', 'formula-cached', 'files-agree']) expect(rubric).toContain(word);
+    for (const word of ['core', 'important', 'auxiliary', 'deliverable-present', 'formula-cached', 'files-agree'])
+      expect(rubric).toContain(word);
   });
 });

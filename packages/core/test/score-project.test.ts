@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { scoreGroups, scoreProcess, scoreProjectFinal, type ScoredCriterion } from '../src/index.js';
 
 const c = (id: string, weight: number, h: 0 | 1 | null, more: Partial<ScoredCriterion> = {}): ScoredCriterion => ({
-  id, weight, h, fatal: false, dependsOn: [], ...more,
+  id,
+  weight,
+  h,
+  fatal: false,
+  dependsOn: [],
+  ...more,
 });
 
 describe('scoreProjectFinal (DeliverBench)', () => {
@@ -53,7 +58,9 @@ describe('scoreProjectFinal (DeliverBench)', () => {
   });
 
   it('rejects a cycle and an unknown dependency', () => {
-    expect(() => scoreProjectFinal([c('a', 1, 1, { dependsOn: ['b'] }), c('b', 1, 1, { dependsOn: ['a'] })])).toThrow(/cycle/);
+    expect(() => scoreProjectFinal([c('a', 1, 1, { dependsOn: ['b'] }), c('b', 1, 1, { dependsOn: ['a'] })])).toThrow(
+      /cycle/,
+    );
     expect(() => scoreProjectFinal([c('a', 1, 1, { dependsOn: ['zz'] })])).toThrow(/unknown criterion "zz"/);
   });
 });

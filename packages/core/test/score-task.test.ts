@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { IMPORTANCE_WEIGHTS, isSuccess, scoreTask } from '../src/index.js';
 
 const v = (importance: keyof typeof IMPORTANCE_WEIGHTS, decision: 'satisfied' | 'not-satisfied' | 'unjudged') => ({
-  weight: IMPORTANCE_WEIGHTS[importance], decision,
+  weight: IMPORTANCE_WEIGHTS[importance],
+  decision,
 });
 
 describe('scoreTask (StartupBench: sum(w*y)/sum(w), 5/3/1)', () => {

@@ -45,7 +45,8 @@ export function parseRange(ref: string): RangeRef | null {
   let area = ref;
   if (bang !== -1) {
     sheet = ref.slice(0, bang).trim();
-    if (sheet.startsWith("'") && sheet.endsWith("'") && sheet.length >= 2) sheet = sheet.slice(1, -1).replace(/''/g, "'");
+    if (sheet.startsWith("'") && sheet.endsWith("'") && sheet.length >= 2)
+      sheet = sheet.slice(1, -1).replace(/''/g, "'");
     area = ref.slice(bang + 1);
   }
   const [a, b] = area.split(':');
@@ -77,12 +78,15 @@ export function shiftFormula(formula: string, dRow: number, dCol: number): strin
     .map((part, i) =>
       i % 2 === 1
         ? part
-        : part.replace(/(^|[^A-Za-z0-9_.$'"\]])(\$?)([A-Z]{1,3})(\$?)([0-9]+)(?![A-Za-z0-9_(])/g, (whole, pre: string, cAbs: string, col: string, rAbs: string, row: string) => {
-            const c = cAbs ? colToIndex(col) : colToIndex(col) + dCol;
-            const r = rAbs ? Number(row) : Number(row) + dRow;
-            if (c < 1 || r < 1) return whole;
-            return `${pre}${cAbs}${indexToCol(c)}${rAbs}${r}`;
-          }),
+        : part.replace(
+            /(^|[^A-Za-z0-9_.$'"\]])(\$?)([A-Z]{1,3})(\$?)([0-9]+)(?![A-Za-z0-9_(])/g,
+            (whole, pre: string, cAbs: string, col: string, rAbs: string, row: string) => {
+              const c = cAbs ? colToIndex(col) : colToIndex(col) + dCol;
+              const r = rAbs ? Number(row) : Number(row) + dRow;
+              if (c < 1 || r < 1) return whole;
+              return `${pre}${cAbs}${indexToCol(c)}${rAbs}${r}`;
+            },
+          ),
     )
     .join('');
 }

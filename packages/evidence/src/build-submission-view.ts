@@ -55,7 +55,16 @@ export async function buildSubmissionView(dir: string, opts: BuildOptions = {}):
   const files: FileView[] = [];
   try {
     for (const e of entries) {
-      const view: FileView = { path: e.path, entry: e.entry, format: null, type: e.entry === 'file' ? 'unknown' : e.entry, size: e.size, sha256: null, evidence: null, notes: e.note ? [e.note] : [] };
+      const view: FileView = {
+        path: e.path,
+        entry: e.entry,
+        format: null,
+        type: e.entry === 'file' ? 'unknown' : e.entry,
+        size: e.size,
+        sha256: null,
+        evidence: null,
+        notes: e.note ? [e.note] : [],
+      };
       files.push(view);
       if (e.entry !== 'file') continue;
       if (e.size <= limits.maxHashBytes) {
@@ -72,7 +81,10 @@ export async function buildSubmissionView(dir: string, opts: BuildOptions = {}):
       view.notes.push(...result.notes);
       const f = view.format;
       if (opts.render && view.evidence && (f === 'docx' || f === 'xlsx' || f === 'pptx' || f === 'pdf')) {
-        const r = await renderPageImages(e.abs, join(opts.render.outDir, renderDirName(e.path)), { ...opts.render, format: f });
+        const r = await renderPageImages(e.abs, join(opts.render.outDir, renderDirName(e.path)), {
+          ...opts.render,
+          format: f,
+        });
         view.pageImages = r.pages;
         view.notes.push(...r.notes);
       }

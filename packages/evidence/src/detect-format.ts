@@ -29,9 +29,49 @@ const OOXML_MAIN: Array<[RegExp, Format | null, string]> = [
 ];
 
 const CODE_EXT = new Set([
-  '.py', '.js', '.mjs', '.cjs', '.ts', '.tsx', '.jsx', '.sh', '.bash', '.r', '.sql', '.java', '.c', '.h', '.cpp', '.hpp',
-  '.cc', '.go', '.rs', '.rb', '.php', '.cs', '.kt', '.swift', '.scala', '.m', '.jl', '.css', '.scss', '.yaml', '.yml',
-  '.toml', '.ini', '.cfg', '.xml', '.ipynb', '.tex', '.lua', '.pl', '.ps1', '.bat', '.dockerfile', '.makefile',
+  '.py',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.ts',
+  '.tsx',
+  '.jsx',
+  '.sh',
+  '.bash',
+  '.r',
+  '.sql',
+  '.java',
+  '.c',
+  '.h',
+  '.cpp',
+  '.hpp',
+  '.cc',
+  '.go',
+  '.rs',
+  '.rb',
+  '.php',
+  '.cs',
+  '.kt',
+  '.swift',
+  '.scala',
+  '.m',
+  '.jl',
+  '.css',
+  '.scss',
+  '.yaml',
+  '.yml',
+  '.toml',
+  '.ini',
+  '.cfg',
+  '.xml',
+  '.ipynb',
+  '.tex',
+  '.lua',
+  '.pl',
+  '.ps1',
+  '.bat',
+  '.dockerfile',
+  '.makefile',
 ]);
 
 function startsWith(b: Buffer, sig: number[], at = 0): boolean {
@@ -68,7 +108,8 @@ export function classifyText(text: string, name: string, complete: boolean): Det
   let jsonNote: string | undefined;
   if ((t.startsWith('{') || t.startsWith('[')) && complete) {
     const depth = jsonDepth(t);
-    if (depth > MAX_JSON_DEPTH) jsonNote = msg.jsonInvalid(`nested ${depth} levels deep (cap ${MAX_JSON_DEPTH}); read as plain text`);
+    if (depth > MAX_JSON_DEPTH)
+      jsonNote = msg.jsonInvalid(`nested ${depth} levels deep (cap ${MAX_JSON_DEPTH}); read as plain text`);
     else {
       try {
         JSON.parse(t);
@@ -86,22 +127,41 @@ function classifyPlain(t: string, ext: string, name: string): Detection {
   const head = t.slice(0, 4096);
   const noProlog = head.replace(/^(<\?xml[^>]*\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*/i, '');
   if (/^<svg[\s>]/i.test(noProlog)) return { format: 'svg', type: 'svg' };
-  if (/^<!DOCTYPE\s+html/i.test(head) || /^<html[\s>]/i.test(noProlog) || (/<(head|body)[\s>]/i.test(head) && /<\/(head|body|p|div)>/i.test(t))) {
+  if (
+    /^<!DOCTYPE\s+html/i.test(head) ||
+    /^<html[\s>]/i.test(noProlog) ||
+    (/<(head|body)[\s>]/i.test(head) && /<\/(head|body|p|div)>/i.test(t))
+  ) {
     return { format: 'html', type: 'html' };
   }
   if (/^<\?xml/i.test(head) || /^<[A-Za-z][\w:-]*[\s>]/.test(noProlog)) return { format: 'code', type: 'xml' };
   if (t.startsWith('#!')) return { format: 'code', type: 'code' };
   const lines = t.slice(0, 65_536).split(/\r?\n/);
-  const mdStrong = lines.some((l) => /^#{1,6}\s+\S/.test(l) || /^\s*(```|~~~)/.test(l) || /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/.test(l));
+  const mdStrong = lines.some(
+    (l) =>
+      /^#{1,6}\s+\S/.test(l) || /^\s*(```|~~~)/.test(l) || /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/.test(l),
+  );
   if (mdStrong && ext !== '.py' && ext !== '.sh' && ext !== '.r') return { format: 'md', type: 'md' };
   const csv = guessDelimiter(t.slice(0, 65_536));
-  if (csv.consistent && (csv.delimiter !== ',' || ext === '.csv' || ext === '.tsv' || lines.filter((l) => l.trim()).length >= 3)) {
-    if (!CODE_EXT.has(ext) && ext !== '.md' && ext !== '.txt') return { format: 'csv', type: csv.delimiter === '\t' ? 'tsv' : 'csv' };
+  if (
+    csv.consistent &&
+    (csv.delimiter !== ',' || ext === '.csv' || ext === '.tsv' || lines.filter((l) => l.trim()).length >= 3)
+  ) {
+    if (!CODE_EXT.has(ext) && ext !== '.md' && ext !== '.txt')
+      return { format: 'csv', type: csv.delimiter === '\t' ? 'tsv' : 'csv' };
   }
   if (ext === '.md' || ext === '.markdown') return { format: 'md', type: 'md' };
-  if (ext === '.csv' || ext === '.tsv') return csv.consistent ? { format: 'csv', type: 'csv' } : { format: 'txt', type: 'txt' };
-  if (CODE_EXT.has(ext) || /^(makefile|dockerfile)$/i.test(name.split('/').pop() ?? '')) return { format: 'code', type: 'code' };
-  const codeLike = lines.slice(0, 200).filter((l) => /^\s*(def |class \w+[:(]|import [\w.]+|from [\w.]+ import |function \w+\(|(const|let|var) \w+ =|#include\s*<|package \w+;?$|public (static )?(class|void))/.test(l)).length;
+  if (ext === '.csv' || ext === '.tsv')
+    return csv.consistent ? { format: 'csv', type: 'csv' } : { format: 'txt', type: 'txt' };
+  if (CODE_EXT.has(ext) || /^(makefile|dockerfile)$/i.test(name.split('/').pop() ?? ''))
+    return { format: 'code', type: 'code' };
+  const codeLike = lines
+    .slice(0, 200)
+    .filter((l) =>
+      /^\s*(def |class \w+[:(]|import [\w.]+|from [\w.]+ import |function \w+\(|(const|let|var) \w+ =|#include\s*<|package \w+;?$|public (static )?(class|void))/.test(
+        l,
+      ),
+    ).length;
   if (codeLike >= 2) return { format: 'code', type: 'code' };
   return { format: 'txt', type: 'txt' };
 }
@@ -111,18 +171,23 @@ async function detectZip(data: Buffer, caps: ZipCaps): Promise<Detection> {
     const { names, peeked } = await listZip(data, caps, (n) => n === '[Content_Types].xml' || n === 'mimetype');
     const types = peeked.get('[Content_Types].xml')?.toString('utf8');
     if (types) {
-      const main = /PartName="\/?([^"]+)"\s+ContentType="([^"]+\.main\+xml)"|ContentType="([^"]+\.main\+xml)"\s+PartName="\/?([^"]+)"/.exec(types);
+      const main =
+        /PartName="\/?([^"]+)"\s+ContentType="([^"]+\.main\+xml)"|ContentType="([^"]+\.main\+xml)"\s+PartName="\/?([^"]+)"/.exec(
+          types,
+        );
       const contentType = main ? (main[2] ?? main[3] ?? '') : types;
       for (const [re, format, type] of OOXML_MAIN) if (re.test(contentType)) return { format, type };
     }
     const mime = peeked.get('mimetype')?.toString('latin1');
-    if (mime?.startsWith('application/vnd.oasis.opendocument.')) return { format: null, type: `odf (${mime.split('.').pop()})` };
+    if (mime?.startsWith('application/vnd.oasis.opendocument.'))
+      return { format: null, type: `odf (${mime.split('.').pop()})` };
     if (names.includes('word/document.xml')) return { format: 'docx', type: 'docx' };
     if (names.includes('xl/workbook.xml')) return { format: 'xlsx', type: 'xlsx' };
     if (names.includes('ppt/presentation.xml')) return { format: 'pptx', type: 'pptx' };
     return { format: null, type: 'zip' };
   } catch (err) {
-    if (err instanceof ZipRefused) return { format: null, type: err.reason === 'limit' ? 'zip (over limits)' : 'zip (corrupt)', note: err.message };
+    if (err instanceof ZipRefused)
+      return { format: null, type: err.reason === 'limit' ? 'zip (over limits)' : 'zip (corrupt)', note: err.message };
     throw err;
   }
 }
@@ -153,11 +218,17 @@ function decodeLoose(data: Buffer): string {
  * The deliverable format of the file at `path`, judged from its content (null: none of FORMATS).
  * Reads at most `maxFileBytes`; larger files are judged from their first bytes.
  */
-export async function detectFormat(path: string, limits: Partial<ZipCaps & { maxFileBytes: number }> = {}): Promise<Format | null> {
+export async function detectFormat(
+  path: string,
+  limits: Partial<ZipCaps & { maxFileBytes: number }> = {},
+): Promise<Format | null> {
   return (await detectFile(path, limits)).format;
 }
 
-export async function detectFile(path: string, limits: Partial<ZipCaps & { maxFileBytes: number }> = {}): Promise<Detection> {
+export async function detectFile(
+  path: string,
+  limits: Partial<ZipCaps & { maxFileBytes: number }> = {},
+): Promise<Detection> {
   const caps = { ...DEFAULT_LIMITS, ...limits };
   // Non-blocking open: a FIFO must not hang the caller; anything but a regular file is not read.
   const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -20,14 +20,29 @@ export function readCellRange(view: SubmissionView, range: string, opts: { file?
   const books = view.files.filter((f) => sheetsOf(f) !== null);
   const file = opts.file !== undefined ? findFile(view, opts.file) : books.length === 1 ? books[0] : undefined;
   if (!file) {
-    return { ok: false, error: opts.file !== undefined ? `${opts.file} is not in the submission` : `name the file: spreadsheets here are ${books.map((b) => b.path).join(', ') || 'none'}` };
+    return {
+      ok: false,
+      error:
+        opts.file !== undefined
+          ? `${opts.file} is not in the submission`
+          : `name the file: spreadsheets here are ${books.map((b) => b.path).join(', ') || 'none'}`,
+    };
   }
   const sheets = sheetsOf(file);
-  if (!sheets) return { ok: false, error: `${file.path} is ${file.type}, not a readable spreadsheet${file.notes.length ? ` (${file.notes.join('; ')})` : ''}` };
+  if (!sheets)
+    return {
+      ok: false,
+      error: `${file.path} is ${file.type}, not a readable spreadsheet${file.notes.length ? ` (${file.notes.join('; ')})` : ''}`,
+    };
   const sheet = findSheet(file, sheets, ref.sheet);
-  if (!sheet) return { ok: false, error: `${file.path} has no sheet ${JSON.stringify(ref.sheet ?? '')}; sheets: ${sheets.map((s) => s.name).join(', ')}` };
+  if (!sheet)
+    return {
+      ok: false,
+      error: `${file.path} has no sheet ${JSON.stringify(ref.sheet ?? '')}; sheets: ${sheets.map((s) => s.name).join(', ')}`,
+    };
   const count = (ref.bottom - ref.top + 1) * (ref.right - ref.left + 1);
-  if (count > MAX_RANGE_CELLS) return { ok: false, error: `${range} spans ${count} cells; read at most ${MAX_RANGE_CELLS} at a time` };
+  if (count > MAX_RANGE_CELLS)
+    return { ok: false, error: `${range} spans ${count} cells; read at most ${MAX_RANGE_CELLS} at a time` };
   const rows: Array<Array<CellEvidence | null>> = [];
   const lines: string[] = [];
   for (let r = ref.top; r <= ref.bottom; r++) {
@@ -35,12 +50,22 @@ export function readCellRange(view: SubmissionView, range: string, opts: { file?
     for (let c = ref.left; c <= ref.right; c++) {
       const cell = cellAt(sheet, r, c) ?? null;
       row.push(cell);
-      if (cell) lines.push(`${sheetAnchor(sheet.name, cellName(r, c))}: ${describeCell(cell)}${cell.numFmt ? ` {${cell.numFmt}}` : ''}`);
+      if (cell)
+        lines.push(
+          `${sheetAnchor(sheet.name, cellName(r, c))}: ${describeCell(cell)}${cell.numFmt ? ` {${cell.numFmt}}` : ''}`,
+        );
     }
     rows.push(row);
   }
   const label = `${sheetAnchor(sheet.name, cellName(ref.top, ref.left))}:${cellName(ref.bottom, ref.right)}`;
-  return { ok: true, file: file.path, sheet: sheet.name, range: label, rows, text: lines.length ? lines.join('\n') : `${label} is empty` };
+  return {
+    ok: true,
+    file: file.path,
+    sheet: sheet.name,
+    range: label,
+    rows,
+    text: lines.length ? lines.join('\n') : `${label} is empty`,
+  };
 }
 
 export interface SearchHit {
@@ -59,7 +84,11 @@ export interface SearchOptions {
 }
 
 /** Finds `query` across the submission's text; each hit names its file and anchor. */
-export function searchText(view: SubmissionView, query: string, opts: SearchOptions = {}): { hits: SearchHit[]; truncated: boolean; error?: string } {
+export function searchText(
+  view: SubmissionView,
+  query: string,
+  opts: SearchOptions = {},
+): { hits: SearchHit[]; truncated: boolean; error?: string } {
   const maxHits = opts.maxHits ?? 50;
   const hits: SearchHit[] = [];
   const files = opts.file !== undefined ? view.files.filter((f) => f.path === opts.file) : view.files;

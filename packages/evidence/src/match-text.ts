@@ -5,7 +5,10 @@ import vm from 'node:vm';
 import type { TextUnit } from './types.js';
 
 export function normalize(s: string, caseSensitive: boolean): string {
-  const n = s.normalize('NFKC').replace(/[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+/g, ' ').trim();
+  const n = s
+    .normalize('NFKC')
+    .replace(/[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+/g, ' ')
+    .trim();
   return caseSensitive ? n : n.toLowerCase();
 }
 
@@ -34,7 +37,10 @@ export function containsText(text: string, needle: string, caseSensitive = false
 }
 
 export class PatternError extends Error {
-  constructor(readonly kind: 'invalid' | 'timeout', message: string) {
+  constructor(
+    readonly kind: 'invalid' | 'timeout',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -62,7 +68,11 @@ export interface PatternHit {
 }
 
 /** First match of `pattern` in each unit (up to maxHits), evaluated in a sandbox with a time limit. */
-export function findPattern(units: TextUnit[], pattern: string, opts: { maxHits?: number; timeoutMs?: number } = {}): PatternHit[] {
+export function findPattern(
+  units: TextUnit[],
+  pattern: string,
+  opts: { maxHits?: number; timeoutMs?: number } = {},
+): PatternHit[] {
   const { source, flags } = compilePattern(pattern);
   const ctx = vm.createContext({ texts: units.map((u) => u.text), source, flags, maxHits: opts.maxHits ?? 1000 });
   try {
@@ -80,7 +90,8 @@ export function findPattern(units: TextUnit[], pattern: string, opts: { maxHits?
   } catch (err) {
     // The timeout error may come from another realm: recognise it by code, not by class.
     const e = err as { code?: string; message?: string };
-    if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || /timed out/i.test(e.message ?? '')) throw new PatternError('timeout', e.message ?? 'timed out');
+    if (e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || /timed out/i.test(e.message ?? ''))
+      throw new PatternError('timeout', e.message ?? 'timed out');
     throw err;
   }
 }

@@ -20,12 +20,15 @@ export function formatBytes(n: number): string {
 export const msg = {
   // zip containers
   zipCorrupt: (err: unknown) => `unreadable zip container (corrupt or truncated): ${errText(err)}`,
-  zipTooManyEntries: (n: number, max: number) => `zip has ${n} entries, over the cap of ${max}: not read (possible zip bomb)`,
+  zipTooManyEntries: (n: number, max: number) =>
+    `zip has ${n} entries, over the cap of ${max}: not read (possible zip bomb)`,
   zipEntryTooLarge: (name: string, max: number) =>
     `zip entry ${JSON.stringify(name)} decompresses to more than ${formatBytes(max)}: not read (possible zip bomb)`,
-  zipTotalTooLarge: (max: number) => `zip decompresses to more than ${formatBytes(max)} in total: not read (possible zip bomb)`,
+  zipTotalTooLarge: (max: number) =>
+    `zip decompresses to more than ${formatBytes(max)} in total: not read (possible zip bomb)`,
   zipEncrypted: 'zip entries are encrypted: not read',
-  zipSizeLie: (detail: string) => `zip entry decompresses to more than its header declares: not read (possible zip bomb; ${detail})`,
+  zipSizeLie: (detail: string) =>
+    `zip entry decompresses to more than its header declares: not read (possible zip bomb; ${detail})`,
   zipUnsafeName: (detail: string) => `zip entry with an unsafe path (${detail}): not read`,
 
   // detection and file-level refusals
@@ -41,8 +44,10 @@ export const msg = {
   special: (kind: string) => `not a regular file (${kind}): skipped without reading`,
   unreadable: (err: unknown) => `could not read file: ${errText(err)}`,
   tooManyFiles: (max: number) => `submission has more than ${max} entries: only the first ${max} are listed`,
-  tooDeep: (dir: string, max: number) => `directory ${JSON.stringify(dir)} is nested deeper than ${max} levels: not walked`,
-  rootMissing: (root: string, err: unknown) => `submission folder ${JSON.stringify(root)} cannot be read: ${errText(err)}`,
+  tooDeep: (dir: string, max: number) =>
+    `directory ${JSON.stringify(dir)} is nested deeper than ${max} levels: not walked`,
+  rootMissing: (root: string, err: unknown) =>
+    `submission folder ${JSON.stringify(root)} cannot be read: ${errText(err)}`,
 
   // isolation
   timedOut: (ms: number) => `parsing did not finish within ${ms} ms: stopped (file left unparsed)`,
@@ -64,12 +69,14 @@ export const msg = {
   imageCorrupt: (format: string) => `${format} header is corrupt: dimensions unknown`,
 
   // rendering
-  sofficeMissing: 'LibreOffice (soffice) is not installed: page images cannot be rendered (apt-get install libreoffice-*-nogui)',
+  sofficeMissing:
+    'LibreOffice (soffice) is not installed: page images cannot be rendered (apt-get install libreoffice-*-nogui)',
   pdftoppmMissing: 'pdftoppm is not installed: page images cannot be rendered (apt-get install poppler-utils)',
   renderTimedOut: (tool: string, ms: number) => `${tool} did not finish within ${ms} ms: stopped`,
   renderFailed: (tool: string, detail: string) => `${tool} failed: ${detail}`,
   renderNoOutput: (tool: string, expected: string) => `${tool} reported success but produced no ${expected}`,
-  renderUnsupported: (format: string | null) => `page images are rendered for docx, xlsx, pptx and pdf only (this file: ${format ?? 'unknown'})`,
+  renderUnsupported: (format: string | null) =>
+    `page images are rendered for docx, xlsx, pptx and pdf only (this file: ${format ?? 'unknown'})`,
   renderPagesCapped: (kept: number) => `rendered the first ${kept} pages only (later pages, if any, have no image)`,
 } as const;
 
@@ -77,17 +84,21 @@ export const msg = {
 export const reason = {
   fileMissing: (file: string) => `${file} is not in the submission`,
   fileNotRegular: (file: string) => `${file} is not a regular file (symbolic link or special file)`,
-  fileUnreadable: (file: string, notes: string[]) => `${file} could not be read${notes.length ? `: ${notes.join('; ')}` : ''}`,
+  fileUnreadable: (file: string, notes: string[]) =>
+    `${file} could not be read${notes.length ? `: ${notes.join('; ')}` : ''}`,
   fileEmpty: (file: string) => `${file} is empty`,
   present: (file: string, type: string) => `${file} is present (${type})`,
   wrongFormat: (file: string, want: string, got: string) => `${file} is ${got} by content, not ${want}`,
   rightFormat: (file: string, format: string) => `${file} is present and is ${format} by content`,
   similarNames: (names: string[]) => `similar paths in the submission: ${names.join(', ')}`,
-  needsSpreadsheet: (file: string, format: string | null) => `${file} is ${format ?? 'of unknown type'}; this check needs a spreadsheet (xlsx or csv)`,
+  needsSpreadsheet: (file: string, format: string | null) =>
+    `${file} is ${format ?? 'of unknown type'}; this check needs a spreadsheet (xlsx or csv)`,
   noText: (file: string, format: string | null) => `${file} (${format ?? 'unknown type'}) has no extractable text`,
-  sheetMissing: (file: string, sheet: string, sheets: string[]) => `${file} has no sheet ${JSON.stringify(sheet)} (sheets: ${sheets.join(', ')})`,
+  sheetMissing: (file: string, sheet: string, sheets: string[]) =>
+    `${file} has no sheet ${JSON.stringify(sheet)} (sheets: ${sheets.join(', ')})`,
   cellEmpty: (anchor: string) => `${anchor} is empty`,
-  formulaNoCache: (anchor: string, formula: string) => `${anchor} has formula =${formula} but the file stores no cached value`,
+  formulaNoCache: (anchor: string, formula: string) =>
+    `${anchor} has formula =${formula} but the file stores no cached value`,
   cellValue: (anchor: string, shown: string) => `${anchor} = ${shown}`,
   notNumber: (anchor: string, shown: string) => `${anchor} holds ${shown}, not a number`,
   outOfRange: (anchor: string, v: number, min?: number, max?: number) =>
@@ -95,7 +106,8 @@ export const reason = {
   notEqual: (anchor: string, shown: string, want: string) => `${anchor} = ${shown}, expected ${want}`,
   noMatch: (anchor: string, shown: string, pattern: string) => `${anchor} = ${shown} does not match /${pattern}/`,
   cellOk: (anchor: string, shown: string) => `${anchor} = ${shown} satisfies the check`,
-  badPattern: (pattern: string, err: unknown) => `pattern /${pattern}/ is not a valid regular expression: ${errText(err)}`,
+  badPattern: (pattern: string, err: unknown) =>
+    `pattern /${pattern}/ is not a valid regular expression: ${errText(err)}`,
   patternTimeout: (pattern: string) => `pattern /${pattern}/ took too long to evaluate (catastrophic backtracking?)`,
   noCondition: 'the check states no condition to test',
   badRange: (range: string) => `${range} is not a valid cell range`,
@@ -117,6 +129,8 @@ export const reason = {
   sectionMissing: (what: string) => `${what} not found`,
   headingNoStructure: (file: string, heading: string) =>
     `${file} carries no heading structure and no line matches ${JSON.stringify(heading)}`,
-  slideCheckNeedsDeck: (file: string, format: string | null) => `${file} is ${format ?? 'of unknown type'}; slide checks need a pptx`,
-  sheetCheckNeedsBook: (file: string, format: string | null) => `${file} is ${format ?? 'of unknown type'}; sheet checks need a spreadsheet`,
+  slideCheckNeedsDeck: (file: string, format: string | null) =>
+    `${file} is ${format ?? 'of unknown type'}; slide checks need a pptx`,
+  sheetCheckNeedsBook: (file: string, format: string | null) =>
+    `${file} is ${format ?? 'of unknown type'}; sheet checks need a spreadsheet`,
 } as const;

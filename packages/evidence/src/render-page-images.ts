@@ -87,7 +87,10 @@ const profileLocks = new Map<string, Promise<unknown>>();
 function withProfile<T>(profile: string, fn: () => Promise<T>): Promise<T> {
   const prev = profileLocks.get(profile) ?? Promise.resolve();
   const next = prev.then(fn, fn);
-  profileLocks.set(profile, next.catch(() => undefined));
+  profileLocks.set(
+    profile,
+    next.catch(() => undefined),
+  );
   return next;
 }
 
@@ -134,7 +137,8 @@ export async function renderPageImages(file: string, outDir: string, opts: Rende
   if (!st.isFile()) return none(msg.special(st.isSymbolicLink() ? 'symbolic link' : 'not a regular file'));
   if (st.size > limits.maxFileBytes) return none(msg.tooLarge(st.size, limits.maxFileBytes));
   const format = opts.format !== undefined ? opts.format : (await detectFile(file, limits)).format;
-  if (format !== 'docx' && format !== 'xlsx' && format !== 'pptx' && format !== 'pdf') return none(msg.renderUnsupported(format));
+  if (format !== 'docx' && format !== 'xlsx' && format !== 'pptx' && format !== 'pdf')
+    return none(msg.renderUnsupported(format));
   if (format !== 'pdf') {
     try {
       await readZip(await readFile(file), limits, () => false);
@@ -155,21 +159,51 @@ export async function renderPageImages(file: string, outDir: string, opts: Rende
       // Export only the pages we rasterise: a big workbook would otherwise print hundreds of pages.
       const filter = `pdf:${PDF_FILTER[format]}:${JSON.stringify({ PageRange: { type: 'string', value: `1-${maxPages}` } })}`;
       const r = await withProfile(profile, () =>
-        run(soffice, [`-env:UserInstallation=${pathToFileURL(profile).href}`, '--headless', '--norestore', '--nologo', '--nodefault', '--nolockcheck', '--convert-to', filter, '--outdir', work, input], timeoutMs),
+        run(
+          soffice,
+          [
+            `-env:UserInstallation=${pathToFileURL(profile).href}`,
+            '--headless',
+            '--norestore',
+            '--nologo',
+            '--nodefault',
+            '--nolockcheck',
+            '--convert-to',
+            filter,
+            '--outdir',
+            work,
+            input,
+          ],
+          timeoutMs,
+        ),
       );
       if (r.missing) return { pages: [], pdf: null, pageCount: null, notes: [msg.sofficeMissing] };
-      if (r.timedOut) return { pages: [], pdf: null, pageCount: null, notes: [msg.renderTimedOut('LibreOffice', timeoutMs)] };
+      if (r.timedOut)
+        return { pages: [], pdf: null, pageCount: null, notes: [msg.renderTimedOut('LibreOffice', timeoutMs)] };
       pdf = join(work, 'input.pdf');
       if (!(await isPdf(pdf))) {
-        const detail = r.code !== 0 ? msg.renderFailed('LibreOffice', `exit ${r.code}: ${r.stderr.trim()}`) : msg.renderNoOutput('LibreOffice', 'PDF');
+        const detail =
+          r.code !== 0
+            ? msg.renderFailed('LibreOffice', `exit ${r.code}: ${r.stderr.trim()}`)
+            : msg.renderNoOutput('LibreOffice', 'PDF');
         return { pages: [], pdf: null, pageCount: null, notes: [detail] };
       }
     }
     const pageCount = await pdfPageCount(pdf, timeoutMs);
-    const r = await run(opts.pdftoppm ?? 'pdftoppm', ['-png', '-r', String(dpi), '-f', '1', '-l', String(maxPages), pdf, join(work, 'page')], timeoutMs);
+    const r = await run(
+      opts.pdftoppm ?? 'pdftoppm',
+      ['-png', '-r', String(dpi), '-f', '1', '-l', String(maxPages), pdf, join(work, 'page')],
+      timeoutMs,
+    );
     if (r.missing) return { pages: [], pdf: null, pageCount, notes: [msg.pdftoppmMissing] };
     if (r.timedOut) return { pages: [], pdf: null, pageCount, notes: [msg.renderTimedOut('pdftoppm', timeoutMs)] };
-    if (r.code !== 0) return { pages: [], pdf: null, pageCount, notes: [msg.renderFailed('pdftoppm', `exit ${r.code}: ${r.stderr.trim()}`)] };
+    if (r.code !== 0)
+      return {
+        pages: [],
+        pdf: null,
+        pageCount,
+        notes: [msg.renderFailed('pdftoppm', `exit ${r.code}: ${r.stderr.trim()}`)],
+      };
     const produced = (await readdir(work))
       .map((n) => ({ n, m: /^page-(\d+)\.png$/.exec(n) }))
       .filter((x): x is { n: string; m: RegExpExecArray } => x.m !== null)
@@ -181,7 +215,8 @@ export async function renderPageImages(file: string, outDir: string, opts: Rende
       await copyFile(join(work, n), dest);
       pages.push(dest);
     }
-    if (pages.length === 0) return { pages, pdf: null, pageCount, notes: [msg.renderNoOutput('pdftoppm', 'page images')] };
+    if (pages.length === 0)
+      return { pages, pdf: null, pageCount, notes: [msg.renderNoOutput('pdftoppm', 'page images')] };
     if (pageCount !== null && pageCount > pages.length) notes.push(msg.renderPagesCapped(pages.length));
     else if (format !== 'pdf' && pages.length >= maxPages) notes.push(msg.renderPagesCapped(pages.length));
     const pdfCopy = join(outDir, 'document.pdf');

@@ -16,7 +16,9 @@ function chartLines(ch: ChartEvidence, anchor: string): string[] {
   return [
     head,
     ...ch.series.map((s) => {
-      const pts = s.values.length ? s.values.map((v, i) => `${s.categories[i] ?? i + 1}=${v ?? '∅'}`).join(', ') : '(no cached values)';
+      const pts = s.values.length
+        ? s.values.map((v, i) => `${s.categories[i] ?? i + 1}=${v ?? '∅'}`).join(', ')
+        : '(no cached values)';
       return `  series ${JSON.stringify(s.name ?? '')}${s.valuesRef ? ` (${s.valuesRef})` : ''}: ${pts}`;
     }),
   ];
@@ -40,20 +42,36 @@ function fileBody(f: FileView, opts: Required<RenderTextOptions>): string[] {
     case 'xlsx':
       for (const s of ev.sheets) {
         const meta = [s.state, s.dimension ?? 'no dimension', `${s.rowCount} rows`, `${s.cellCount} cells`];
-        out.push(`### sheet ${JSON.stringify(s.name)} (${meta.join(', ')})${s.merges.length ? ` merged: ${s.merges.join(' ')}` : ''}`);
+        out.push(
+          `### sheet ${JSON.stringify(s.name)} (${meta.join(', ')})${s.merges.length ? ` merged: ${s.merges.join(' ')}` : ''}`,
+        );
         for (const c of s.cells.slice(0, opts.maxCellsPerSheet)) {
-          out.push(`${sheetAnchor(s.name, c.ref)}: ${describeCell(c)}${c.numFmt ? ` {${c.numFmt}}` : ''}${c.comment ? ` (comment: ${c.comment})` : ''}`);
+          out.push(
+            `${sheetAnchor(s.name, c.ref)}: ${describeCell(c)}${c.numFmt ? ` {${c.numFmt}}` : ''}${c.comment ? ` (comment: ${c.comment})` : ''}`,
+          );
         }
         const hidden = s.cells.length - Math.min(s.cells.length, opts.maxCellsPerSheet);
         if (hidden > 0) out.push(`… ${hidden} more cells in this sheet (read them by range)`);
       }
-      ev.charts.forEach((ch, i) => out.push(...chartLines(ch, `chart ${i + 1}${ch.location ? ` on ${ch.location}` : ''}`)));
-      if (ev.definedNames.length) out.push(`defined names: ${ev.definedNames.map((d) => `${d.name} = ${d.refersTo}${d.scope ? ` (in ${d.scope})` : ''}`).join('; ')}`);
+      ev.charts.forEach((ch, i) =>
+        out.push(...chartLines(ch, `chart ${i + 1}${ch.location ? ` on ${ch.location}` : ''}`)),
+      );
+      if (ev.definedNames.length)
+        out.push(
+          `defined names: ${ev.definedNames.map((d) => `${d.name} = ${d.refersTo}${d.scope ? ` (in ${d.scope})` : ''}`).join('; ')}`,
+        );
       break;
     case 'docx':
       for (const b of ev.blocks) {
         if (b.type === 'paragraph') {
-          const tag = b.headingLevel === 0 ? ' (title)' : b.headingLevel !== undefined ? ` (heading ${b.headingLevel})` : b.list ? ' (list)' : '';
+          const tag =
+            b.headingLevel === 0
+              ? ' (title)'
+              : b.headingLevel !== undefined
+                ? ` (heading ${b.headingLevel})`
+                : b.list
+                  ? ' (list)'
+                  : '';
           out.push(`[paragraph ${b.index}]${tag} ${b.text}`);
         } else out.push(`[table ${b.index}]`, ...table(b.rows));
       }
@@ -73,7 +91,15 @@ function fileBody(f: FileView, opts: Required<RenderTextOptions>): string[] {
       }
       break;
     case 'pdf':
-      out.push(`${ev.pageCount} pages${Object.keys(ev.info).length ? `; ${Object.entries(ev.info).map(([k, v]) => `${k}: ${v}`).join('; ')}` : ''}`);
+      out.push(
+        `${ev.pageCount} pages${
+          Object.keys(ev.info).length
+            ? `; ${Object.entries(ev.info)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join('; ')}`
+            : ''
+        }`,
+      );
       for (const p of ev.pages) out.push(`### page ${p.page}`, p.text);
       break;
     case 'png':
@@ -85,18 +111,23 @@ function fileBody(f: FileView, opts: Required<RenderTextOptions>): string[] {
       ev.rows.forEach((r, i) => out.push(`row ${i + 1}: ${r.join(' | ')}`));
       break;
     default:
-      if (ev.headings.length) out.push(`headings: ${ev.headings.map((h) => `${'#'.repeat(h.level)} ${h.text} (line ${h.line})`).join('; ')}`);
+      if (ev.headings.length)
+        out.push(`headings: ${ev.headings.map((h) => `${'#'.repeat(h.level)} ${h.text} (line ${h.line})`).join('; ')}`);
       out.push(...numbered(ev.text));
   }
   return out;
 }
 
 export function renderFileText(f: FileView, options: RenderTextOptions = {}): string {
-  const opts = { maxCellsPerSheet: options.maxCellsPerSheet ?? 2000, maxCharsPerFile: options.maxCharsPerFile ?? 400_000 };
+  const opts = {
+    maxCellsPerSheet: options.maxCellsPerSheet ?? 2000,
+    maxCharsPerFile: options.maxCharsPerFile ?? 400_000,
+  };
   const lines = [`## ${f.path} (${f.type})`];
   for (const n of f.notes) lines.push(`note: ${n}`);
   let body = fileBody(f, opts).join('\n');
-  if (body.length > opts.maxCharsPerFile) body = `${body.slice(0, opts.maxCharsPerFile)}\n… text cut at ${opts.maxCharsPerFile} characters (search or read ranges for the rest)`;
+  if (body.length > opts.maxCharsPerFile)
+    body = `${body.slice(0, opts.maxCharsPerFile)}\n… text cut at ${opts.maxCharsPerFile} characters (search or read ranges for the rest)`;
   if (body) lines.push(body);
   if (f.pageImages?.length) lines.push(`page images: ${f.pageImages.join(', ')}`);
   return lines.join('\n');
@@ -105,7 +136,9 @@ export function renderFileText(f: FileView, options: RenderTextOptions = {}): st
 export function renderSubmissionText(view: SubmissionView, options: RenderTextOptions = {}): string {
   const out = [`# Evidence view: ${view.files.length} entries`, '', '## Manifest'];
   for (const f of view.files) {
-    out.push(`- ${f.path} — ${f.type}${f.format && f.format !== f.type ? ` (${f.format})` : ''}, ${f.size} bytes${f.sha256 ? `, sha256 ${f.sha256}` : ''}`);
+    out.push(
+      `- ${f.path} — ${f.type}${f.format && f.format !== f.type ? ` (${f.format})` : ''}, ${f.size} bytes${f.sha256 ? `, sha256 ${f.sha256}` : ''}`,
+    );
   }
   if (view.notes.length) out.push('', '## Submission notes', ...view.notes.map((n) => `- ${n}`));
   for (const f of view.files) out.push('', renderFileText(f, options));

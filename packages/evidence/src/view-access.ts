@@ -12,7 +12,13 @@ export function findFile(view: SubmissionView, path: string): FileView | undefin
 /** Paths that differ from `path` only by case or folder: shown to say "did you mean". */
 export function similarPaths(view: SubmissionView, path: string): string[] {
   const base = posix.basename(path).toLowerCase();
-  return view.files.filter((f) => f.path !== path && (f.path.toLowerCase() === path.toLowerCase() || posix.basename(f.path).toLowerCase() === base)).map((f) => f.path);
+  return view.files
+    .filter(
+      (f) =>
+        f.path !== path &&
+        (f.path.toLowerCase() === path.toLowerCase() || posix.basename(f.path).toLowerCase() === base),
+    )
+    .map((f) => f.path);
 }
 
 export interface SheetLike {
@@ -33,11 +39,24 @@ function csvSheet(file: FileView, rows: string[][]): SheetLike {
       if (text === '') return;
       const trimmed = text.trim();
       const n = trimmed === '' ? NaN : Number(trimmed);
-      cells.push({ ref: cellName(r + 1, c + 1), row: r + 1, col: c + 1, kind: Number.isFinite(n) ? 'number' : 'string', value: Number.isFinite(n) ? n : text, text });
+      cells.push({
+        ref: cellName(r + 1, c + 1),
+        row: r + 1,
+        col: c + 1,
+        kind: Number.isFinite(n) ? 'number' : 'string',
+        value: Number.isFinite(n) ? n : text,
+        text,
+      });
     }),
   );
   const name = posix.basename(file.path).replace(/\.[^.]*$/, '');
-  return { name, cells, rowCount: rows.filter((r) => r.some((x) => x.trim() !== '')).length, merges: [], state: 'visible' };
+  return {
+    name,
+    cells,
+    rowCount: rows.filter((r) => r.some((x) => x.trim() !== '')).length,
+    merges: [],
+    state: 'visible',
+  };
 }
 
 /** The sheets of a spreadsheet file (xlsx, or csv as a single sheet), or null for other files. */
@@ -98,14 +117,26 @@ export function textUnits(file: FileView): TextUnit[] {
         for (const s of ev.sheets) {
           for (const c of s.cells) {
             const a = sheetAnchor(s.name, c.ref);
-            if (c.text !== '') out.push({ anchor: a, text: (c.kind === 'number' || c.kind === 'date') && String(c.value) !== c.text ? `${c.text} [${c.value}]` : c.text });
+            if (c.text !== '')
+              out.push({
+                anchor: a,
+                text:
+                  (c.kind === 'number' || c.kind === 'date') && String(c.value) !== c.text
+                    ? `${c.text} [${c.value}]`
+                    : c.text,
+              });
             if (c.formula !== undefined) out.push({ anchor: a, text: `=${c.formula}` });
             if (c.comment) out.push({ anchor: `${a} comment`, text: c.comment });
           }
         }
         ev.charts.forEach((ch, i) => {
-          const series = ch.series.map((s) => `${s.name ?? ''}: ${s.categories.map((c, k) => `${c ?? ''}=${s.values[k] ?? ''}`).join(', ')}`);
-          out.push({ anchor: `chart ${i + 1}${ch.location ? ` (${ch.location})` : ''}`, text: [ch.title ?? '', ...series].filter(Boolean).join('\n') });
+          const series = ch.series.map(
+            (s) => `${s.name ?? ''}: ${s.categories.map((c, k) => `${c ?? ''}=${s.values[k] ?? ''}`).join(', ')}`,
+          );
+          out.push({
+            anchor: `chart ${i + 1}${ch.location ? ` (${ch.location})` : ''}`,
+            text: [ch.title ?? '', ...series].filter(Boolean).join('\n'),
+          });
         });
         for (const d of ev.definedNames) out.push({ anchor: `name ${d.name}`, text: `${d.name} = ${d.refersTo}` });
         break;
@@ -124,9 +155,21 @@ export function textUnits(file: FileView): TextUnit[] {
           const a = `slide ${s.index}`;
           if (s.title) out.push({ anchor: a, text: s.title });
           for (const t of s.texts) out.push({ anchor: a, text: t });
-          s.tables.forEach((tbl, ti) => tbl.forEach((r, ri) => out.push({ anchor: `${a} table ${ti + 1} row ${ri + 1}`, text: r.join(' | ') })));
+          s.tables.forEach((tbl, ti) =>
+            tbl.forEach((r, ri) => out.push({ anchor: `${a} table ${ti + 1} row ${ri + 1}`, text: r.join(' | ') })),
+          );
           s.charts.forEach((ch, ci) =>
-            out.push({ anchor: `${a} chart ${ci + 1}`, text: [ch.title ?? '', ...ch.series.map((x) => `${x.name ?? ''}: ${x.categories.map((c, k) => `${c ?? ''}=${x.values[k] ?? ''}`).join(', ')}`)].filter(Boolean).join('\n') }),
+            out.push({
+              anchor: `${a} chart ${ci + 1}`,
+              text: [
+                ch.title ?? '',
+                ...ch.series.map(
+                  (x) => `${x.name ?? ''}: ${x.categories.map((c, k) => `${c ?? ''}=${x.values[k] ?? ''}`).join(', ')}`,
+                ),
+              ]
+                .filter(Boolean)
+                .join('\n'),
+            }),
           );
           for (const img of s.images) if (img.alt) out.push({ anchor: `${a} image`, text: img.alt });
           if (s.notes) out.push({ anchor: `${a} notes`, text: s.notes });

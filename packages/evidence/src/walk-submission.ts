@@ -22,7 +22,10 @@ function specialKind(s: Awaited<ReturnType<typeof lstat>>): string {
   return 'unknown kind';
 }
 
-export async function walkSubmission(root: string, limits: Pick<EvidenceLimits, 'maxFiles' | 'maxDepth'>): Promise<{ entries: WalkEntry[]; notes: string[] }> {
+export async function walkSubmission(
+  root: string,
+  limits: Pick<EvidenceLimits, 'maxFiles' | 'maxDepth'>,
+): Promise<{ entries: WalkEntry[]; notes: string[] }> {
   const entries: WalkEntry[] = [];
   const notes: string[] = [];
   let realRoot: string;

@@ -65,7 +65,10 @@ describe('deliverable-present (output-format compliance)', () => {
     await copyFile(join(FIX, 'report.docx'), join(one, 'report.docx'));
     const slow = await buildSubmissionView(one, { limits: { perFileTimeoutMs: 1 } });
     await rm(one, { recursive: true, force: true });
-    const outcome = evaluateCheck(checkSchema.parse({ kind: 'deliverable-present', path: 'report.docx', format: 'docx' }), slow);
+    const outcome = evaluateCheck(
+      checkSchema.parse({ kind: 'deliverable-present', path: 'report.docx', format: 'docx' }),
+      slow,
+    );
     expect(outcome.status).toBe('cannot-evaluate');
     expect(outcome.reason).toMatch(/did not finish within 1 ms/);
   });
@@ -73,25 +76,42 @@ describe('deliverable-present (output-format compliance)', () => {
 
 describe('cell-value', () => {
   it('satisfied', () => {
-    expect(status({ kind: 'cell-value', file: 'payroll-fixed.xlsx', cell: 'Payroll!B2', equals: 6000 })).toBe('satisfied');
-    expect(status({ kind: 'cell-value', file: 'capex-corrected.xlsx', cell: "'Capex Schedule'!B3", equals: 4249.2 })).toBe('satisfied');
-    expect(status({ kind: 'cell-value', file: 'payroll-fixed.xlsx', cell: 'Dashboard!B3', min: 36000, max: 37000 })).toBe('satisfied');
-    expect(status({ kind: 'cell-value', file: 'summary.xlsx', cell: 'Summary!C3', equals: '2026-03-31' })).toBe('satisfied');
-    expect(status({ kind: 'cell-value', file: 'summary.xlsx', cell: 'Summary!B8', matches: '^12\\.5%$' })).toBe('satisfied');
+    expect(status({ kind: 'cell-value', file: 'payroll-fixed.xlsx', cell: 'Payroll!B2', equals: 6000 })).toBe(
+      'satisfied',
+    );
+    expect(
+      status({ kind: 'cell-value', file: 'capex-corrected.xlsx', cell: "'Capex Schedule'!B3", equals: 4249.2 }),
+    ).toBe('satisfied');
+    expect(
+      status({ kind: 'cell-value', file: 'payroll-fixed.xlsx', cell: 'Dashboard!B3', min: 36000, max: 37000 }),
+    ).toBe('satisfied');
+    expect(status({ kind: 'cell-value', file: 'summary.xlsx', cell: 'Summary!C3', equals: '2026-03-31' })).toBe(
+      'satisfied',
+    );
+    expect(status({ kind: 'cell-value', file: 'summary.xlsx', cell: 'Summary!B8', matches: '^12\\.5%$' })).toBe(
+      'satisfied',
+    );
     expect(status({ kind: 'cell-value', file: 'data.csv', cell: 'data!C2', equals: 1200.5 })).toBe('satisfied');
   });
 
   it('not satisfied: the correction recorded in the note but not applied in the schedule', () => {
     const o = check({ kind: 'cell-value', file: 'capex.xlsx', cell: "'Capex Schedule'!B3", equals: 4249.2 });
-    expect(o).toMatchObject({ status: 'not-satisfied', reason: "capex.xlsx 'Capex Schedule'!B3 = 4841.5, expected 4249.2" });
+    expect(o).toMatchObject({
+      status: 'not-satisfied',
+      reason: "capex.xlsx 'Capex Schedule'!B3 = 4841.5, expected 4249.2",
+    });
   });
 
   it('not satisfied: formula exists, cached value None', () => {
     const o = check({ kind: 'cell-value', file: 'payroll.xlsx', cell: 'Dashboard!B3', min: 36000, max: 37000 });
     expect(o.status).toBe('not-satisfied');
-    expect(o.reason).toBe('payroll.xlsx Dashboard!B3 has formula =SUM(Payroll!B2:B7) but the file stores no cached value');
+    expect(o.reason).toBe(
+      'payroll.xlsx Dashboard!B3 has formula =SUM(Payroll!B2:B7) but the file stores no cached value',
+    );
     expect(status({ kind: 'cell-value', file: 'payroll.xlsx', cell: 'Nope!A1', equals: 1 })).toBe('not-satisfied');
-    expect(status({ kind: 'cell-value', file: 'payroll.xlsx', cell: 'Dashboard!Z99', equals: 1 })).toBe('not-satisfied');
+    expect(status({ kind: 'cell-value', file: 'payroll.xlsx', cell: 'Dashboard!Z99', equals: 1 })).toBe(
+      'not-satisfied',
+    );
     expect(status({ kind: 'cell-value', file: 'summary.xlsx', cell: 'Summary!A8', equals: 3 })).toBe('not-satisfied');
     expect(status({ kind: 'cell-value', file: 'missing.xlsx', cell: 'A!A1', equals: 3 })).toBe('not-satisfied');
   });
@@ -106,12 +126,21 @@ describe('cell-value', () => {
 describe('formula-cached', () => {
   it('satisfied / not satisfied / cannot-evaluate', () => {
     const ok = check({ kind: 'formula-cached', file: 'payroll-fixed.xlsx', range: 'Payroll!B2:D7' });
-    expect(ok).toMatchObject({ status: 'satisfied', reason: 'all 18 cells in payroll-fixed.xlsx Payroll!B2:D7 are formulas with cached values' });
+    expect(ok).toMatchObject({
+      status: 'satisfied',
+      reason: 'all 18 cells in payroll-fixed.xlsx Payroll!B2:D7 are formulas with cached values',
+    });
     const none = check({ kind: 'formula-cached', file: 'payroll.xlsx', range: 'Payroll!B2:D7' });
     expect(none.status).toBe('not-satisfied');
-    expect(none.reason).toMatch(/^18 of 18 cells .* fail: Payroll!B2 has formula =Employees!B2\+Employees!C2 but the file stores no cached value/);
-    expect(check({ kind: 'formula-cached', file: 'summary.xlsx', range: 'Summary!B6:B7' }).reason).toMatch(/caches an error value #DIV\/0!/);
-    expect(check({ kind: 'formula-cached', file: 'payroll-fixed.xlsx', range: 'Employees!B2:B7' }).reason).toMatch(/holds a typed value/);
+    expect(none.reason).toMatch(
+      /^18 of 18 cells .* fail: Payroll!B2 has formula =Employees!B2\+Employees!C2 but the file stores no cached value/,
+    );
+    expect(check({ kind: 'formula-cached', file: 'summary.xlsx', range: 'Summary!B6:B7' }).reason).toMatch(
+      /caches an error value #DIV\/0!/,
+    );
+    expect(check({ kind: 'formula-cached', file: 'payroll-fixed.xlsx', range: 'Employees!B2:B7' }).reason).toMatch(
+      /holds a typed value/,
+    );
     expect(status({ kind: 'formula-cached', file: 'data.csv', range: 'data!B2:B4' })).toBe('not-satisfied');
     expect(status({ kind: 'formula-cached', file: 'report.docx', range: 'Sheet1!A1:B2' })).toBe('cannot-evaluate');
     expect(status({ kind: 'formula-cached', file: 'locked.pdf', range: 'Sheet1!A1:B2' })).toBe('cannot-evaluate');
@@ -122,10 +151,14 @@ describe('text-contains / text-matches / text-absent', () => {
   it('text-contains', () => {
     const o = check({ kind: 'text-contains', file: 'report.docx', text: 'hangzhou MARKET' });
     expect(o).toMatchObject({ status: 'satisfied', reason: '"hangzhou MARKET" found at paragraph 3' });
-    expect(status({ kind: 'text-contains', file: 'report.docx', text: 'hangzhou MARKET', caseSensitive: true })).toBe('not-satisfied');
+    expect(status({ kind: 'text-contains', file: 'report.docx', text: 'hangzhou MARKET', caseSensitive: true })).toBe(
+      'not-satisfied',
+    );
     expect(check({ kind: 'text-contains', file: 'notes/plan.md', text: '4249.2' }).reason).toContain('line 3');
     expect(check({ kind: 'text-contains', file: 'report.pdf', text: 'Licensing takes' }).reason).toContain('page 2');
-    expect(check({ kind: 'text-contains', file: 'deck.pptx', text: 'Cite the 2025 survey' }).reason).toContain('slide 2 notes');
+    expect(check({ kind: 'text-contains', file: 'deck.pptx', text: 'Cite the 2025 survey' }).reason).toContain(
+      'slide 2 notes',
+    );
     expect(status({ kind: 'text-contains', file: 'report.docx', text: 'Shenzhen' })).toBe('not-satisfied');
     expect(status({ kind: 'text-contains', file: 'chart.png', text: 'Revenue' })).toBe('cannot-evaluate');
     expect(status({ kind: 'text-contains', file: 'locked.pdf', text: 'Revenue' })).toBe('cannot-evaluate');
@@ -133,8 +166,12 @@ describe('text-contains / text-matches / text-absent', () => {
 
   it('text-matches', () => {
     expect(check({ kind: 'text-matches', file: 'summary.xlsx', pattern: 'Q[1-4]' }).reason).toContain('Summary!A3');
-    expect(status({ kind: 'text-matches', file: 'report.docx', pattern: '(?i)payback in \\d+ months' })).toBe('satisfied');
-    expect(status({ kind: 'text-matches', file: 'report.docx', pattern: 'payback in \\d+ years' })).toBe('not-satisfied');
+    expect(status({ kind: 'text-matches', file: 'report.docx', pattern: '(?i)payback in \\d+ months' })).toBe(
+      'satisfied',
+    );
+    expect(status({ kind: 'text-matches', file: 'report.docx', pattern: 'payback in \\d+ years' })).toBe(
+      'not-satisfied',
+    );
     expect(check({ kind: 'text-matches', file: 'report.docx', pattern: '(unclosed' }).status).toBe('cannot-evaluate');
     const redos = check({ kind: 'text-matches', file: 'redos.txt', pattern: '^(a+)+$' });
     expect(redos).toMatchObject({ status: 'cannot-evaluate' });
@@ -155,14 +192,40 @@ describe('text-contains / text-matches / text-absent', () => {
 describe('files-agree (cross-file consistency)', () => {
   it('satisfied / not satisfied / cannot-evaluate', () => {
     const memo = { file: 'notes/plan.md', pattern: '\\*\\*([\\d,.]+)\\*\\*' };
-    const ok = check({ kind: 'files-agree', a: memo, b: { file: 'capex-corrected.xlsx', cell: "'Capex Schedule'!B3" } });
+    const ok = check({
+      kind: 'files-agree',
+      a: memo,
+      b: { file: 'capex-corrected.xlsx', cell: "'Capex Schedule'!B3" },
+    });
     expect(ok.status).toBe('satisfied');
-    expect(ok.evidence).toEqual(['notes/plan.md line 3 = "4,249.2"', "capex-corrected.xlsx 'Capex Schedule'!B3 = 4,249.2 [4249.2]"]);
+    expect(ok.evidence).toEqual([
+      'notes/plan.md line 3 = "4,249.2"',
+      "capex-corrected.xlsx 'Capex Schedule'!B3 = 4,249.2 [4249.2]",
+    ]);
     const bad = check({ kind: 'files-agree', a: memo, b: { file: 'capex.xlsx', cell: "'Capex Schedule'!B3" } });
     expect(bad.status).toBe('not-satisfied');
-    expect(status({ kind: 'files-agree', a: { file: 'report.docx', pattern: 'Revenue \\| ([\\d.]+)' }, b: { file: 'deck.pptx', pattern: 'nothing (here)' } })).toBe('cannot-evaluate');
-    expect(status({ kind: 'files-agree', a: { file: 'payroll.xlsx', cell: 'Dashboard!B3' }, b: { file: 'payroll-fixed.xlsx', cell: 'Dashboard!B3' } })).toBe('not-satisfied');
-    expect(status({ kind: 'files-agree', a: { file: 'payroll-fixed.xlsx', cell: 'Dashboard!B3' }, b: { file: 'payroll-fixed.xlsx', cell: 'Payroll!B2' }, tolerance: 40000 })).toBe('satisfied');
+    expect(
+      status({
+        kind: 'files-agree',
+        a: { file: 'report.docx', pattern: 'Revenue \\| ([\\d.]+)' },
+        b: { file: 'deck.pptx', pattern: 'nothing (here)' },
+      }),
+    ).toBe('cannot-evaluate');
+    expect(
+      status({
+        kind: 'files-agree',
+        a: { file: 'payroll.xlsx', cell: 'Dashboard!B3' },
+        b: { file: 'payroll-fixed.xlsx', cell: 'Dashboard!B3' },
+      }),
+    ).toBe('not-satisfied');
+    expect(
+      status({
+        kind: 'files-agree',
+        a: { file: 'payroll-fixed.xlsx', cell: 'Dashboard!B3' },
+        b: { file: 'payroll-fixed.xlsx', cell: 'Payroll!B2' },
+        tolerance: 40000,
+      }),
+    ).toBe('satisfied');
   });
 });
 
@@ -170,7 +233,10 @@ describe('row-count', () => {
   it('satisfied / not satisfied / cannot-evaluate', () => {
     expect(status({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Employees', min: 7, max: 7 })).toBe('satisfied');
     expect(status({ kind: 'row-count', file: 'data.csv', sheet: 'data', min: 4 })).toBe('satisfied');
-    expect(check({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Employees', min: 10 })).toMatchObject({ status: 'not-satisfied', reason: 'payroll.xlsx Employees has 7 non-empty rows (wanted 10..∞)' });
+    expect(check({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Employees', min: 10 })).toMatchObject({
+      status: 'not-satisfied',
+      reason: 'payroll.xlsx Employees has 7 non-empty rows (wanted 10..∞)',
+    });
     expect(status({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Missing', min: 1 })).toBe('not-satisfied');
     expect(status({ kind: 'row-count', file: 'report.docx', sheet: 'Sheet1', min: 1 })).toBe('cannot-evaluate');
     expect(status({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Employees' })).toBe('cannot-evaluate');
@@ -181,24 +247,32 @@ describe('section-present', () => {
   it('satisfied', () => {
     expect(status({ kind: 'section-present', file: 'payroll.xlsx', sheet: 'payroll' })).toBe('satisfied');
     expect(status({ kind: 'section-present', file: 'deck.pptx', slide: 5 })).toBe('satisfied');
-    expect(check({ kind: 'section-present', file: 'report.docx', heading: 'Financial Plan' }).evidence).toEqual(['paragraph 4: 2. Financial Plan']);
+    expect(check({ kind: 'section-present', file: 'report.docx', heading: 'Financial Plan' }).evidence).toEqual([
+      'paragraph 4: 2. Financial Plan',
+    ]);
     expect(status({ kind: 'section-present', file: 'deck.pptx', heading: 'Use of Funds' })).toBe('satisfied');
     expect(status({ kind: 'section-present', file: 'notes/plan.md', heading: 'Open Questions' })).toBe('satisfied');
-    expect(check({ kind: 'section-present', file: 'report.pdf', heading: 'Risks' }).evidence).toEqual(['page 2: 3. Risks (not heading-styled)']);
+    expect(check({ kind: 'section-present', file: 'report.pdf', heading: 'Risks' }).evidence).toEqual([
+      'page 2: 3. Risks (not heading-styled)',
+    ]);
   });
 
   it('not satisfied', () => {
     expect(status({ kind: 'section-present', file: 'payroll.xlsx', sheet: 'Summary' })).toBe('not-satisfied');
     expect(status({ kind: 'section-present', file: 'deck.pptx', slide: 9 })).toBe('not-satisfied');
     expect(status({ kind: 'section-present', file: 'report.docx', heading: 'Appendix' })).toBe('not-satisfied');
-    expect(status({ kind: 'section-present', file: 'deck.pptx', slide: 2, heading: 'Competition' })).toBe('not-satisfied');
+    expect(status({ kind: 'section-present', file: 'deck.pptx', slide: 2, heading: 'Competition' })).toBe(
+      'not-satisfied',
+    );
   });
 
   it('cannot-evaluate', () => {
     expect(status({ kind: 'section-present', file: 'report.docx', slide: 1 })).toBe('cannot-evaluate');
     expect(status({ kind: 'section-present', file: 'report.docx' })).toBe('cannot-evaluate');
     // A pdf has no heading structure: the words are there, but not as a heading line.
-    expect(check({ kind: 'section-present', file: 'report.pdf', heading: 'Hangzhou market' }).status).toBe('cannot-evaluate');
+    expect(check({ kind: 'section-present', file: 'report.pdf', heading: 'Hangzhou market' }).status).toBe(
+      'cannot-evaluate',
+    );
     expect(status({ kind: 'section-present', file: 'locked.pdf', heading: 'Risks' })).toBe('cannot-evaluate');
   });
 });

@@ -27,12 +27,28 @@ async function put(name: string, data: string | Buffer): Promise<string> {
 describe('detectFormat', () => {
   it('identifies every fixture by content', async () => {
     const expected: Record<string, string | null> = {
-      'payroll-openpyxl.xlsx': 'xlsx', 'payroll-libreoffice.xlsx': 'xlsx', 'exceljs-report.xlsx': 'xlsx', 'capex-flawed.xlsx': 'xlsx',
-      'report.docx': 'docx', 'memo-libreoffice.docx': 'docx', 'deck.pptx': 'pptx', 'report.pdf': 'pdf', 'encrypted.pdf': 'pdf',
-      'encrypted.docx': null, 'page.png': 'png', 'photo.jpg': 'jpg', 'logo.svg': 'svg', 'data.csv': 'csv', 'notes.md': 'md',
-      'readme.txt': 'txt', 'data.json': 'json', 'page.html': 'html', 'analysis.py': 'code',
+      'payroll-openpyxl.xlsx': 'xlsx',
+      'payroll-libreoffice.xlsx': 'xlsx',
+      'exceljs-report.xlsx': 'xlsx',
+      'capex-flawed.xlsx': 'xlsx',
+      'report.docx': 'docx',
+      'memo-libreoffice.docx': 'docx',
+      'deck.pptx': 'pptx',
+      'report.pdf': 'pdf',
+      'encrypted.pdf': 'pdf',
+      'encrypted.docx': null,
+      'page.png': 'png',
+      'photo.jpg': 'jpg',
+      'logo.svg': 'svg',
+      'data.csv': 'csv',
+      'notes.md': 'md',
+      'readme.txt': 'txt',
+      'data.json': 'json',
+      'page.html': 'html',
+      'analysis.py': 'code',
     };
-    for (const [name, format] of Object.entries(expected)) expect([name, await detectFormat(join(FIX, name))]).toEqual([name, format]);
+    for (const [name, format] of Object.entries(expected))
+      expect([name, await detectFormat(join(FIX, name))]).toEqual([name, format]);
     expect((await detectFile(join(FIX, 'encrypted.docx'))).type).toBe('ole2-encrypted');
   });
 
@@ -65,7 +81,9 @@ describe('detectFormat', () => {
       { name: 'word/document.xml', data: Buffer.from('<w:document xmlns:w="x"><w:body/></w:document>') },
     ]);
     expect(await detectFile(await put('macro.docx', docm))).toEqual({ format: null, type: 'docm' });
-    expect(await detectFile(await put('plain.zip.docx', makeZip([{ name: 'a.txt', data: Buffer.from('hi') }])))).toEqual({ format: null, type: 'zip' });
+    expect(
+      await detectFile(await put('plain.zip.docx', makeZip([{ name: 'a.txt', data: Buffer.from('hi') }]))),
+    ).toEqual({ format: null, type: 'zip' });
     expect((await detectFile(await put('empty.docx', ''))).type).toBe('empty');
     expect((await detectFile(await put('bin.xlsx', Buffer.from([1, 2, 0, 3, 0, 255])))).type).toBe('binary');
   });

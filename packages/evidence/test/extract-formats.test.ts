@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { extractFile } from '../src/extract/extract-file.js';
-import type { CellEvidence, CsvEvidence, DocxEvidence, ImageEvidence, PdfEvidence, PptxEvidence, TextEvidence, XlsxEvidence } from '../src/types.js';
+import type {
+  CellEvidence,
+  CsvEvidence,
+  DocxEvidence,
+  ImageEvidence,
+  PdfEvidence,
+  PptxEvidence,
+  TextEvidence,
+  XlsxEvidence,
+} from '../src/types.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 
@@ -22,7 +31,13 @@ describe('xlsx', () => {
   it('openpyxl: formulas kept apart from their (absent) cached values — the paper case', async () => {
     const ev = await evidenceOf<XlsxEvidence>('payroll-openpyxl.xlsx');
     expect(ev.sheets.map((s) => s.name)).toEqual(['Employees', 'Payroll', 'Dashboard']);
-    expect(cell(ev, 'Payroll', 'B2')).toMatchObject({ formula: 'Employees!B2+Employees!C2', cached: false, value: null, kind: 'empty', numFmt: '#,##0.00' });
+    expect(cell(ev, 'Payroll', 'B2')).toMatchObject({
+      formula: 'Employees!B2+Employees!C2',
+      cached: false,
+      value: null,
+      kind: 'empty',
+      numFmt: '#,##0.00',
+    });
     expect(cell(ev, 'Dashboard', 'B3')).toMatchObject({ formula: 'SUM(Payroll!B2:B7)', cached: false });
     expect(cell(ev, 'Dashboard', 'B5')).toMatchObject({ value: 0.2, text: '20%' });
     expect(cell(ev, 'Employees', 'B2')).toMatchObject({ value: 5200, text: '5,200.00' });
@@ -36,7 +51,12 @@ describe('xlsx', () => {
 
   it('LibreOffice: the same workbook recalculated carries cached results, and chart caches', async () => {
     const ev = await evidenceOf<XlsxEvidence>('payroll-libreoffice.xlsx');
-    expect(cell(ev, 'Payroll', 'B2')).toMatchObject({ formula: 'Employees!B2+Employees!C2', cached: true, value: 6000, text: '6,000.00' });
+    expect(cell(ev, 'Payroll', 'B2')).toMatchObject({
+      formula: 'Employees!B2+Employees!C2',
+      cached: true,
+      value: 6000,
+      text: '6,000.00',
+    });
     expect(cell(ev, 'Payroll', 'A2')).toMatchObject({ cached: true, kind: 'string', value: 'Ada Park' });
     expect(cell(ev, 'Dashboard', 'B3')).toMatchObject({ cached: true, value: 36750 });
     expect(ev.charts[0]!.series[0]).toMatchObject({ name: 'Gross', values: [6000, 5450, 7000, 6200, 5550, 6550] });
@@ -46,7 +66,12 @@ describe('xlsx', () => {
   it('exceljs: dates, error results, rich text, booleans, hidden sheets, defined names', async () => {
     const ev = await evidenceOf<XlsxEvidence>('exceljs-report.xlsx');
     expect(cell(ev, 'Summary', 'C3')).toMatchObject({ kind: 'date', date: '2026-03-31', text: '2026-03-31' });
-    expect(cell(ev, 'Summary', 'B6')).toMatchObject({ formula: 'SUM(B3:B5)', cached: true, value: 3540.75, text: '3,540.75' });
+    expect(cell(ev, 'Summary', 'B6')).toMatchObject({
+      formula: 'SUM(B3:B5)',
+      cached: true,
+      value: 3540.75,
+      text: '3,540.75',
+    });
     expect(cell(ev, 'Summary', 'B7')).toMatchObject({ formula: 'B6/0', cached: true, kind: 'error', value: '#DIV/0!' });
     expect(cell(ev, 'Summary', 'A8')).toMatchObject({ kind: 'string', value: 'Growth on track' });
     expect(cell(ev, 'Summary', 'B8')).toMatchObject({ value: 0.125, text: '12.5%' });
@@ -104,9 +129,21 @@ describe('docx', () => {
     expect(paras.find((p) => p.text.startsWith('We recommend'))?.text).toBe(
       'We recommend entering the Hangzhou market in Q3 2026 with a projected revenue of 12.4 million in year one.',
     );
-    expect(paras.filter((p) => p.list).map((p) => p.text)).toEqual(['Gross margin 41%', 'Payback in 26 months', 'Capex 4,249.2 (CNY 10,000) in 2026']);
+    expect(paras.filter((p) => p.list).map((p) => p.text)).toEqual([
+      'Gross margin 41%',
+      'Payback in 26 months',
+      'Capex 4,249.2 (CNY 10,000) in 2026',
+    ]);
     const tbl = ev.blocks.find((b) => b.type === 'table');
-    expect(tbl).toMatchObject({ index: 1, rows: [['Year', 'Revenue', 'EBITDA'], ['2026', '12.4', '1.9'], ['2027', '18.0', '3.6'], ['2028', '23.5', '5.2']] });
+    expect(tbl).toMatchObject({
+      index: 1,
+      rows: [
+        ['Year', 'Revenue', 'EBITDA'],
+        ['2026', '12.4', '1.9'],
+        ['2027', '18.0', '3.6'],
+        ['2028', '23.5', '5.2'],
+      ],
+    });
     const order = ev.blocks.map((b) => (b.type === 'table' ? 'TABLE' : b.text));
     expect(order.indexOf('TABLE')).toBeLessThan(order.indexOf('3. Risks'));
     expect(ev.comments).toEqual([{ id: '0', author: 'Reviewer', text: 'Check this figure against the model.' }]);
@@ -117,18 +154,39 @@ describe('docx', () => {
   it('LibreOffice-written docx: heading styles and tables', async () => {
     const ev = await evidenceOf<DocxEvidence>('memo-libreoffice.docx');
     expect(ev.blocks[0]).toMatchObject({ type: 'paragraph', text: 'Board Memo', headingLevel: 1 });
-    expect(ev.blocks.find((b) => b.type === 'table')).toMatchObject({ rows: [['Item', 'Owner'], ['Hire CFO', 'Board'], ['Open Hangzhou office', 'COO']] });
+    expect(ev.blocks.find((b) => b.type === 'table')).toMatchObject({
+      rows: [
+        ['Item', 'Owner'],
+        ['Hire CFO', 'Board'],
+        ['Open Hangzhou office', 'COO'],
+      ],
+    });
   });
 });
 
 describe('pptx', () => {
   it('python-pptx: slides in order with titles, text, tables, charts, notes, hidden slides', async () => {
     const ev = await evidenceOf<PptxEvidence>('deck.pptx');
-    expect(ev.slides.map((s) => s.title)).toEqual(['Series A Pitch', 'Problem', 'Use of Funds', 'Revenue Forecast', 'Appendix (hidden)']);
+    expect(ev.slides.map((s) => s.title)).toEqual([
+      'Series A Pitch',
+      'Problem',
+      'Use of Funds',
+      'Revenue Forecast',
+      'Appendix (hidden)',
+    ]);
     expect(ev.slides[1]!.texts).toEqual(['Clinics lose 18% of revenue to no-shows\nScheduling is still done by phone']);
     expect(ev.slides[1]!.notes).toBe('Cite the 2025 survey.');
-    expect(ev.slides[2]!.tables[0]).toEqual([['Item', 'Amount'], ['R&D', '2.0M'], ['Sales', '1.5M'], ['Ops', '0.5M']]);
-    expect(ev.slides[3]!.charts[0]!.series[0]).toMatchObject({ name: 'Revenue', categories: ['2026', '2027', '2028'], values: [12.4, 18, 23.5] });
+    expect(ev.slides[2]!.tables[0]).toEqual([
+      ['Item', 'Amount'],
+      ['R&D', '2.0M'],
+      ['Sales', '1.5M'],
+      ['Ops', '0.5M'],
+    ]);
+    expect(ev.slides[3]!.charts[0]!.series[0]).toMatchObject({
+      name: 'Revenue',
+      categories: ['2026', '2027', '2028'],
+      values: [12.4, 18, 23.5],
+    });
     expect(ev.slides[4]!.hidden).toBe(true);
     expect(ev.slides[0]!.hidden).toBe(false);
   });
@@ -152,12 +210,20 @@ describe('pdf, images, text formats', () => {
 
   it('csv rows with quoted delimiters', async () => {
     const ev = await evidenceOf<CsvEvidence>('data.csv');
-    expect(ev.rows).toEqual([['region', 'units', 'revenue'], ['North', '120', '1,200.50'], ['South', '95', '950.00'], ['East, coastal', '130', '1,310.25']]);
+    expect(ev.rows).toEqual([
+      ['region', 'units', 'revenue'],
+      ['North', '120', '1,200.50'],
+      ['South', '95', '950.00'],
+      ['East, coastal', '130', '1,310.25'],
+    ]);
   });
 
   it('md headings, html visible text, json, txt, code', async () => {
     const md = await evidenceOf<TextEvidence>('notes.md');
-    expect(md.headings).toEqual([{ level: 1, text: 'Project Notes', line: 1 }, { level: 2, text: 'Open Questions', line: 5 }]);
+    expect(md.headings).toEqual([
+      { level: 1, text: 'Project Notes', line: 1 },
+      { level: 2, text: 'Open Questions', line: 5 },
+    ]);
     const html = await evidenceOf<TextEvidence>('page.html');
     expect(html.text).toBe('Status\nStatus page\nAll systems nominal.');
     expect(html.headings).toEqual([{ level: 1, text: 'Status page', line: 2 }]);

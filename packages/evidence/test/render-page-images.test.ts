@@ -29,7 +29,10 @@ describe('renderPageImages', () => {
     expect(r.pageCount).toBe(2);
     expect(r.pages.map((p) => p.split('/').pop())).toEqual(['page-1.png', 'page-2.png']);
     for (const p of r.pages) expect(await isPng(p)).toBe(true);
-    const capped = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx1'), { profileDir: join(out, 'profile'), maxPages: 1 });
+    const capped = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx1'), {
+      profileDir: join(out, 'profile'),
+      maxPages: 1,
+    });
     expect(capped.pageCount).toBe(1);
     expect(capped.notes).toEqual(['rendered the first 1 pages only (later pages, if any, have no image)']);
     expect((await readFile(r.pdf!)).subarray(0, 5).toString()).toBe('%PDF-');
@@ -52,7 +55,13 @@ describe('renderPageImages', () => {
 
   it('reports a file LibreOffice cannot convert instead of failing', async () => {
     const empty = join(out, 'no-document.docx');
-    await writeFile(empty, makeZip([{ name: '[Content_Types].xml', data: contentTypes('docx') }, { name: '_rels/.rels', data: ROOT_RELS_DOCX }]));
+    await writeFile(
+      empty,
+      makeZip([
+        { name: '[Content_Types].xml', data: contentTypes('docx') },
+        { name: '_rels/.rels', data: ROOT_RELS_DOCX },
+      ]),
+    );
     const r = await renderPageImages(empty, join(out, 'nodoc'), { profileDir: join(out, 'profile') });
     expect(r).toMatchObject({ pages: [], pdf: null, notes: ['LibreOffice reported success but produced no PDF'] });
   }, 120_000);
@@ -60,11 +69,19 @@ describe('renderPageImages', () => {
   it('never hands LibreOffice a symlink, an encrypted package or a zip bomb', async () => {
     const link = join(out, 'link.docx');
     await symlink(join(FIX, 'report.docx'), link);
-    expect((await renderPageImages(link, join(out, 'link'))).notes).toEqual(['not a regular file (symbolic link): skipped without reading']);
+    expect((await renderPageImages(link, join(out, 'link'))).notes).toEqual([
+      'not a regular file (symbolic link): skipped without reading',
+    ]);
     const enc = await renderPageImages(join(FIX, 'encrypted.docx'), join(out, 'enc'), { format: 'docx' });
     expect(enc.notes[0]).toMatch(/^unreadable zip container/);
     const bomb = join(out, 'bomb.docx');
-    await writeFile(bomb, makeZip([{ name: '[Content_Types].xml', data: contentTypes('docx') }, { name: 'word/document.xml', data: Buffer.alloc(4 * 1024 * 1024) }]));
+    await writeFile(
+      bomb,
+      makeZip([
+        { name: '[Content_Types].xml', data: contentTypes('docx') },
+        { name: 'word/document.xml', data: Buffer.alloc(4 * 1024 * 1024) },
+      ]),
+    );
     const b = await renderPageImages(bomb, join(out, 'bomb'), { limits: { maxZipEntryBytes: 1024 * 1024 } });
     expect(b.notes[0]).toMatch(/decompresses to more than 1\.0 MiB: not read \(possible zip bomb\)/);
   });

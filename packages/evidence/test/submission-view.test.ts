@@ -4,7 +4,13 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSubmissionView, readCellRange, renderSubmissionJson, renderSubmissionText, searchText } from '../src/index.js';
+import {
+  buildSubmissionView,
+  readCellRange,
+  renderSubmissionJson,
+  renderSubmissionText,
+  searchText,
+} from '../src/index.js';
 import type { SubmissionView } from '../src/index.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
@@ -31,11 +37,21 @@ afterAll(async () => {
 describe('buildSubmissionView', () => {
   it('lists every file, sorted, with type by content, size and sha256', async () => {
     expect(view.files.map((f) => [f.path, f.format])).toEqual([
-      ['data.csv', 'csv'], ['deck.pptx', 'pptx'], ['finance/payroll.xlsx', 'xlsx'], ['notes.md', 'md'], ['report.docx', 'docx'], ['report.pdf', 'pdf'],
+      ['data.csv', 'csv'],
+      ['deck.pptx', 'pptx'],
+      ['finance/payroll.xlsx', 'xlsx'],
+      ['notes.md', 'md'],
+      ['report.docx', 'docx'],
+      ['report.pdf', 'pdf'],
     ]);
     const docx = view.files.find((f) => f.path === 'report.docx')!;
     const bytes = await readFile(join(root, 'report.docx'));
-    expect(docx).toMatchObject({ entry: 'file', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), notes: [] });
+    expect(docx).toMatchObject({
+      entry: 'file',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      notes: [],
+    });
     expect(view.notes).toEqual([]);
   });
 
@@ -56,7 +72,10 @@ describe('buildSubmissionView', () => {
   it('cuts long sheets in text but keeps every cell reachable', () => {
     const short = renderSubmissionText(view, { maxCellsPerSheet: 3 });
     expect(short).toContain('… 18 more cells in this sheet (read them by range)');
-    expect(readCellRange(view, 'Employees!C7', { file: 'finance/payroll.xlsx' })).toMatchObject({ ok: true, text: 'Employees!C7: 750 {#,##0}' });
+    expect(readCellRange(view, 'Employees!C7', { file: 'finance/payroll.xlsx' })).toMatchObject({
+      ok: true,
+      text: 'Employees!C7: 750 {#,##0}',
+    });
   });
 
   it('round-trips as JSON', () => {
@@ -71,18 +90,39 @@ describe('judge tools', () => {
     const r = readCellRange(view, 'Payroll!A1:B3', { file: 'finance/payroll.xlsx' });
     if (!r.ok) throw new Error(r.error);
     expect(r.range).toBe('Payroll!A1:B3');
-    expect(r.rows.map((row) => row.map((c) => c?.value ?? null))).toEqual([['Name', 'Gross'], ['Ada Park', 6000], ['Ben Ortiz', 5450]]);
+    expect(r.rows.map((row) => row.map((c) => c?.value ?? null))).toEqual([
+      ['Name', 'Gross'],
+      ['Ada Park', 6000],
+      ['Ben Ortiz', 5450],
+    ]);
     expect(r.text.split('\n')[3]).toBe('Payroll!B2: =Employees!B2+Employees!C2 → 6,000.00 [6000] {#,##0.00}');
     expect(readCellRange(view, 'Nope!A1', { file: 'finance/payroll.xlsx' })).toMatchObject({ ok: false });
-    expect(readCellRange(view, 'Payroll!A1')).toMatchObject({ ok: false, error: 'name the file: spreadsheets here are data.csv, finance/payroll.xlsx' });
-    expect(readCellRange(view, 'A1:A2', { file: 'data.csv' })).toMatchObject({ ok: true, text: 'data!A1: "region"\ndata!A2: "North"' });
+    expect(readCellRange(view, 'Payroll!A1')).toMatchObject({
+      ok: false,
+      error: 'name the file: spreadsheets here are data.csv, finance/payroll.xlsx',
+    });
+    expect(readCellRange(view, 'A1:A2', { file: 'data.csv' })).toMatchObject({
+      ok: true,
+      text: 'data!A1: "region"\ndata!A2: "North"',
+    });
     expect(readCellRange(view, 'Payroll!A1:ZZ9999', { file: 'finance/payroll.xlsx' })).toMatchObject({ ok: false });
   });
 
   it('searchText finds text with its file and anchor, plain or regex', () => {
-    expect(searchText(view, 'hangzhou').hits.map((h) => `${h.file} ${h.anchor}`)).toEqual(['report.docx paragraph 3', 'report.pdf page 1']);
-    expect(searchText(view, '4249.2').hits.map((h) => `${h.file} ${h.anchor}`)).toEqual(['notes.md line 3', 'report.docx paragraph 8', 'report.pdf page 1']);
-    expect(searchText(view, 'Ben Ortiz', { file: 'finance/payroll.xlsx' }).hits.map((h) => h.anchor)).toEqual(['Employees!A3', 'Payroll!A3', 'chart 1 (Dashboard)']);
+    expect(searchText(view, 'hangzhou').hits.map((h) => `${h.file} ${h.anchor}`)).toEqual([
+      'report.docx paragraph 3',
+      'report.pdf page 1',
+    ]);
+    expect(searchText(view, '4249.2').hits.map((h) => `${h.file} ${h.anchor}`)).toEqual([
+      'notes.md line 3',
+      'report.docx paragraph 8',
+      'report.pdf page 1',
+    ]);
+    expect(searchText(view, 'Ben Ortiz', { file: 'finance/payroll.xlsx' }).hits.map((h) => h.anchor)).toEqual([
+      'Employees!A3',
+      'Payroll!A3',
+      'chart 1 (Dashboard)',
+    ]);
     expect(searchText(view, 'slide|survey', { regex: true }).hits.map((h) => h.anchor)).toEqual(['slide 2 notes']);
     const capped = searchText(view, 'e', { maxHits: 2 });
     expect(capped).toMatchObject({ truncated: true });

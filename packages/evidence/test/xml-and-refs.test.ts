@@ -33,7 +33,13 @@ describe('parseXml', () => {
 
 describe('A1 references', () => {
   it('parses ranges with quoted sheet names', () => {
-    expect(parseRange("'Capex Schedule'!B3")).toEqual({ sheet: 'Capex Schedule', top: 3, left: 2, bottom: 3, right: 2 });
+    expect(parseRange("'Capex Schedule'!B3")).toEqual({
+      sheet: 'Capex Schedule',
+      top: 3,
+      left: 2,
+      bottom: 3,
+      right: 2,
+    });
     expect(parseRange('Sheet1!$C$9:A1')).toEqual({ sheet: 'Sheet1', top: 1, left: 1, bottom: 9, right: 3 });
     expect(parseRange('Sheet1!B0')).toBeNull();
     expect(sheetAnchor("O'Brien", 'A1')).toBe("'O''Brien'!A1");
@@ -70,7 +76,11 @@ describe('text matching', () => {
   });
 
   it('runs patterns with a time limit', () => {
-    expect(findPattern([{ anchor: 'a', text: 'Q3 2026' }], '(?i)q(\\d) (\\d+)')).toEqual([{ unit: 0, match: 'Q3 2026', groups: ['3', '2026'] }]);
-    expect(() => findPattern([{ anchor: 'a', text: `${'a'.repeat(40)}!` }], '^(a+)+$', { timeoutMs: 200 })).toThrow(/timed out/);
+    expect(findPattern([{ anchor: 'a', text: 'Q3 2026' }], '(?i)q(\\d) (\\d+)')).toEqual([
+      { unit: 0, match: 'Q3 2026', groups: ['3', '2026'] },
+    ]);
+    expect(() => findPattern([{ anchor: 'a', text: `${'a'.repeat(40)}!` }], '^(a+)+$', { timeoutMs: 200 })).toThrow(
+      /timed out/,
+    );
   });
 });

@@ -31,11 +31,19 @@ export function packNpm(root: string, name: string, version: string): string {
   const file = path.join(dir, `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`);
   if (fs.existsSync(file)) return file;
   try {
-    const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const produced = path.join(dir, out.trim().split('\n').pop() ?? '');
     if (produced !== file) fs.renameSync(produced, file);
   } catch (err) {
-    throw new Error(messages.npmPackFailed(`${name}@${version}`, (err as { stderr?: string }).stderr?.trim() || (err as Error).message));
+    throw new Error(
+      messages.npmPackFailed(
+        `${name}@${version}`,
+        (err as { stderr?: string }).stderr?.trim() || (err as Error).message,
+      ),
+    );
   }
   return file;
 }

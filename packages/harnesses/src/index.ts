@@ -6,17 +6,41 @@ export { parseUsageLine, planCommandHarness, renderCommandTemplate } from './ada
 export { parseClaudeResult } from './adapters/claude-code.js';
 export { codexConfig, parseCodexEvents } from './adapters/codex.js';
 export { parseGeminiResult } from './adapters/gemini-cli.js';
-export { ensureHarnessImage, ensureNodeRuntimeImage, HARNESS_IMAGES_DIR, packNpm, registryCaBundle } from './ensure-harness-image.js';
+export {
+  ensureHarnessImage,
+  ensureNodeRuntimeImage,
+  HARNESS_IMAGES_DIR,
+  packNpm,
+  registryCaBundle,
+} from './ensure-harness-image.js';
 export type { EnsureHarnessImageOptions, HarnessImage } from './ensure-harness-image.js';
 export { SESSION_DIR, WORKSPACE_DIR } from './harness-adapter.js';
-export type { AdapterContext, HarnessAdapter, HarnessInstall, ModelApi, SessionFile, UsageInput } from './harness-adapter.js';
+export type {
+  AdapterContext,
+  HarnessAdapter,
+  HarnessInstall,
+  ModelApi,
+  SessionFile,
+  UsageInput,
+} from './harness-adapter.js';
 export { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './installs.js';
 export { messages } from './messages.js';
 export { defaultKeyHeader, sharedModelProxy, startModelProxy } from './model-proxy.js';
 export type { ModelProxy, ProxyRoute, ProxyUsage, StartModelProxyOptions } from './model-proxy.js';
 export {
-  DEFAULT_UPSTREAM, DUMMY_API_KEY, adapterContext, modelRoute, prepareHarnessRun, routeIdFor, writeSessionFiles,
+  DEFAULT_UPSTREAM,
+  DUMMY_API_KEY,
+  adapterContext,
+  modelRoute,
+  prepareHarnessRun,
+  routeIdFor,
+  writeSessionFiles,
 } from './prepare-harness-run.js';
-export type { HarnessContainerSpec, HarnessRunUsage, PrepareHarnessRunArgs, PreparedHarnessRun } from './prepare-harness-run.js';
+export type {
+  HarnessContainerSpec,
+  HarnessRunUsage,
+  PrepareHarnessRunArgs,
+  PreparedHarnessRun,
+} from './prepare-harness-run.js';
 export { extractUsage, jsonObjects, type TokenCounts } from './response-usage.js';
 export { harnessCommand, shellLine, shellWord } from './shell-command.js';

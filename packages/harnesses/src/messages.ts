@@ -9,7 +9,8 @@ export const messages = {
     `system "${system}": settings.apiKeyEnv names ${env}, but the worker's environment has no ${env}; ` +
     'export it where the worker runs (the key never goes into the job file or the container)',
   badBaseUrl: (system: string, url: string) => `system "${system}": settings.baseUrl "${url}" is not an http(s) URL`,
-  proxyUnknownRoute: (path: string) => `model proxy: no route for ${path} (the run it belonged to is over, or the worker restarted)`,
+  proxyUnknownRoute: (path: string) =>
+    `model proxy: no route for ${path} (the run it belonged to is over, or the worker restarted)`,
   proxyUpstreamFailed: (detail: string) => `model proxy: upstream request failed: ${detail}`,
   commandTemplateMissing: (system: string) =>
     `system "${system}" (harness command): settings.image and settings.command (a template, e.g. "my-agent --task {instruction_file}") are required`,

@@ -4,7 +4,13 @@
 // provider. The real key therefore never enters a container, its env, logs or records.
 // It also reads the token usage of every response it relays: an independent cross-check
 // of the usage each harness reports about itself.
-import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { ModelApi } from './harness-adapter.js';
@@ -48,10 +54,26 @@ export interface StartModelProxyOptions {
 
 // Credentials a client may send in any of the supported APIs: all are removed.
 const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'proxy-authorization'];
-const HOP_HEADERS = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'accept-encoding'];
+const HOP_HEADERS = [
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+  'accept-encoding',
+];
 const MAX_CAPTURE = 64 * 1024 ** 2;
 
-const emptyUsage = (): ProxyUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, requests: 0, failed: 0 });
+const emptyUsage = (): ProxyUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  requests: 0,
+  failed: 0,
+});
 
 export function defaultKeyHeader(api: ModelApi): string {
   if (api === 'anthropic') return 'x-api-key';
@@ -200,6 +222,10 @@ let shared: Promise<ModelProxy> | null = null;
 
 /** The one proxy of this worker process. ASSAY_MODEL_PROXY_PORT (default 47800) is tried first, so a restarted worker serves containers its predecessor started. */
 export function sharedModelProxy(log?: (line: string) => void): Promise<ModelProxy> {
-  shared ??= startModelProxy({ port: Number(process.env.ASSAY_MODEL_PROXY_PORT ?? 47800), unref: true, ...(log ? { log } : {}) });
+  shared ??= startModelProxy({
+    port: Number(process.env.ASSAY_MODEL_PROXY_PORT ?? 47800),
+    unref: true,
+    ...(log ? { log } : {}),
+  });
   return shared;
 }

@@ -80,12 +80,28 @@ export function modelRoute(system: SystemSpec, api: ModelApi, environment: Recor
   const keyEnv = typeof s.apiKeyEnv === 'string' ? s.apiKeyEnv : null;
   const key = keyEnv ? environment[keyEnv] : undefined;
   if (keyEnv && !key) throw new Error(messages.keyEnvMissing(system.id, keyEnv));
-  return { upstream, api, key: key ?? '', ...(typeof s.apiKeyHeader === 'string' ? { keyHeader: s.apiKeyHeader } : {}) };
+  return {
+    upstream,
+    api,
+    key: key ?? '',
+    ...(typeof s.apiKeyHeader === 'string' ? { keyHeader: s.apiKeyHeader } : {}),
+  };
 }
 
-export function adapterContext(system: SystemSpec, baseUrl: string, limits: PrepareHarnessRunArgs['limits']): AdapterContext {
+export function adapterContext(
+  system: SystemSpec,
+  baseUrl: string,
+  limits: PrepareHarnessRunArgs['limits'],
+): AdapterContext {
   if (!system.model) throw new Error(messages.modelMissing(system.id, system.harness));
-  return { model: system.model, baseUrl, apiKey: DUMMY_API_KEY, settings: system.settings, maxSteps: limits.maxSteps, timeLimitSeconds: limits.agentSeconds };
+  return {
+    model: system.model,
+    baseUrl,
+    apiKey: DUMMY_API_KEY,
+    settings: system.settings,
+    maxSteps: limits.maxSteps,
+    timeLimitSeconds: limits.agentSeconds,
+  };
 }
 
 /** Seed the session folder with the adapter's config files. */
@@ -126,7 +142,11 @@ export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessR
     },
     collect(logs) {
       const input = { logs, sessionDir: args.sessionDir, before };
-      const out = { usage: safe(() => adapter.parseUsage(input)), proxyUsage: args.proxy.usage(routeId), sessionId: safe(() => adapter.sessionId(input)) };
+      const out = {
+        usage: safe(() => adapter.parseUsage(input)),
+        proxyUsage: args.proxy.usage(routeId),
+        sessionId: safe(() => adapter.sessionId(input)),
+      };
       args.proxy.close(routeId);
       return out;
     },

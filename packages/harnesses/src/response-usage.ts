@@ -11,7 +11,8 @@ export interface TokenCounts {
 type Json = Record<string, unknown>;
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined);
+const obj = (v: unknown): Json | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
 
 /** Every JSON object in a body: one document, an array of them, or SSE `data:` lines. */
 export function jsonObjects(body: string): Json[] {
@@ -41,7 +42,11 @@ export function jsonObjects(body: string): Json[] {
 
 export function anthropicUsage(u: Json): TokenCounts {
   const cached = num(u.cache_read_input_tokens);
-  return { inputTokens: num(u.input_tokens) + cached + num(u.cache_creation_input_tokens), outputTokens: num(u.output_tokens), cachedInputTokens: cached };
+  return {
+    inputTokens: num(u.input_tokens) + cached + num(u.cache_creation_input_tokens),
+    outputTokens: num(u.output_tokens),
+    cachedInputTokens: cached,
+  };
 }
 
 export function extractUsage(api: ModelApi, body: string): TokenCounts {
@@ -62,7 +67,10 @@ export function extractUsage(api: ModelApi, body: string): TokenCounts {
   }
   if (api === 'gemini') {
     // Streamed chunks repeat cumulative usage: the last one counts.
-    const last = [...events].reverse().map((e) => obj(e.usageMetadata) ?? obj(obj(e.response)?.usageMetadata)).find(Boolean);
+    const last = [...events]
+      .reverse()
+      .map((e) => obj(e.usageMetadata) ?? obj(obj(e.response)?.usageMetadata))
+      .find(Boolean);
     if (!last) return zero;
     return {
       inputTokens: num(last.promptTokenCount),
@@ -73,13 +81,23 @@ export function extractUsage(api: ModelApi, body: string): TokenCounts {
   if (api === 'openai-responses') {
     for (const e of [...events].reverse()) {
       const u = obj(obj(e.response)?.usage) ?? (e.object === 'response' ? obj(e.usage) : undefined);
-      if (u) return { inputTokens: num(u.input_tokens), outputTokens: num(u.output_tokens), cachedInputTokens: num(obj(u.input_tokens_details)?.cached_tokens) };
+      if (u)
+        return {
+          inputTokens: num(u.input_tokens),
+          outputTokens: num(u.output_tokens),
+          cachedInputTokens: num(obj(u.input_tokens_details)?.cached_tokens),
+        };
     }
     return zero;
   }
   for (const e of [...events].reverse()) {
     const u = obj(e.usage);
-    if (u) return { inputTokens: num(u.prompt_tokens), outputTokens: num(u.completion_tokens), cachedInputTokens: num(obj(u.prompt_tokens_details)?.cached_tokens) };
+    if (u)
+      return {
+        inputTokens: num(u.prompt_tokens),
+        outputTokens: num(u.completion_tokens),
+        cachedInputTokens: num(obj(u.prompt_tokens_details)?.cached_tokens),
+      };
   }
   return zero;
 }

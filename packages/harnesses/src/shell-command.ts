@@ -20,7 +20,10 @@ export function harnessCommand(adapter: HarnessAdapter, ctx: AdapterContext): st
   const resume = shellLine([adapter.bin, ...adapter.resumeArgs(ctx)]);
   const lines = ['ASSAY_PROMPT="$(cat "$ASSAY_INSTRUCTION_FILE")"', 'cd /workspace'];
   if (!adapter.epilogue) {
-    lines.push(`if ${adapter.resumeTest}; then echo "[assay] continuing the session in $HOME" >&2; exec ${resume}; fi`, `exec ${fresh}`);
+    lines.push(
+      `if ${adapter.resumeTest}; then echo "[assay] continuing the session in $HOME" >&2; exec ${resume}; fi`,
+      `exec ${fresh}`,
+    );
     if (adapter.prologue) lines.splice(2, 0, adapter.prologue);
     return ['/bin/sh', '-c', lines.join('\n')];
   }

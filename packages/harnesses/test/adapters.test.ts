@@ -18,7 +18,12 @@ const FIX = path.join(import.meta.dirname, 'fixtures');
 const fixture = (h: string, f: string) => fs.readFileSync(path.join(FIX, h, f), 'utf8');
 const RUN = { inputTokens: 2700, outputTokens: 60, cachedInputTokens: 300 };
 const ctx: AdapterContext = {
-  model: 'mock-model', baseUrl: 'http://127.0.0.1:47800/r/abc', apiKey: 'dummy-key', settings: {}, maxSteps: 17, timeLimitSeconds: 900,
+  model: 'mock-model',
+  baseUrl: 'http://127.0.0.1:47800/r/abc',
+  apiKey: 'dummy-key',
+  settings: {},
+  maxSteps: 17,
+  timeLimitSeconds: 900,
 };
 
 function sessionWith(rel: string, content: string): string {
@@ -35,21 +40,24 @@ function offsetAfter(text: string, marker: string): number {
 }
 
 describe('every adapter', () => {
-  it.each(Object.keys(ADAPTERS) as CliHarness[])('%s: pinned install, prompt as one argv, no secret, fresh and resume paths', (name) => {
-    const a = ADAPTERS[name];
-    expect(a.install.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(a.freshArgs(ctx)).toContain('{prompt}');
-    expect(a.resumeArgs(ctx)).toContain('{prompt}');
-    const [sh, flag, script] = harnessCommand(a, ctx);
-    expect([sh, flag]).toEqual(['/bin/sh', '-c']);
-    expect(script).toContain('ASSAY_PROMPT="$(cat "$ASSAY_INSTRUCTION_FILE")"');
-    expect(script).toContain(`${a.bin} `);
-    expect(script).toContain('"$ASSAY_PROMPT"');
-    // Only the dummy key is ever handed to a CLI.
-    const env = JSON.stringify(a.env(ctx)) + JSON.stringify(a.sessionFiles(ctx));
-    expect(env).not.toMatch(/sk-[A-Za-z0-9]/);
-    expect(env).toContain(ctx.baseUrl);
-  });
+  it.each(Object.keys(ADAPTERS) as CliHarness[])(
+    '%s: pinned install, prompt as one argv, no secret, fresh and resume paths',
+    (name) => {
+      const a = ADAPTERS[name];
+      expect(a.install.version).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(a.freshArgs(ctx)).toContain('{prompt}');
+      expect(a.resumeArgs(ctx)).toContain('{prompt}');
+      const [sh, flag, script] = harnessCommand(a, ctx);
+      expect([sh, flag]).toEqual(['/bin/sh', '-c']);
+      expect(script).toContain('ASSAY_PROMPT="$(cat "$ASSAY_INSTRUCTION_FILE")"');
+      expect(script).toContain(`${a.bin} `);
+      expect(script).toContain('"$ASSAY_PROMPT"');
+      // Only the dummy key is ever handed to a CLI.
+      const env = JSON.stringify(a.env(ctx)) + JSON.stringify(a.sessionFiles(ctx));
+      expect(env).not.toMatch(/sk-[A-Za-z0-9]/);
+      expect(env).toContain(ctx.baseUrl);
+    },
+  );
 
   it('quotes words for sh', () => {
     expect(shellWord('--model')).toBe('--model');
@@ -61,13 +69,34 @@ describe('every adapter', () => {
 describe('claude-code', () => {
   const a = ADAPTERS['claude-code'];
   it('runs print mode with stream-json, bypassed permissions (IS_SANDBOX for root), turn cap, telemetry and updates off', () => {
-    expect(a.freshArgs(ctx)).toEqual(['-p', '{prompt}', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', 'mock-model', '--max-turns', '17']);
+    expect(a.freshArgs(ctx)).toEqual([
+      '-p',
+      '{prompt}',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--dangerously-skip-permissions',
+      '--model',
+      'mock-model',
+      '--max-turns',
+      '17',
+    ]);
     expect(a.resumeArgs(ctx)[0]).toBe('--continue');
-    expect(a.env(ctx)).toMatchObject({ ANTHROPIC_BASE_URL: ctx.baseUrl, ANTHROPIC_API_KEY: 'dummy-key', IS_SANDBOX: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    expect(a.env(ctx)).toMatchObject({
+      ANTHROPIC_BASE_URL: ctx.baseUrl,
+      ANTHROPIC_API_KEY: 'dummy-key',
+      IS_SANDBOX: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    });
   });
   it('parses usage of a fresh and of a resumed session (this run only, not the session total)', () => {
     for (const f of ['subtask-1.log', 'subtask-2.log']) {
-      expect(a.parseUsage({ logs: fixture('claude-code', f), sessionDir: '/nonexistent' })).toMatchObject({ ...RUN, turns: 2 });
+      expect(a.parseUsage({ logs: fixture('claude-code', f), sessionDir: '/nonexistent' })).toMatchObject({
+        ...RUN,
+        turns: 2,
+      });
     }
     const id1 = a.sessionId({ logs: fixture('claude-code', 'subtask-1.log'), sessionDir: '' });
     expect(id1).toMatch(/^[0-9a-f-]{36}$/);
@@ -95,15 +124,24 @@ describe('codex', () => {
     const rel = '.codex/sessions/2026/11/29/rollout.jsonl';
     const dir = sessionWith(rel, rollout);
     expect(parseCodexRollouts(dir, {})).toMatchObject({ inputTokens: 5400, turns: 4 });
-    expect(parseCodexRollouts(dir, { [rel]: offsetAfter(rollout, 'task_complete') })).toMatchObject({ ...RUN, turns: 2 });
-    expect(a.sessionId({ logs: fixture('codex', 'subtask-2.log'), sessionDir: dir })).toBe(a.sessionId({ logs: fixture('codex', 'subtask-1.log'), sessionDir: dir }));
+    expect(parseCodexRollouts(dir, { [rel]: offsetAfter(rollout, 'task_complete') })).toMatchObject({
+      ...RUN,
+      turns: 2,
+    });
+    expect(a.sessionId({ logs: fixture('codex', 'subtask-2.log'), sessionDir: dir })).toBe(
+      a.sessionId({ logs: fixture('codex', 'subtask-1.log'), sessionDir: dir }),
+    );
   });
 });
 
 describe('gemini-cli', () => {
   const a = ADAPTERS['gemini-cli'];
   it('uses the base-URL env, yolo, skip-trust, and settings with statistics and auto-update off', () => {
-    expect(a.env(ctx)).toMatchObject({ GOOGLE_GEMINI_BASE_URL: ctx.baseUrl, GEMINI_API_KEY: 'dummy-key', GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+    expect(a.env(ctx)).toMatchObject({
+      GOOGLE_GEMINI_BASE_URL: ctx.baseUrl,
+      GEMINI_API_KEY: 'dummy-key',
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    });
     const settings = JSON.parse(a.sessionFiles(ctx)[0]?.content ?? '{}') as Record<string, Record<string, unknown>>;
     expect(settings.general).toMatchObject({ enableAutoUpdate: false });
     expect(settings.privacy).toMatchObject({ usageStatisticsEnabled: false });
@@ -111,19 +149,35 @@ describe('gemini-cli', () => {
     expect(a.resumeArgs(ctx).slice(0, 2)).toEqual(['--resume', 'latest']);
   });
   it('parses the result stats of both runs', () => {
-    for (const f of ['subtask-1.log', 'subtask-2.log']) expect(a.parseUsage({ logs: fixture('gemini-cli', f), sessionDir: '' })).toMatchObject(RUN);
+    for (const f of ['subtask-1.log', 'subtask-2.log'])
+      expect(a.parseUsage({ logs: fixture('gemini-cli', f), sessionDir: '' })).toMatchObject(RUN);
   });
 });
 
 describe('qwen-code', () => {
   const a = ADAPTERS['qwen-code'];
   it('speaks OpenAI chat through the proxy with its own turn and wall-clock caps', () => {
-    expect(a.env(ctx)).toMatchObject({ OPENAI_BASE_URL: ctx.baseUrl, OPENAI_API_KEY: 'dummy-key', OPENAI_MODEL: 'mock-model' });
-    expect(a.freshArgs(ctx)).toEqual(expect.arrayContaining(['--yolo', '--auth-type', 'openai', '--max-session-turns', '17', '--max-wall-time', '900s']));
+    expect(a.env(ctx)).toMatchObject({
+      OPENAI_BASE_URL: ctx.baseUrl,
+      OPENAI_API_KEY: 'dummy-key',
+      OPENAI_MODEL: 'mock-model',
+    });
+    expect(a.freshArgs(ctx)).toEqual(
+      expect.arrayContaining([
+        '--yolo',
+        '--auth-type',
+        'openai',
+        '--max-session-turns',
+        '17',
+        '--max-wall-time',
+        '900s',
+      ]),
+    );
     expect(a.resumeArgs(ctx)[0]).toBe('--continue');
   });
-  it('sums this run\'s assistant messages (the result event is the session total when resumed)', () => {
-    for (const f of ['subtask-1.log', 'subtask-2.log']) expect(a.parseUsage({ logs: fixture('qwen-code', f), sessionDir: '' })).toMatchObject({ ...RUN, turns: 2 });
+  it("sums this run's assistant messages (the result event is the session total when resumed)", () => {
+    for (const f of ['subtask-1.log', 'subtask-2.log'])
+      expect(a.parseUsage({ logs: fixture('qwen-code', f), sessionDir: '' })).toMatchObject({ ...RUN, turns: 2 });
   });
 });
 
@@ -156,8 +210,16 @@ describe('nanobot', () => {
   });
   it('fixes workspace, provider and session id in its config and argv', () => {
     const a = ADAPTERS.nanobot;
-    const cfg = JSON.parse(a.sessionFiles(ctx)[0]?.content ?? '{}') as { agents: { defaults: Record<string, unknown> }; providers: { custom: Record<string, unknown> } };
-    expect(cfg.agents.defaults).toMatchObject({ workspace: '/workspace', model: 'mock-model', provider: 'custom', maxToolIterations: 17 });
+    const cfg = JSON.parse(a.sessionFiles(ctx)[0]?.content ?? '{}') as {
+      agents: { defaults: Record<string, unknown> };
+      providers: { custom: Record<string, unknown> };
+    };
+    expect(cfg.agents.defaults).toMatchObject({
+      workspace: '/workspace',
+      model: 'mock-model',
+      provider: 'custom',
+      maxToolIterations: 17,
+    });
     expect(cfg.providers.custom).toEqual({ apiKey: 'dummy-key', apiBase: ctx.baseUrl });
     expect(a.freshArgs(ctx)).toEqual(expect.arrayContaining(['-s', 'cli:assay', '-w', '/workspace']));
   });
@@ -167,7 +229,9 @@ describe('hermes', () => {
   const a = ADAPTERS.hermes;
   it('wraps the CLI with before/after totals and keeps its exit code', () => {
     const script = harnessCommand(a, ctx)[2] ?? '';
-    expect(script).toMatch(/session-usage\.py before[\s\S]*hermes chat -q[\s\S]*assay_rc=\$\?[\s\S]*session-usage\.py after[\s\S]*exit \$assay_rc/);
+    expect(script).toMatch(
+      /session-usage\.py before[\s\S]*hermes chat -q[\s\S]*assay_rc=\$\?[\s\S]*session-usage\.py after[\s\S]*exit \$assay_rc/,
+    );
     expect(a.sessionFiles(ctx)[0]?.content).toContain('tirith_enabled: false');
   });
   it('parses after-minus-before of the state.db totals', () => {

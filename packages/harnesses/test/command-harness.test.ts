@@ -19,7 +19,9 @@ let proxy: ModelProxy;
 let tmp: string;
 
 beforeAll(async () => {
-  mock = await startMockLlm({ script: { rules: [], default: { text: 'PLAN-OK', usage: { input: 77, output: 9, cachedInput: 0 } } } });
+  mock = await startMockLlm({
+    script: { rules: [], default: { text: 'PLAN-OK', usage: { input: 77, output: 9, cachedInput: 0 } } },
+  });
   proxy = await startModelProxy({ port: 0 });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-command-'));
 });
@@ -29,22 +31,46 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const system = (settings: Record<string, unknown>, model = 'mock-model'): SystemSpec => ({ id: 'mine', harness: 'command', model, settings });
+const system = (settings: Record<string, unknown>, model = 'mock-model'): SystemSpec => ({
+  id: 'mine',
+  harness: 'command',
+  model,
+  settings,
+});
 const limits = { maxSteps: 9, agentSeconds: 120 };
 
 describe('command template', () => {
   it('replaces placeholders with quoted values and keeps the instruction file a variable', () => {
-    const out = renderCommandTemplate('mine', 'my-agent --task {instruction_file} --out {outputs_dir} --model {model}', {
-      instruction_file: '$ASSAY_INSTRUCTION_FILE', outputs_dir: '/workspace/outputs', model: "o'neil",
-    });
+    const out = renderCommandTemplate(
+      'mine',
+      'my-agent --task {instruction_file} --out {outputs_dir} --model {model}',
+      {
+        instruction_file: '$ASSAY_INSTRUCTION_FILE',
+        outputs_dir: '/workspace/outputs',
+        model: "o'neil",
+      },
+    );
     expect(out).toBe(`my-agent --task "$ASSAY_INSTRUCTION_FILE" --out /workspace/outputs --model 'o'"'"'neil'`);
   });
   it('rejects unknown placeholders and missing settings', () => {
     expect(() => renderCommandTemplate('mine', 'x {nope}', {})).toThrow(/unknown placeholder \{nope\}/);
-    expect(() => prepareHarnessRun({ system: system({ image: 'x' }), runId: 'r', sessionDir: path.join(tmp, 's0'), image: '', proxy, limits })).toThrow(/settings\.image and settings\.command/);
+    expect(() =>
+      prepareHarnessRun({
+        system: system({ image: 'x' }),
+        runId: 'r',
+        sessionDir: path.join(tmp, 's0'),
+        image: '',
+        proxy,
+        limits,
+      }),
+    ).toThrow(/settings\.image and settings\.command/);
   });
   it('reads the last {"usage": …} line', () => {
-    expect(parseUsageLine('noise\n{"usage":{"inputTokens":5,"outputTokens":2}}\n')).toMatchObject({ inputTokens: 5, outputTokens: 2, cachedInputTokens: 0 });
+    expect(parseUsageLine('noise\n{"usage":{"inputTokens":5,"outputTokens":2}}\n')).toMatchObject({
+      inputTokens: 5,
+      outputTokens: 2,
+      cachedInputTokens: 0,
+    });
     expect(parseUsageLine('nothing here')).toBeNull();
   });
 });
@@ -54,7 +80,12 @@ describe('run preparation', () => {
     const sessionDir = path.join(tmp, 's1');
     const prepared = prepareHarnessRun({
       system: { id: 'cc', harness: 'claude-code', model: 'm', settings: { baseUrl: mock.url, apiKeyEnv: 'MY_KEY' } },
-      runId: 'wf-1', sessionDir, image: 'img', proxy, limits, environment: { MY_KEY: REAL },
+      runId: 'wf-1',
+      sessionDir,
+      image: 'img',
+      proxy,
+      limits,
+      environment: { MY_KEY: REAL },
     });
     expect(prepared.routeId).toBe(routeIdFor('wf-1'));
     expect(prepared.container.network).toBe('host');
@@ -62,10 +93,27 @@ describe('run preparation', () => {
     expect(prepared.container.env.ANTHROPIC_BASE_URL).toBe(`http://127.0.0.1:${proxy.port}/r/${routeIdFor('wf-1')}`);
     expect(prepared.container.binds).toEqual([`${sessionDir}:/session`]);
     expect(JSON.stringify(prepared.container) + readTree(sessionDir)).not.toContain(REAL);
-    expect(() => prepareHarnessRun({
-      system: { id: 'cc', harness: 'claude-code', model: 'm', settings: { apiKeyEnv: 'ABSENT_KEY' } }, runId: 'wf-2', sessionDir, image: 'img', proxy, limits, environment: {},
-    })).toThrow(/ABSENT_KEY/);
-    expect(() => prepareHarnessRun({ system: { id: 'cc', harness: 'codex', settings: {} }, runId: 'wf-3', sessionDir, image: 'img', proxy, limits })).toThrow(/names no model/);
+    expect(() =>
+      prepareHarnessRun({
+        system: { id: 'cc', harness: 'claude-code', model: 'm', settings: { apiKeyEnv: 'ABSENT_KEY' } },
+        runId: 'wf-2',
+        sessionDir,
+        image: 'img',
+        proxy,
+        limits,
+        environment: {},
+      }),
+    ).toThrow(/ABSENT_KEY/);
+    expect(() =>
+      prepareHarnessRun({
+        system: { id: 'cc', harness: 'codex', settings: {} },
+        runId: 'wf-3',
+        sessionDir,
+        image: 'img',
+        proxy,
+        limits,
+      }),
+    ).toThrow(/names no model/);
   });
 
   it('keeps the pre-run session state of the first preparation for a retried activity', () => {
@@ -82,7 +130,13 @@ describe('run preparation', () => {
 });
 
 const docker = new Docker();
-const dockerReady = await docker.ping().then(() => docker.getImage('assay/base:bookworm').inspect()).then(() => true, () => false);
+const dockerReady = await docker
+  .ping()
+  .then(() => docker.getImage('assay/base:bookworm').inspect())
+  .then(
+    () => true,
+    () => false,
+  );
 
 describe.skipIf(!dockerReady)('command harness in a container', () => {
   it('runs the template with the proxy URL and dummy key, and counts usage at the proxy', async () => {
@@ -93,8 +147,20 @@ describe.skipIf(!dockerReady)('command harness in a container', () => {
       ' > {outputs_dir}/reply.json && echo "steps={max_steps}" > {session_dir}/note.txt',
     ].join('');
     const run = await runCliSession({
-      docker, mock, proxy, image: 'assay/base:bookworm', dirs, runId: `cmd-${Date.now()}`, environment: { PROVIDER_KEY: REAL },
-      system: system({ image: 'assay/base:bookworm', command, api: 'openai-chat', baseUrl: mock.url, apiKeyEnv: 'PROVIDER_KEY' }),
+      docker,
+      mock,
+      proxy,
+      image: 'assay/base:bookworm',
+      dirs,
+      runId: `cmd-${Date.now()}`,
+      environment: { PROVIDER_KEY: REAL },
+      system: system({
+        image: 'assay/base:bookworm',
+        command,
+        api: 'openai-chat',
+        baseUrl: mock.url,
+        apiKeyEnv: 'PROVIDER_KEY',
+      }),
       instruction: 'Plan the launch.',
     });
     expect(run.exitCode).toBe(0);

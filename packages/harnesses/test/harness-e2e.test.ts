@@ -65,35 +65,67 @@ describe.skipIf(!enabled).each(harnesses)('%s in its container', (harness) => {
     const environment = { ASSAY_E2E_PROVIDER_KEY: secret };
     const started = Date.now();
     const first = await runCliSession({
-      docker, mock, proxy, image, system: system(), dirs, runId: `e2e-${harness}-1-${Date.now()}`, environment,
+      docker,
+      mock,
+      proxy,
+      image,
+      system: system(),
+      dirs,
+      runId: `e2e-${harness}-1-${Date.now()}`,
+      environment,
       instruction: 'Write the first deliverable.\nASSAY-TASK file=first.md text=ALPHA-7431\n',
     });
     runs.push(first);
     record(harness, 'subtask-1.log', first.logs);
-    if (process.env.ASSAY_KEEP_E2E === '1') fs.writeFileSync(path.join(tmp, 'requests-1.json'), JSON.stringify(mock.requests, null, 1));
-    console.error(`[${harness}] subtask 1: exit ${first.exitCode} in ${first.durationSeconds} s (wall ${(Date.now() - started) / 1000} s), ${first.serverRequests} model requests`);
+    if (process.env.ASSAY_KEEP_E2E === '1')
+      fs.writeFileSync(path.join(tmp, 'requests-1.json'), JSON.stringify(mock.requests, null, 1));
+    console.error(
+      `[${harness}] subtask 1: exit ${first.exitCode} in ${first.durationSeconds} s (wall ${(Date.now() - started) / 1000} s), ${first.serverRequests} model requests`,
+    );
     if (first.exitCode !== 0) console.error(first.logs.slice(-4000));
     expect(first.exitCode).toBe(0);
     expect(fs.readFileSync(path.join(dirs.workspace, 'outputs', 'first.md'), 'utf8').trim()).toBe('ALPHA-7431');
 
     // Usage: parsed from the CLI's own output equals what the server sent, and what the proxy counted.
     const server = first.serverUsage;
-    expect(first.proxyUsage).toMatchObject({ inputTokens: server.input, outputTokens: server.output, cachedInputTokens: server.cachedInput });
+    expect(first.proxyUsage).toMatchObject({
+      inputTokens: server.input,
+      outputTokens: server.output,
+      cachedInputTokens: server.cachedInput,
+    });
     expect(first.usage).not.toBeNull();
-    expect({ input: first.usage?.inputTokens, output: first.usage?.outputTokens, cachedInput: first.usage?.cachedInputTokens }).toEqual(server);
+    expect({
+      input: first.usage?.inputTokens,
+      output: first.usage?.outputTokens,
+      cachedInput: first.usage?.cachedInputTokens,
+    }).toEqual(server);
 
     const second = await runCliSession({
-      docker, mock, proxy, image, system: system(), dirs, runId: `e2e-${harness}-2-${Date.now()}`, environment,
+      docker,
+      mock,
+      proxy,
+      image,
+      system: system(),
+      dirs,
+      runId: `e2e-${harness}-2-${Date.now()}`,
+      environment,
       instruction: 'Now write the second deliverable.\nASSAY-TASK file=second.md text=BETA-2209\n',
     });
     runs.push(second);
     record(harness, 'subtask-2.log', second.logs);
-    if (process.env.ASSAY_KEEP_E2E === '1') fs.writeFileSync(path.join(tmp, 'requests-2.json'), JSON.stringify(mock.requests, null, 1));
-    console.error(`[${harness}] subtask 2: exit ${second.exitCode} in ${second.durationSeconds} s, ${second.serverRequests} model requests`);
+    if (process.env.ASSAY_KEEP_E2E === '1')
+      fs.writeFileSync(path.join(tmp, 'requests-2.json'), JSON.stringify(mock.requests, null, 1));
+    console.error(
+      `[${harness}] subtask 2: exit ${second.exitCode} in ${second.durationSeconds} s, ${second.serverRequests} model requests`,
+    );
     if (second.exitCode !== 0) console.error(second.logs.slice(-4000));
     expect(second.exitCode).toBe(0);
     expect(fs.readFileSync(path.join(dirs.workspace, 'outputs', 'second.md'), 'utf8').trim()).toBe('BETA-2209');
-    expect({ input: second.usage?.inputTokens, output: second.usage?.outputTokens, cachedInput: second.usage?.cachedInputTokens }).toEqual(second.serverUsage);
+    expect({
+      input: second.usage?.inputTokens,
+      output: second.usage?.outputTokens,
+      cachedInput: second.usage?.cachedInputTokens,
+    }).toEqual(second.serverUsage);
 
     // Resumed: the second run's model requests carry the first conversation.
     const secondBodies = JSON.stringify(mock.requests.map((r) => r.body));

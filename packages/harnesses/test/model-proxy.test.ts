@@ -12,7 +12,12 @@ let mock: MockLlmServer;
 let proxy: ModelProxy;
 
 beforeAll(async () => {
-  mock = await startMockLlm({ script: { rules: [], default: { text: 'hello from the model', usage: { input: 321, output: 12, cachedInput: 21 } } } });
+  mock = await startMockLlm({
+    script: {
+      rules: [],
+      default: { text: 'hello from the model', usage: { input: 321, output: 12, cachedInput: 21 } },
+    },
+  });
   proxy = await startModelProxy({ port: 0 });
 });
 afterAll(async () => {
@@ -20,20 +25,73 @@ afterAll(async () => {
   await mock.close();
 });
 
-async function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
 const cases = [
-  { api: 'openai-chat', path: '/chat/completions', auth: { authorization: `Bearer ${DUMMY}` }, body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } },
-  { api: 'openai-chat', path: '/chat/completions', auth: { authorization: `Bearer ${DUMMY}` }, body: { model: 'm', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] } },
-  { api: 'openai-responses', path: '/responses', auth: { authorization: `Bearer ${DUMMY}` }, body: { model: 'm', stream: true, input: 'hi' } },
-  { api: 'openai-responses', path: '/responses', auth: { authorization: `Bearer ${DUMMY}` }, body: { model: 'm', input: 'hi' } },
-  { api: 'anthropic', path: '/v1/messages', auth: { 'x-api-key': DUMMY }, body: { model: 'm', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] } },
-  { api: 'anthropic', path: '/v1/messages', auth: { 'x-api-key': DUMMY }, body: { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] } },
-  { api: 'gemini', path: '/v1beta/models/m:streamGenerateContent?alt=sse', auth: { 'x-goog-api-key': DUMMY }, body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] } },
-  { api: 'gemini', path: `/v1beta/models/m:generateContent?key=${DUMMY}`, auth: {}, body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] } },
+  {
+    api: 'openai-chat',
+    path: '/chat/completions',
+    auth: { authorization: `Bearer ${DUMMY}` },
+    body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+  },
+  {
+    api: 'openai-chat',
+    path: '/chat/completions',
+    auth: { authorization: `Bearer ${DUMMY}` },
+    body: {
+      model: 'm',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    },
+  },
+  {
+    api: 'openai-responses',
+    path: '/responses',
+    auth: { authorization: `Bearer ${DUMMY}` },
+    body: { model: 'm', stream: true, input: 'hi' },
+  },
+  {
+    api: 'openai-responses',
+    path: '/responses',
+    auth: { authorization: `Bearer ${DUMMY}` },
+    body: { model: 'm', input: 'hi' },
+  },
+  {
+    api: 'anthropic',
+    path: '/v1/messages',
+    auth: { 'x-api-key': DUMMY },
+    body: { model: 'm', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] },
+  },
+  {
+    api: 'anthropic',
+    path: '/v1/messages',
+    auth: { 'x-api-key': DUMMY },
+    body: { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] },
+  },
+  {
+    api: 'gemini',
+    path: '/v1beta/models/m:streamGenerateContent?alt=sse',
+    auth: { 'x-goog-api-key': DUMMY },
+    body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+  },
+  {
+    api: 'gemini',
+    path: `/v1beta/models/m:generateContent?key=${DUMMY}`,
+    auth: {},
+    body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+  },
 ] as const;
 
 describe('model proxy', () => {
@@ -73,7 +131,10 @@ describe('model proxy', () => {
     const res = await post(`${base}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'x' }] }, {});
     expect(res.status).toBe(500);
     expect(proxy.usage('faulty')).toMatchObject({ requests: 1, failed: 1, inputTokens: 0 });
-    mock.setScript({ rules: [], default: { text: 'hello from the model', usage: { input: 321, output: 12, cachedInput: 21 } } });
+    mock.setScript({
+      rules: [],
+      default: { text: 'hello from the model', usage: { input: 321, output: 12, cachedInput: 21 } },
+    });
 
     const dead = proxy.open('dead', { upstream: 'http://127.0.0.1:9', api: 'openai-chat', key: REAL });
     const down = await post(`${dead}/chat/completions`, { model: 'm', messages: [] }, {});
@@ -84,7 +145,11 @@ describe('model proxy', () => {
   it('sends no key header at all when the system names no key', async () => {
     mock.clearRecords();
     const base = proxy.open('keyless', { upstream: mock.url, api: 'openai-chat', key: '' });
-    await post(`${base}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'x' }] }, { authorization: `Bearer ${DUMMY}` });
+    await post(
+      `${base}/chat/completions`,
+      { model: 'm', messages: [{ role: 'user', content: 'x' }] },
+      { authorization: `Bearer ${DUMMY}` },
+    );
     expect(mock.requests[0]?.credentials).toEqual([]);
   });
 
@@ -102,8 +167,10 @@ describe('model proxy', () => {
 describe('response usage', () => {
   it('reads Anthropic streams as input + cache reads, output from the last delta', () => {
     const sse = [
-      'event: message_start', 'data: {"type":"message_start","message":{"usage":{"input_tokens":100,"cache_read_input_tokens":50,"cache_creation_input_tokens":5,"output_tokens":1}}}',
-      'event: message_delta', 'data: {"type":"message_delta","usage":{"output_tokens":42}}',
+      'event: message_start',
+      'data: {"type":"message_start","message":{"usage":{"input_tokens":100,"cache_read_input_tokens":50,"cache_creation_input_tokens":5,"output_tokens":1}}}',
+      'event: message_delta',
+      'data: {"type":"message_delta","usage":{"output_tokens":42}}',
     ].join('\n');
     expect(extractUsage('anthropic', sse)).toEqual({ inputTokens: 155, outputTokens: 42, cachedInputTokens: 50 });
   });
@@ -111,7 +178,14 @@ describe('response usage', () => {
   it('takes the last cumulative Gemini chunk, with thoughts as output', () => {
     const body = JSON.stringify([
       { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 1 } },
-      { usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 7, thoughtsTokenCount: 3, cachedContentTokenCount: 4 } },
+      {
+        usageMetadata: {
+          promptTokenCount: 10,
+          candidatesTokenCount: 7,
+          thoughtsTokenCount: 3,
+          cachedContentTokenCount: 4,
+        },
+      },
     ]);
     expect(extractUsage('gemini', body)).toEqual({ inputTokens: 10, outputTokens: 10, cachedInputTokens: 4 });
   });

@@ -16,16 +16,39 @@ export const BASE_SUITE = 'bookworm';
 
 /** What every harness image needs: Python with the office libraries the scripted agents use, TLS roots, a shell, an init. */
 export const BASE_PACKAGES = [
-  'bash', 'coreutils', 'findutils', 'grep', 'sed', 'tar', 'gzip', 'xz-utils', 'procps', 'tini',
-  'ca-certificates', 'curl', 'git', 'unzip', 'zip', 'less',
-  'python3', 'python3-pip', 'python3-venv', 'python3-openpyxl', 'python3-docx',
+  'bash',
+  'coreutils',
+  'findutils',
+  'grep',
+  'sed',
+  'tar',
+  'gzip',
+  'xz-utils',
+  'procps',
+  'tini',
+  'ca-certificates',
+  'curl',
+  'git',
+  'unzip',
+  'zip',
+  'less',
+  'python3',
+  'python3-pip',
+  'python3-venv',
+  'python3-openpyxl',
+  'python3-docx',
 ] as const;
 
 // Bump when the recipe below changes in a way the package list does not show.
 const RECIPE_VERSION = 1;
 
 export function baseImageHash(packages: readonly string[] = BASE_PACKAGES): string {
-  const spec = JSON.stringify({ v: RECIPE_VERSION, suite: BASE_SUITE, variant: 'minbase', packages: [...packages].sort() });
+  const spec = JSON.stringify({
+    v: RECIPE_VERSION,
+    suite: BASE_SUITE,
+    variant: 'minbase',
+    packages: [...packages].sort(),
+  });
   return createHash('sha256').update(spec).digest('hex').slice(0, 10);
 }
 
@@ -83,34 +106,45 @@ export async function ensureBaseImage(opts: EnsureBaseImageOptions): Promise<Ima
     log(`base image ${tag} present`);
     return { tag, built: false };
   }
-  return withLock(opts.root, 'base-image', async () => {
-    if (await imageExists(tag)) return { tag, built: false };
-    const started = Date.now();
-    if (!which('debootstrap')) await aptInstall(['debootstrap'], { log, root: opts.root });
-    const mirror = debianMirror();
-    const rootfs = path.join(buildDir(opts.root), `rootfs-${baseImageHash(packages)}`);
-    fs.rmSync(rootfs, { recursive: true, force: true });
-    fs.mkdirSync(rootfs, { recursive: true });
-    const logFile = path.join(logsDir(opts.root), 'debootstrap.log');
-    log(`debootstrap ${BASE_SUITE} (minbase + ${packages.length} packages) from ${mirror} into ${rootfs} (log: ${logFile}); takes minutes`);
-    try {
-      await runLogged('debootstrap', ['--variant=minbase', `--include=${packages.join(',')}`, BASE_SUITE, rootfs, mirror], {
-        log,
-        logFile,
-        timeoutMs: 40 * 60_000,
-      });
-      prepareRootfs(rootfs);
-      log(`importing ${rootfs} as ${tag}`);
-      await importRootfs(rootfs, tag);
-      const [repo, alias] = [BASE_REPO, BASE_SUITE];
-      await docker.getImage(tag).tag({ repo, tag: alias });
-    } finally {
+  return withLock(
+    opts.root,
+    'base-image',
+    async () => {
+      if (await imageExists(tag)) return { tag, built: false };
+      const started = Date.now();
+      if (!which('debootstrap')) await aptInstall(['debootstrap'], { log, root: opts.root });
+      const mirror = debianMirror();
+      const rootfs = path.join(buildDir(opts.root), `rootfs-${baseImageHash(packages)}`);
       fs.rmSync(rootfs, { recursive: true, force: true });
-    }
-    const seconds = Math.round((Date.now() - started) / 1000);
-    log(`base image ${tag} built in ${seconds} s`);
-    return { tag, built: true, seconds };
-  }, log);
+      fs.mkdirSync(rootfs, { recursive: true });
+      const logFile = path.join(logsDir(opts.root), 'debootstrap.log');
+      log(
+        `debootstrap ${BASE_SUITE} (minbase + ${packages.length} packages) from ${mirror} into ${rootfs} (log: ${logFile}); takes minutes`,
+      );
+      try {
+        await runLogged(
+          'debootstrap',
+          ['--variant=minbase', `--include=${packages.join(',')}`, BASE_SUITE, rootfs, mirror],
+          {
+            log,
+            logFile,
+            timeoutMs: 40 * 60_000,
+          },
+        );
+        prepareRootfs(rootfs);
+        log(`importing ${rootfs} as ${tag}`);
+        await importRootfs(rootfs, tag);
+        const [repo, alias] = [BASE_REPO, BASE_SUITE];
+        await docker.getImage(tag).tag({ repo, tag: alias });
+      } finally {
+        fs.rmSync(rootfs, { recursive: true, force: true });
+      }
+      const seconds = Math.round((Date.now() - started) / 1000);
+      log(`base image ${tag} built in ${seconds} s`);
+      return { tag, built: true, seconds };
+    },
+    log,
+  );
 }
 
 export async function imageExists(tag: string): Promise<boolean> {
@@ -154,9 +188,14 @@ async function importRootfs(rootfs: string, tag: string): Promise<void> {
   tar.stderr.on('data', (d: Buffer) => (tarErr += d.toString()));
   const tarDone = new Promise<number | null>((r) => tar.on('close', r));
   const docker = dockerClient();
-  const stream = await docker.importImage(tar.stdout as unknown as string, { repo, tag: version, changes: IMPORT_CHANGES } as object);
+  const stream = await docker.importImage(
+    tar.stdout as unknown as string,
+    { repo, tag: version, changes: IMPORT_CHANGES } as object,
+  );
   const events = await new Promise<Array<{ error?: string; status?: string }>>((resolve, reject) =>
-    docker.modem.followProgress(stream, (err: Error | null, out: Array<{ error?: string; status?: string }>) => (err ? reject(err) : resolve(out))),
+    docker.modem.followProgress(stream, (err: Error | null, out: Array<{ error?: string; status?: string }>) =>
+      err ? reject(err) : resolve(out),
+    ),
   ).catch((err: Error) => {
     throw new Error(messages.imageImportFailed(tag, err.message));
   });

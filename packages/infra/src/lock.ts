@@ -8,18 +8,26 @@ import { processAlive, sleep, type Log } from './run.js';
 
 const inProcess = new Map<string, Promise<unknown>>();
 
-export async function withLock<T>(root: string, name: string, fn: () => Promise<T>, log?: Log, timeoutMs = 30 * 60_000): Promise<T> {
+export async function withLock<T>(
+  root: string,
+  name: string,
+  fn: () => Promise<T>,
+  log?: Log,
+  timeoutMs = 30 * 60_000,
+): Promise<T> {
   const file = path.join(locksDir(root), `${name}.lock`);
   // Serialise callers inside this process first; the file lock then excludes other processes.
   const previous = inProcess.get(file) ?? Promise.resolve();
-  const mine = previous.catch(() => undefined).then(async () => {
-    await acquire(file, log, timeoutMs);
-    try {
-      return await fn();
-    } finally {
-      fs.rmSync(file, { force: true });
-    }
-  });
+  const mine = previous
+    .catch(() => undefined)
+    .then(async () => {
+      await acquire(file, log, timeoutMs);
+      try {
+        return await fn();
+      } finally {
+        fs.rmSync(file, { force: true });
+      }
+    });
   inProcess.set(file, mine);
   try {
     return await mine;
@@ -50,7 +58,8 @@ async function acquire(file: string, log: Log | undefined, timeoutMs: number): P
       log?.(`waiting for ${path.basename(file)} held by pid ${holder}`);
       told = true;
     }
-    if (Date.now() - started > timeoutMs) throw new Error(messages.lockTimeout(file, `pid ${holder}`, Math.round(timeoutMs / 1000)));
+    if (Date.now() - started > timeoutMs)
+      throw new Error(messages.lockTimeout(file, `pid ${holder}`, Math.round(timeoutMs / 1000)));
     await sleep(500);
   }
 }

@@ -5,14 +5,12 @@ export const messages = {
     `The command \`${command}\` failed (exit ${code ?? 'signal'}).` +
     (logFile ? ` Full output: ${logFile}.` : '') +
     (tail ? `\nLast output:\n${tail}` : ''),
-  commandMissing: (command: string) =>
-    `The program \`${command}\` is not installed or not on PATH.`,
+  commandMissing: (command: string) => `The program \`${command}\` is not installed or not on PATH.`,
   needRootForApt: (packages: string[]) =>
     `Installing ${packages.join(', ')} needs root (apt-get); run \`assay setup\` as root or install them yourself.`,
   pythonMissing: () =>
     'Python 3 with the venv module is needed to install the Temporal CLI (apt-get install python3-venv).',
-  temporalCliBroken: (binary: string, output: string) =>
-    `The Temporal CLI at ${binary} does not run: ${output}`,
+  temporalCliBroken: (binary: string, output: string) => `The Temporal CLI at ${binary} does not run: ${output}`,
   temporalStartFailed: (logFile: string, tail: string) =>
     `The Temporal dev server exited before it became healthy. Its log is ${logFile}.\n${tail}`,
   temporalNotHealthy: (address: string, seconds: number, logFile?: string) =>
@@ -29,20 +27,15 @@ export const messages = {
     `DOCKER_HOST is set to ${host} but no Docker engine answers there (${why}). Unset DOCKER_HOST or start that engine.`,
   dockerNeedsRoot: () =>
     'No Docker engine answers on /var/run/docker.sock and starting one needs root; start dockerd yourself or set DOCKER_HOST.',
-  dockerdStartFailed: (logFile: string, tail: string) =>
-    `dockerd did not start. Its log is ${logFile}.\n${tail}`,
+  dockerdStartFailed: (logFile: string, tail: string) => `dockerd did not start. Its log is ${logFile}.\n${tail}`,
   dockerdNotAnswering: (seconds: number, logFile: string) =>
     `dockerd was started but did not answer within ${seconds} s. Its log is ${logFile}.`,
   aptMirrorUnknown: () =>
     'Could not find a Debian mirror in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list; set ASSAY_DEBIAN_MIRROR.',
-  imageBuildFailed: (tag: string, detail: string) =>
-    `Building the image ${tag} failed: ${detail}`,
-  imageImportFailed: (tag: string, detail: string) =>
-    `Importing the base image ${tag} failed: ${detail}`,
-  dockerfileMissing: (dir: string) =>
-    `There is no Dockerfile in ${dir}.`,
-  buildSourceMissing: (dir: string, hint: string) =>
-    `The build context folder ${dir} does not exist. ${hint}`,
+  imageBuildFailed: (tag: string, detail: string) => `Building the image ${tag} failed: ${detail}`,
+  imageImportFailed: (tag: string, detail: string) => `Importing the base image ${tag} failed: ${detail}`,
+  dockerfileMissing: (dir: string) => `There is no Dockerfile in ${dir}.`,
+  buildSourceMissing: (dir: string, hint: string) => `The build context folder ${dir} does not exist. ${hint}`,
   scriptedAgentMissing: (file: string) =>
     `The scripted agent ${file} is missing; it is written by packages/agents/scripted.`,
   lockTimeout: (lockFile: string, holder: string, seconds: number) =>

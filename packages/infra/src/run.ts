@@ -49,7 +49,9 @@ export function run(cmd: string, args: readonly string[], opts: RunOptions = {})
 export async function runChecked(cmd: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
   const result = await run(cmd, args, opts);
   if (result.code !== 0) {
-    throw new Error(messages.commandFailed(describeCommand(cmd, args), result.code, tailLines(result.stderr + result.stdout, 15)));
+    throw new Error(
+      messages.commandFailed(describeCommand(cmd, args), result.code, tailLines(result.stderr + result.stdout, 15)),
+    );
   }
   return result;
 }
@@ -71,7 +73,11 @@ export function runLogged(cmd: string, args: readonly string[], opts: LoggedOpti
   let recent: string[] = [];
   const onData = (d: Buffer) => {
     fs.writeSync(out, d);
-    const lines = d.toString('utf8').split('\n').map((l) => l.trimEnd()).filter(Boolean);
+    const lines = d
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter(Boolean);
     if (lines.length) {
       lastLine = lines[lines.length - 1] ?? lastLine;
       recent = [...recent, ...lines].slice(-20);

@@ -20,7 +20,8 @@ export interface ScriptedAgentImageOptions {
 
 function imageOptions(opts: ScriptedAgentImageOptions) {
   const sourceDir = opts.sourceDir ?? scriptedAgentSourceDir(opts.root);
-  if (!fs.existsSync(path.join(sourceDir, 'assay_agent.py'))) throw new Error(messages.scriptedAgentMissing(path.join(sourceDir, 'assay_agent.py')));
+  if (!fs.existsSync(path.join(sourceDir, 'assay_agent.py')))
+    throw new Error(messages.scriptedAgentMissing(path.join(sourceDir, 'assay_agent.py')));
   return {
     root: opts.root,
     name: 'scripted-agent',

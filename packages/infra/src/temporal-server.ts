@@ -60,43 +60,78 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
 
   const port = opts.port ?? 7233;
   const address = `127.0.0.1:${port}`;
-  return withLock(opts.root, `temporal-${port}`, async () => {
-    const ours = ourServer(opts.root, port);
-    let spawned = false;
-    if (await tcpAnswers('127.0.0.1', port)) {
-      log(ours ? `Temporal dev server already running (pid ${ours.pid}) at ${address}` : `something already answers on ${address}: using it`);
-      if (ours && opts.dbFile && ours.dbFile && path.resolve(opts.dbFile) !== ours.dbFile) {
-        log(`note: the running server uses ${ours.dbFile}, not ${path.resolve(opts.dbFile)}; stop it first to switch`);
+  return withLock(
+    opts.root,
+    `temporal-${port}`,
+    async () => {
+      const ours = ourServer(opts.root, port);
+      let spawned = false;
+      if (await tcpAnswers('127.0.0.1', port)) {
+        log(
+          ours
+            ? `Temporal dev server already running (pid ${ours.pid}) at ${address}`
+            : `something already answers on ${address}: using it`,
+        );
+        if (ours && opts.dbFile && ours.dbFile && path.resolve(opts.dbFile) !== ours.dbFile) {
+          log(
+            `note: the running server uses ${ours.dbFile}, not ${path.resolve(opts.dbFile)}; stop it first to switch`,
+          );
+        }
+        await waitHealthy(binary, address, timeout);
+      } else {
+        const dbFile = path.resolve(opts.dbFile ?? defaultTemporalDbFile(opts.root));
+        fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+        const logFile = temporalLogFile(opts.root, port);
+        const ui = opts.ui ?? true;
+        const args = [
+          'server',
+          'start-dev',
+          '--db-filename',
+          dbFile,
+          '--port',
+          String(port),
+          '--ip',
+          '127.0.0.1',
+          '--color',
+          'never',
+        ];
+        if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
+        else args.push('--headless');
+        log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
+        const pid = spawnDetached(binary, args, logFile);
+        const state: ServerState = {
+          pid,
+          port,
+          dbFile,
+          startedAt: new Date().toISOString(),
+          ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}),
+        };
+        fs.writeFileSync(temporalPidFile(opts.root, port), `${pid}\n`);
+        fs.writeFileSync(temporalStateFile(opts.root, port), JSON.stringify(state, null, 2) + '\n');
+        await waitHealthy(binary, address, timeout, pid, logFile);
+        spawned = true;
+        log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI ${state.uiUrl}` : ''}`);
       }
-      await waitHealthy(binary, address, timeout);
-    } else {
-      const dbFile = path.resolve(opts.dbFile ?? defaultTemporalDbFile(opts.root));
-      fs.mkdirSync(path.dirname(dbFile), { recursive: true });
-      const logFile = temporalLogFile(opts.root, port);
-      const ui = opts.ui ?? true;
-      const args = ['server', 'start-dev', '--db-filename', dbFile, '--port', String(port), '--ip', '127.0.0.1', '--color', 'never'];
-      if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
-      else args.push('--headless');
-      log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
-      const pid = spawnDetached(binary, args, logFile);
-      const state: ServerState = { pid, port, dbFile, startedAt: new Date().toISOString(), ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}) };
-      fs.writeFileSync(temporalPidFile(opts.root, port), `${pid}\n`);
-      fs.writeFileSync(temporalStateFile(opts.root, port), JSON.stringify(state, null, 2) + '\n');
-      await waitHealthy(binary, address, timeout, pid, logFile);
-      spawned = true;
-      log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI ${state.uiUrl}` : ''}`);
-    }
-    const ns = await configureNamespace({ binary, address, namespace, log });
-    const s = ourServer(opts.root, port);
-    return {
-      address,
-      namespace,
-      startedByUs: !!s,
-      spawned,
-      ...(s ? { pid: s.pid, dbFile: s.dbFile, logFile: temporalLogFile(opts.root, port), ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}) } : {}),
-      ...ns,
-    } satisfies TemporalServerInfo & NamespaceState;
-  }, log);
+      const ns = await configureNamespace({ binary, address, namespace, log });
+      const s = ourServer(opts.root, port);
+      return {
+        address,
+        namespace,
+        startedByUs: !!s,
+        spawned,
+        ...(s
+          ? {
+              pid: s.pid,
+              dbFile: s.dbFile,
+              logFile: temporalLogFile(opts.root, port),
+              ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}),
+            }
+          : {}),
+        ...ns,
+      } satisfies TemporalServerInfo & NamespaceState;
+    },
+    log,
+  );
 }
 
 export interface StopTemporalOptions {
@@ -151,7 +186,14 @@ export async function temporalServerStatus(opts: { root: string; port?: number }
     running,
     address,
     startedByUs: !!s,
-    ...(s ? { pid: s.pid, dbFile: s.dbFile, logFile: temporalLogFile(opts.root, port), ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}) } : {}),
+    ...(s
+      ? {
+          pid: s.pid,
+          dbFile: s.dbFile,
+          logFile: temporalLogFile(opts.root, port),
+          ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}),
+        }
+      : {}),
   };
 }
 
@@ -180,16 +222,26 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 async function healthy(binary: string, address: string): Promise<boolean> {
-  const r = await run(binary, ['operator', 'cluster', 'health', '--address', address, '--color', 'never'], { timeoutMs: 10_000 }).catch(() => undefined);
+  const r = await run(binary, ['operator', 'cluster', 'health', '--address', address, '--color', 'never'], {
+    timeoutMs: 10_000,
+  }).catch(() => undefined);
   return !!r && r.code === 0 && r.stdout.includes('SERVING');
 }
 
-async function waitHealthy(binary: string, address: string, timeoutMs: number, pid?: number, logFile?: string): Promise<void> {
+async function waitHealthy(
+  binary: string,
+  address: string,
+  timeoutMs: number,
+  pid?: number,
+  logFile?: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await healthy(binary, address)) return;
-    if (pid !== undefined && !processAlive(pid)) throw new Error(messages.temporalStartFailed(logFile ?? '', tailFile(logFile ?? '', 15)));
-    if (Date.now() > deadline) throw new Error(messages.temporalNotHealthy(address, Math.round(timeoutMs / 1000), logFile));
+    if (pid !== undefined && !processAlive(pid))
+      throw new Error(messages.temporalStartFailed(logFile ?? '', tailFile(logFile ?? '', 15)));
+    if (Date.now() > deadline)
+      throw new Error(messages.temporalNotHealthy(address, Math.round(timeoutMs / 1000), logFile));
     await sleep(300);
   }
 }

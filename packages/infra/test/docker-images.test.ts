@@ -5,7 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerClient, ensureBaseImage, ensureDocker, ensureImage, ensureScriptedAgentImage, pingDocker, scriptedAgentImageTag } from '../src/index.js';
+import {
+  dockerClient,
+  ensureBaseImage,
+  ensureDocker,
+  ensureImage,
+  ensureScriptedAgentImage,
+  pingDocker,
+  scriptedAgentImageTag,
+} from '../src/index.js';
 import { repoRoot, testLog } from './helpers.js';
 
 const exec = promisify(execFile);
@@ -22,7 +30,11 @@ describe('Docker engine and images', () => {
   });
 
   afterAll(async () => {
-    for (const tag of madeTags) await dockerClient().getImage(tag).remove({ force: true }).catch(() => undefined);
+    for (const tag of madeTags)
+      await dockerClient()
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -36,8 +48,18 @@ describe('Docker engine and images', () => {
   it('runs the base image offline with python3, openpyxl and python-docx', async () => {
     expect(base).toMatch(/^assay\/base:bookworm-[0-9a-f]{10}$/);
     expect((await ensureBaseImage({ root: repoRoot, log: testLog })).built).toBe(false);
-    const { stdout } = await exec('docker', ['run', '--rm', '--network', 'none', '--security-opt', 'no-new-privileges', base,
-      'python3', '-c', 'import openpyxl, docx; print("ok", openpyxl.__version__)']);
+    const { stdout } = await exec('docker', [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--security-opt',
+      'no-new-privileges',
+      base,
+      'python3',
+      '-c',
+      'import openpyxl, docx; print("ok", openpyxl.__version__)',
+    ]);
     expect(stdout).toMatch(/^ok 3\./);
   });
 
@@ -46,11 +68,20 @@ describe('Docker engine and images', () => {
     const src = path.join(dir, 'src');
     fs.mkdirSync(dockerfileDir);
     fs.mkdirSync(src);
-    fs.writeFileSync(path.join(dockerfileDir, 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nCOPY payload/ /opt/payload/\nCMD ["cat", "/opt/payload/hello.txt"]\n');
+    fs.writeFileSync(
+      path.join(dockerfileDir, 'Dockerfile'),
+      'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nCOPY payload/ /opt/payload/\nCMD ["cat", "/opt/payload/hello.txt"]\n',
+    );
     fs.writeFileSync(path.join(src, 'hello.txt'), `hello ${process.pid} ${Date.now()}\n`);
     fs.mkdirSync(path.join(src, '__pycache__'));
     fs.writeFileSync(path.join(src, '__pycache__', 'x.pyc'), 'ignored');
-    const opts = { root: repoRoot, name: 'infra-test', dockerfileDir, sources: [{ from: src, to: 'payload' }], log: testLog };
+    const opts = {
+      root: repoRoot,
+      name: 'infra-test',
+      dockerfileDir,
+      sources: [{ from: src, to: 'payload' }],
+      log: testLog,
+    };
 
     const first = await ensureImage(opts);
     madeTags.push(first.tag);
@@ -77,9 +108,11 @@ describe('Docker engine and images', () => {
     const sourceDir = real ? undefined : path.join(dir, 'stub-agent');
     if (sourceDir) {
       fs.mkdirSync(sourceDir);
-      fs.writeFileSync(path.join(sourceDir, 'assay_agent.py'),
+      fs.writeFileSync(
+        path.join(sourceDir, 'assay_agent.py'),
         'import os, pathlib\nout = pathlib.Path("/workspace/outputs"); out.mkdir(parents=True, exist_ok=True)\n' +
-        '(out / "agent.txt").write_text(os.environ.get("ASSAY_AGENT", "") + ":" + open(os.environ["ASSAY_INSTRUCTION_FILE"]).read())\n');
+          '(out / "agent.txt").write_text(os.environ.get("ASSAY_AGENT", "") + ":" + open(os.environ["ASSAY_INSTRUCTION_FILE"]).read())\n',
+      );
     }
     const opts = { root: repoRoot, log: testLog, ...(sourceDir ? { sourceDir } : {}) };
     const image = await ensureScriptedAgentImage(opts);
@@ -96,9 +129,29 @@ describe('Docker engine and images', () => {
     fs.mkdirSync(workspace);
     fs.mkdirSync(assay);
     fs.writeFileSync(path.join(assay, 'instruction.md'), 'Write the report.');
-    await exec('docker', ['run', '--rm', '--network', 'none', '--security-opt', 'no-new-privileges', '--cpus', '1', '--memory', '512m',
-      '--pids-limit', '128', '-v', `${workspace}:/workspace`, '-v', `${assay}:/assay:ro`,
-      '-e', 'ASSAY_INSTRUCTION_FILE=/assay/instruction.md', '-e', 'ASSAY_AGENT=nop', image.tag]);
+    await exec('docker', [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--security-opt',
+      'no-new-privileges',
+      '--cpus',
+      '1',
+      '--memory',
+      '512m',
+      '--pids-limit',
+      '128',
+      '-v',
+      `${workspace}:/workspace`,
+      '-v',
+      `${assay}:/assay:ro`,
+      '-e',
+      'ASSAY_INSTRUCTION_FILE=/assay/instruction.md',
+      '-e',
+      'ASSAY_AGENT=nop',
+      image.tag,
+    ]);
     expect(fs.readFileSync(path.join(workspace, 'outputs', 'agent.txt'), 'utf8')).toBe('nop:Write the report.');
   });
 });

@@ -20,13 +20,36 @@ describe('document tools', () => {
     fs.writeFileSync(path.join(dir, 'memo.txt'), 'Quarterly memo\nRevenue rose 12% to $4.2M.\n');
     // A private profile dir keeps parallel soffice runs from fighting over ~/.config.
     const profile = `-env:UserInstallation=file://${path.join(dir, 'lo-profile')}`;
-    await exec(tools.soffice, [profile, '--headless', '--convert-to', 'docx', '--outdir', dir, path.join(dir, 'memo.txt')], { timeout: 120_000 });
-    await exec(tools.soffice, [profile, '--headless', '--convert-to', 'pdf', '--outdir', dir, path.join(dir, 'memo.docx')], { timeout: 120_000 });
+    await exec(
+      tools.soffice,
+      [profile, '--headless', '--convert-to', 'docx', '--outdir', dir, path.join(dir, 'memo.txt')],
+      { timeout: 120_000 },
+    );
+    await exec(
+      tools.soffice,
+      [profile, '--headless', '--convert-to', 'pdf', '--outdir', dir, path.join(dir, 'memo.docx')],
+      { timeout: 120_000 },
+    );
     const text = (await exec(tools.pdftotext, [path.join(dir, 'memo.pdf'), '-'])).stdout;
     expect(text).toContain('Revenue rose 12%');
-    await exec(tools.pdftoppm, ['-png', '-r', '50', '-f', '1', '-l', '1', path.join(dir, 'memo.pdf'), path.join(dir, 'page')]);
+    await exec(tools.pdftoppm, [
+      '-png',
+      '-r',
+      '50',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      path.join(dir, 'memo.pdf'),
+      path.join(dir, 'page'),
+    ]);
     const png = fs.readdirSync(dir).find((f) => f.startsWith('page') && f.endsWith('.png'));
     expect(png).toBeDefined();
-    expect(fs.readFileSync(path.join(dir, png ?? '')).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      fs
+        .readFileSync(path.join(dir, png ?? ''))
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 });

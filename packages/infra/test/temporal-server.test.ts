@@ -62,8 +62,20 @@ describe('Temporal dev server', () => {
 
   it('keeps workflows, retention and search attributes across stop/start with the same DB', async () => {
     const address = `127.0.0.1:${port}`;
-    await exec(binary, ['workflow', 'start', '--address', address, '--type', 'NoSuchWorkflow', '--task-queue', 'assay-infra-test',
-      '--workflow-id', 'assay-infra-persist', '--search-attribute', 'AssayJob="job-persist"']);
+    await exec(binary, [
+      'workflow',
+      'start',
+      '--address',
+      address,
+      '--type',
+      'NoSuchWorkflow',
+      '--task-queue',
+      'assay-infra-test',
+      '--workflow-id',
+      'assay-infra-persist',
+      '--search-attribute',
+      'AssayJob="job-persist"',
+    ]);
     const stopped = await stopTemporalServer({ root: repoRoot, port, log: testLog });
     expect(stopped.stopped).toBe(true);
     expect((await temporalServerStatus({ root: repoRoot, port })).running).toBe(false);
@@ -72,13 +84,25 @@ describe('Temporal dev server', () => {
     expect(restarted.spawned).toBe(true);
     expect(restarted.pid).not.toBe(first.pid);
     expect(restarted.retentionHours).toBeGreaterThanOrEqual(MIN_RETENTION_HOURS);
-    for (const name of ASSAY_SEARCH_ATTRIBUTES) expect(restarted.searchAttributes[name]).toBe('INDEXED_VALUE_TYPE_KEYWORD');
-    const described = await exec(binary, ['workflow', 'describe', '--address', address, '--workflow-id', 'assay-infra-persist', '-o', 'json']);
+    for (const name of ASSAY_SEARCH_ATTRIBUTES)
+      expect(restarted.searchAttributes[name]).toBe('INDEXED_VALUE_TYPE_KEYWORD');
+    const described = await exec(binary, [
+      'workflow',
+      'describe',
+      '--address',
+      address,
+      '--workflow-id',
+      'assay-infra-persist',
+      '-o',
+      'json',
+    ]);
     expect(JSON.parse(described.stdout).workflowExecutionInfo.type.name).toBe('NoSuchWorkflow');
     // Visibility (the search attribute index) survives too; it is eventually consistent, so poll briefly.
     let listed = '';
     for (let i = 0; i < 20 && !listed.includes('assay-infra-persist'); i++) {
-      listed = (await exec(binary, ['workflow', 'list', '--address', address, '-q', 'AssayJob="job-persist"', '-o', 'json'])).stdout;
+      listed = (
+        await exec(binary, ['workflow', 'list', '--address', address, '-q', 'AssayJob="job-persist"', '-o', 'json'])
+      ).stdout;
       if (!listed.includes('assay-infra-persist')) await new Promise((r) => setTimeout(r, 250));
     }
     expect(listed).toContain('assay-infra-persist');

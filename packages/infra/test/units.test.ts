@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assayDir, baseImageTag, contextHash, debianMirror, splitAddress, temporalPidFile, withLock } from '../src/index.js';
+import {
+  assayDir,
+  baseImageTag,
+  contextHash,
+  debianMirror,
+  splitAddress,
+  temporalPidFile,
+  withLock,
+} from '../src/index.js';
 
 describe('infra helpers', () => {
   it('keeps state under <root>/.assay, keyed by port for Temporal', () => {
@@ -42,15 +50,16 @@ describe('infra helpers', () => {
     }
   });
 
-  it('serialises holders of the same lock and takes over a dead holder\'s lock', async () => {
+  it("serialises holders of the same lock and takes over a dead holder's lock", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-lock-'));
     try {
       const order: string[] = [];
-      const job = (name: string) => withLock(root, 'x', async () => {
-        order.push(`${name}+`);
-        await new Promise((r) => setTimeout(r, 30));
-        order.push(`${name}-`);
-      });
+      const job = (name: string) =>
+        withLock(root, 'x', async () => {
+          order.push(`${name}+`);
+          await new Promise((r) => setTimeout(r, 30));
+          order.push(`${name}-`);
+        });
       await Promise.all([job('a'), job('b')]);
       expect(order).toEqual(['a+', 'a-', 'b+', 'b-']);
 

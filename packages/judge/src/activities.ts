@@ -21,7 +21,11 @@ export interface JudgeActivitiesOptions {
   /** Verdict-reuse store (content addressed). */
   cacheDir: string;
   openEvidence: (submission: SubmissionRef) => EvidenceSource | Promise<EvidenceSource>;
-  runCheck?: (check: Check, evidence: EvidenceSource, submission: SubmissionRef) => CheckOutcome | Promise<CheckOutcome>;
+  runCheck?: (
+    check: Check,
+    evidence: EvidenceSource,
+    submission: SubmissionRef,
+  ) => CheckOutcome | Promise<CheckOutcome>;
   /** Override the model (tests, custom providers); default: built from the setup and env. */
   model?: JudgeModel | ((setup: ReturnType<typeof judgeSetupSchema.parse>) => JudgeModel);
   modelOptions?: JudgeModelOptions;
@@ -54,9 +58,12 @@ export function createJudgeActivities(options: JudgeActivitiesOptions) {
     async judgeSubmission(input: JudgeSubmissionInput): Promise<JudgeSubmissionOutput> {
       const setup = judgeSetupSchema.parse(input.setup ?? {});
       const evidence = await options.openEvidence(input.submission);
-      const model = setup.mode === 'checks-only' ? null
-        : typeof options.model === 'function' ? options.model(setup)
-          : (options.model ?? createJudgeModel(setup, options.modelOptions));
+      const model =
+        setup.mode === 'checks-only'
+          ? null
+          : typeof options.model === 'function'
+            ? options.model(setup)
+            : (options.model ?? createJudgeModel(setup, options.modelOptions));
       const run = await judgeItems({
         items: input.items,
         context: input.context,
@@ -65,11 +72,14 @@ export function createJudgeActivities(options: JudgeActivitiesOptions) {
         model,
         runCheck: options.runCheck ? (check) => options.runCheck!(check, evidence, input.submission) : undefined,
         cache,
-        evidenceContextVersion: input.evidenceContextVersion ?? evidence.contextVersion ?? options.evidenceContextVersion ?? 'unversioned',
+        evidenceContextVersion:
+          input.evidenceContextVersion ?? evidence.contextVersion ?? options.evidenceContextVersion ?? 'unversioned',
         fallbackAttempts: options.fallbackAttempts,
         onProgress: (p) => options.heartbeat?.(p),
       });
-      options.log?.(`judged ${input.submission.id ?? input.submission.dir}: ${run.stats.judged} judged, ${run.stats.byCheck} by check, ${run.stats.reused} reused, ${run.stats.unjudged} unjudged, ${run.stats.modelCalls} model calls`);
+      options.log?.(
+        `judged ${input.submission.id ?? input.submission.dir}: ${run.stats.judged} judged, ${run.stats.byCheck} by check, ${run.stats.reused} reused, ${run.stats.unjudged} unjudged, ${run.stats.modelCalls} model calls`,
+      );
       return { verdicts: run.verdicts, sessions: run.sessions, identity: run.identity, cost: judgeCost(run) };
     },
   };

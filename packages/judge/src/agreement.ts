@@ -52,8 +52,14 @@ export function computeAgreement(judged: readonly JudgedDecision[], labels: read
   let unmatched = 0;
   for (const l of labels) {
     const j = byKey.get(`${l.subject}\u0000${l.item}`);
-    if (!j) { unmatched += 1; continue; }
-    if (j.decision === 'unjudged') { unjudged += 1; continue; }
+    if (!j) {
+      unmatched += 1;
+      continue;
+    }
+    if (j.decision === 'unjudged') {
+      unjudged += 1;
+      continue;
+    }
     const pair = { judge: j.decision === 'satisfied', human: l.label === 'satisfied' };
     pooled.push(pair);
     const g = l.group ?? j.group;
@@ -61,7 +67,9 @@ export function computeAgreement(judged: readonly JudgedDecision[], labels: read
   }
   return {
     pooled: agreementStats(pooled),
-    groups: Object.fromEntries([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([g, ps]) => [g, agreementStats(ps)])),
+    groups: Object.fromEntries(
+      [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([g, ps]) => [g, agreementStats(ps)]),
+    ),
     unjudged,
     unmatched,
   };
@@ -89,7 +97,8 @@ export function successAgreement(
     if (human) s.h += w;
     subjects.set(d.subject, s);
   }
-  const pairs = [...subjects.values()].filter((s) => s.complete && s.w > 0)
+  const pairs = [...subjects.values()]
+    .filter((s) => s.complete && s.w > 0)
     .map((s) => ({ judge: (100 * s.j) / s.w >= threshold, human: (100 * s.h) / s.w >= threshold }));
   return agreementStats(pairs);
 }

@@ -26,7 +26,8 @@ function toMessages(req: ModelRequest): MessageParam[] {
     else if (t.role === 'assistant') {
       const content: ContentBlockParam[] = [];
       if (t.text.length > 0) content.push({ type: 'text', text: t.text });
-      for (const c of t.toolCalls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
+      for (const c of t.toolCalls)
+        content.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
       out.push({ role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no content)' }] });
     } else {
       pushUser(
@@ -34,7 +35,17 @@ function toMessages(req: ModelRequest): MessageParam[] {
           type: 'tool_result' as const,
           tool_use_id: r.callId,
           content: r.image
-            ? [{ type: 'text' as const, text: r.text }, { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: Buffer.from(r.image).toString('base64') } }]
+            ? [
+                { type: 'text' as const, text: r.text },
+                {
+                  type: 'image' as const,
+                  source: {
+                    type: 'base64' as const,
+                    media_type: 'image/png' as const,
+                    data: Buffer.from(r.image).toString('base64'),
+                  },
+                },
+              ]
             : r.text,
         })),
       );
@@ -44,7 +55,12 @@ function toMessages(req: ModelRequest): MessageParam[] {
 }
 
 export function createAnthropicModel(o: ProviderOptions): JudgeModel {
-  const client = new Anthropic({ apiKey: o.apiKey, baseURL: o.baseUrl, timeout: o.timeoutMs, maxRetries: o.transportRetries });
+  const client = new Anthropic({
+    apiKey: o.apiKey,
+    baseURL: o.baseUrl,
+    timeout: o.timeoutMs,
+    maxRetries: o.transportRetries,
+  });
   return {
     provider: 'anthropic',
     model: o.model,
@@ -53,20 +69,32 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
     temperature: null,
     seed: null,
     async complete(req): Promise<ModelReply> {
-      const tools: Tool[] = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.parameters } }));
+      const tools: Tool[] = req.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: { type: 'object', ...t.parameters },
+      }));
       try {
         const r = await client.messages.create(
           { model: o.model, max_tokens: o.maxOutputTokens, system: req.system, messages: toMessages(req), tools },
           { signal: req.signal },
         );
         const text = r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-        const toolCalls = r.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input) }] : []));
+        const toolCalls = r.content.flatMap((b) =>
+          b.type === 'tool_use'
+            ? [{ id: b.id, name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input) }]
+            : [],
+        );
         const cacheRead = r.usage.cache_read_input_tokens ?? 0;
         const cacheWrite = r.usage.cache_creation_input_tokens ?? 0;
         return {
           text,
           toolCalls,
-          usage: { inputTokens: r.usage.input_tokens + cacheRead + cacheWrite, outputTokens: r.usage.output_tokens, cachedInputTokens: cacheRead },
+          usage: {
+            inputTokens: r.usage.input_tokens + cacheRead + cacheWrite,
+            outputTokens: r.usage.output_tokens,
+            cachedInputTokens: cacheRead,
+          },
           stopReason: r.stop_reason ?? 'unknown',
         };
       } catch (err) {

@@ -63,7 +63,10 @@ export function createMemoryEvidence(files: MemoryFile[]): EvidenceSource {
     listFiles: () =>
       files.map((f) => ({
         path: f.path,
-        sha256: createHash('sha256').update(f.text).update(JSON.stringify(f.cells ?? {})).digest('hex'),
+        sha256: createHash('sha256')
+          .update(f.text)
+          .update(JSON.stringify(f.cells ?? {}))
+          .digest('hex'),
         size: Buffer.byteLength(f.text),
         format: format(f),
         ...(f.pages ? { pages: Object.keys(f.pages).length } : {}),
@@ -71,7 +74,10 @@ export function createMemoryEvidence(files: MemoryFile[]): EvidenceSource {
     readFileEvidence: (path) => {
       const f = byPath.get(path);
       if (!f) return null;
-      return f.text.split('\n').map((line, i) => `[line ${i + 1}] ${line}`).join('\n');
+      return f.text
+        .split('\n')
+        .map((line, i) => `[line ${i + 1}] ${line}`)
+        .join('\n');
     },
     readCellRange: (file, range) => {
       const f = byPath.get(file);
@@ -85,7 +91,9 @@ export function createMemoryEvidence(files: MemoryFile[]): EvidenceSource {
         .filter(([ref]) => {
           const [s, cell] = ref.split('!');
           const p = parseRef(cell ?? '');
-          return s === sheet && p !== null && p.col >= from.col && p.col <= to.col && p.row >= from.row && p.row <= to.row;
+          return (
+            s === sheet && p !== null && p.col >= from.col && p.col <= to.col && p.row >= from.row && p.row <= to.row
+          );
         })
         .map(([ref, v]) => `${ref} = ${v === null ? '(empty)' : JSON.stringify(v)}`);
       return rows.length > 0 ? rows.join('\n') : `${range}: no values`;
@@ -95,7 +103,8 @@ export function createMemoryEvidence(files: MemoryFile[]): EvidenceSource {
       const hits: SearchHit[] = [];
       for (const f of files) {
         f.text.split('\n').forEach((line, i) => {
-          if (line.toLowerCase().includes(q)) hits.push({ file: f.path, anchor: `line ${i + 1}`, snippet: line.slice(0, 200) });
+          if (line.toLowerCase().includes(q))
+            hits.push({ file: f.path, anchor: `line ${i + 1}`, snippet: line.slice(0, 200) });
         });
       }
       return hits;
@@ -106,7 +115,10 @@ export function createMemoryEvidence(files: MemoryFile[]): EvidenceSource {
         .map((f) => {
           const lines = f.text.split('\n');
           const headings = lines.filter((l) => /^#{1,3} /.test(l)).slice(0, 12);
-          return [`- ${f.path} (${format(f) ?? 'unknown'}, ${lines.length} lines)`, ...headings.map((h) => `    ${h}`)].join('\n');
+          return [
+            `- ${f.path} (${format(f) ?? 'unknown'}, ${lines.length} lines)`,
+            ...headings.map((h) => `    ${h}`),
+          ].join('\n');
         })
         .join('\n'),
   };

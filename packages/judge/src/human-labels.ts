@@ -24,7 +24,9 @@ const YES = new Set(['satisfied', '1', 'yes', 'true', 'pass', 'y']);
 const NO = new Set(['not-satisfied', 'not satisfied', 'not_satisfied', 'unsatisfied', '0', 'no', 'false', 'fail', 'n']);
 
 function toLabel(raw: unknown): HumanLabel['label'] | null {
-  const s = String(raw ?? '').trim().toLowerCase();
+  const s = String(raw ?? '')
+    .trim()
+    .toLowerCase();
   return YES.has(s) ? 'satisfied' : NO.has(s) ? 'not-satisfied' : null;
 }
 
@@ -37,12 +39,16 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i += 1; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; }
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i += 1;
       row.push(field);
       rows.push(row);
@@ -50,7 +56,10 @@ export function parseCsv(text: string): string[][] {
       field = '';
     } else field += ch;
   }
-  if (field.length > 0 || row.length > 0) { row.push(field); rows.push(row); }
+  if (field.length > 0 || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows.filter((r) => r.some((f) => f.trim().length > 0));
 }
 
@@ -59,7 +68,8 @@ function build(where: string, line: number, o: Record<string, unknown>): HumanLa
   const item = String(o.item ?? o.itemId ?? '').trim();
   if (!subject || !item) throw new Error(messages.labelsParse(where, line, 'subject and item are required'));
   const label = toLabel(o.label);
-  if (!label) throw new Error(messages.labelsParse(where, line, `label "${String(o.label)}" is not satisfied / not-satisfied`));
+  if (!label)
+    throw new Error(messages.labelsParse(where, line, `label "${String(o.label)}" is not satisfied / not-satisfied`));
   const group = o.group === undefined || o.group === '' ? undefined : String(o.group);
   const annotator = o.annotator === undefined || o.annotator === '' ? undefined : String(o.annotator);
   return { subject, item, label, ...(group ? { group } : {}), ...(annotator ? { annotator } : {}) };

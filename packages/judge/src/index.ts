@@ -1,14 +1,49 @@
 export * from './types.js';
-export { createMemoryEvidence, type EvidenceSource, type EvidenceFile, type SearchHit, type MemoryFile } from './evidence-source.js';
-export { ModelCallError, type JudgeModel, type ModelRequest, type ModelReply, type ChatTurn, type ToolSpec, type ToolCall } from './judge-model.js';
+export {
+  createMemoryEvidence,
+  type EvidenceSource,
+  type EvidenceFile,
+  type SearchHit,
+  type MemoryFile,
+} from './evidence-source.js';
+export {
+  ModelCallError,
+  type JudgeModel,
+  type ModelRequest,
+  type ModelReply,
+  type ChatTurn,
+  type ToolSpec,
+  type ToolCall,
+} from './judge-model.js';
 export { createJudgeModel, type JudgeModelOptions } from './create-judge-model.js';
 export { judgeItems, judgeIdentity, type JudgeItemsInput } from './judge-items.js';
 export { PROMPT_VERSION } from './prompts.js';
-export { verdictCacheKey, createMemoryVerdictCache, createDirectoryVerdictCache, CACHE_KEY_VERSION, type VerdictCache, type CachedVerdict } from './verdict-cache.js';
+export {
+  verdictCacheKey,
+  createMemoryVerdictCache,
+  createDirectoryVerdictCache,
+  CACHE_KEY_VERSION,
+  type VerdictCache,
+  type CachedVerdict,
+} from './verdict-cache.js';
 export { toCoreVerdict, rubricJudgeItems, criteriaJudgeItems } from './to-core-verdict.js';
 export { judgeCost, sumJudgeCosts, type JudgeCost, type TokenPrices } from './judge-cost.js';
 export { parseHumanLabels, loadHumanLabels, parseCsv, type HumanLabel } from './human-labels.js';
-export { computeAgreement, agreementStats, successAgreement, type AgreementReport, type AgreementStats, type JudgedDecision } from './agreement.js';
+export {
+  computeAgreement,
+  agreementStats,
+  successAgreement,
+  type AgreementReport,
+  type AgreementStats,
+  type JudgedDecision,
+} from './agreement.js';
 export { rejudgeTrial, type RejudgeTrialInput, type RejudgeTrialOutput } from './rejudge-trial.js';
 export { parseJudgeSetup, loadJudgeSetupFile } from './judge-setup-file.js';
-export { createJudgeActivities, type JudgeActivities, type JudgeActivitiesOptions, type JudgeSubmissionInput, type JudgeSubmissionOutput, type SubmissionRef } from './activities.js';
+export {
+  createJudgeActivities,
+  type JudgeActivities,
+  type JudgeActivitiesOptions,
+  type JudgeSubmissionInput,
+  type JudgeSubmissionOutput,
+  type SubmissionRef,
+} from './activities.js';

@@ -27,9 +27,10 @@ export interface TokenPrices {
 export function judgeCost(run: Pick<JudgeRunResult, 'stats'>, prices?: TokenPrices): JudgeCost {
   const s = run.stats;
   const cost = prices
-    ? ((s.usage.inputTokens - s.usage.cachedInputTokens) * prices.inputPerMTok
-      + s.usage.cachedInputTokens * (prices.cachedInputPerMTok ?? prices.inputPerMTok)
-      + s.usage.outputTokens * prices.outputPerMTok) / 1e6
+    ? ((s.usage.inputTokens - s.usage.cachedInputTokens) * prices.inputPerMTok +
+        s.usage.cachedInputTokens * (prices.cachedInputPerMTok ?? prices.inputPerMTok) +
+        s.usage.outputTokens * prices.outputPerMTok) /
+      1e6
     : null;
   return {
     sessions: s.sessions,
@@ -47,8 +48,15 @@ export function judgeCost(run: Pick<JudgeRunResult, 'stats'>, prices?: TokenPric
 /** Sum several costs (the runs of one trial, or the trials of a job). */
 export function sumJudgeCosts(costs: readonly JudgeCost[]): JudgeCost {
   const out: JudgeCost = {
-    sessions: 0, modelCalls: 0, totalTokens: 0, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, wallMs: 0, modelMs: 0,
-    items: { total: 0, byCheck: 0, reused: 0, judged: 0, unjudged: 0 }, malformedReplies: 0, costUsd: costs.length > 0 ? 0 : null,
+    sessions: 0,
+    modelCalls: 0,
+    totalTokens: 0,
+    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    wallMs: 0,
+    modelMs: 0,
+    items: { total: 0, byCheck: 0, reused: 0, judged: 0, unjudged: 0 },
+    malformedReplies: 0,
+    costUsd: costs.length > 0 ? 0 : null,
   };
   for (const c of costs) {
     out.sessions += c.sessions;

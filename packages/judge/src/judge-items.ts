@@ -6,7 +6,17 @@ import type { JudgeModel } from './judge-model.js';
 import { scheduleSessions } from './judge-modes.js';
 import { messages } from './messages.js';
 import { PROMPT_VERSION } from './prompts.js';
-import type { JudgeContext, JudgeIdentity, JudgeItem, JudgeRunResult, JudgeVerdict, RunCheck, SessionRecord, TokenUsage, UnjudgedReason } from './types.js';
+import type {
+  JudgeContext,
+  JudgeIdentity,
+  JudgeItem,
+  JudgeRunResult,
+  JudgeVerdict,
+  RunCheck,
+  SessionRecord,
+  TokenUsage,
+  UnjudgedReason,
+} from './types.js';
 import { verdictCacheKey, type VerdictCache } from './verdict-cache.js';
 
 export interface JudgeItemsInput {
@@ -33,7 +43,14 @@ export interface JudgeItemsInput {
 const zero = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
 export function judgeIdentity(model: JudgeModel, mode: JudgeIdentity['mode']): JudgeIdentity {
-  return { provider: model.provider, model: model.model, promptVersion: PROMPT_VERSION, mode, temperature: model.temperature, seed: model.seed };
+  return {
+    provider: model.provider,
+    model: model.model,
+    promptVersion: PROMPT_VERSION,
+    mode,
+    temperature: model.temperature,
+    seed: model.seed,
+  };
 }
 
 function unjudgedFrom(sessions: SessionRecord[]): { why: UnjudgedReason; reason: string } {
@@ -41,12 +58,20 @@ function unjudgedFrom(sessions: SessionRecord[]): { why: UnjudgedReason; reason:
   const malformed = sessions.reduce((n, s) => n + s.malformedReplies, 0);
   if (!last) return { why: 'no-judge', reason: messages.noJudge() };
   switch (last.outcome) {
-    case 'timeout': return { why: 'timeout', reason: last.error ?? 'timeout' };
-    case 'model-error': return { why: 'model-error', reason: messages.modelError(last.error ?? 'unknown') };
-    case 'cancelled': return { why: 'cancelled', reason: messages.cancelled() };
-    case 'max-steps': return { why: 'max-steps', reason: messages.maxSteps(last.steps) };
-    case 'malformed': return { why: 'malformed', reason: messages.malformed(malformed) };
-    default: return malformed > 0 ? { why: 'malformed', reason: messages.malformed(malformed) } : { why: 'incomplete', reason: messages.incomplete() };
+    case 'timeout':
+      return { why: 'timeout', reason: last.error ?? 'timeout' };
+    case 'model-error':
+      return { why: 'model-error', reason: messages.modelError(last.error ?? 'unknown') };
+    case 'cancelled':
+      return { why: 'cancelled', reason: messages.cancelled() };
+    case 'max-steps':
+      return { why: 'max-steps', reason: messages.maxSteps(last.steps) };
+    case 'malformed':
+      return { why: 'malformed', reason: messages.malformed(malformed) };
+    default:
+      return malformed > 0
+        ? { why: 'malformed', reason: messages.malformed(malformed) }
+        : { why: 'incomplete', reason: messages.incomplete() };
   }
 }
 
@@ -78,7 +103,14 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
   for (const item of items) {
     const o = checks.get(item.id);
     if (o && o.status !== 'cannot-evaluate') {
-      verdicts.set(item.id, { itemId: item.id, decision: o.status, source: 'check', reason: o.reason, evidence: o.evidence, ...checkInfo(item) });
+      verdicts.set(item.id, {
+        itemId: item.id,
+        decision: o.status,
+        source: 'check',
+        reason: o.reason,
+        evidence: o.evidence,
+        ...checkInfo(item),
+      });
     } else forJudge.push(item);
   }
 
@@ -91,12 +123,35 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
     for (const item of forJudge) {
       const o = checks.get(item.id);
       const why: UnjudgedReason = setup.mode === 'checks-only' ? 'checks-only' : 'no-judge';
-      const reason = o ? messages.checkCannotEvaluate(o.reason) : why === 'checks-only' ? messages.checksOnly() : messages.noJudge();
-      verdicts.set(item.id, { itemId: item.id, decision: 'unjudged', source: 'none', reason, evidence: [], unjudgedReason: why, ...checkInfo(item) });
+      const reason = o
+        ? messages.checkCannotEvaluate(o.reason)
+        : why === 'checks-only'
+          ? messages.checksOnly()
+          : messages.noJudge();
+      verdicts.set(item.id, {
+        itemId: item.id,
+        decision: 'unjudged',
+        source: 'none',
+        reason,
+        evidence: [],
+        unjudgedReason: why,
+        ...checkInfo(item),
+      });
     }
   } else {
     const files = await input.evidence.listFiles();
-    const keys = new Map(forJudge.map((item) => [item.id, verdictCacheKey({ item, files, context: input.context, evidenceContextVersion: input.evidenceContextVersion, identity })]));
+    const keys = new Map(
+      forJudge.map((item) => [
+        item.id,
+        verdictCacheKey({
+          item,
+          files,
+          context: input.context,
+          evidenceContextVersion: input.evidenceContextVersion,
+          identity,
+        }),
+      ]),
+    );
     const toJudge: JudgeItem[] = [];
     for (const item of forJudge) {
       const key = keys.get(item.id) ?? '';
@@ -106,8 +161,21 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
         continue;
       }
       verdicts.set(item.id, {
-        itemId: item.id, decision: hit.decision, source: 'judge', reason: hit.reason, evidence: hit.evidence, ...checkInfo(item),
-        judge: { ...hit.judge, attempts: 0, malformedReplies: 0, usage: zero(), latencyMs: 0, reused: true, cacheKey: key },
+        itemId: item.id,
+        decision: hit.decision,
+        source: 'judge',
+        reason: hit.reason,
+        evidence: hit.evidence,
+        ...checkInfo(item),
+        judge: {
+          ...hit.judge,
+          attempts: 0,
+          malformedReplies: 0,
+          usage: zero(),
+          latencyMs: 0,
+          reused: true,
+          cacheKey: key,
+        },
       });
     }
 
@@ -117,9 +185,18 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
       let resolved = 0;
       const t0 = performance.now();
       const out = await scheduleSessions({
-        mode: identity.mode, items: toJudge, model, evidence: input.evidence, context: input.context, overview,
-        batchSize: setup.batchSize, concurrency: setup.concurrency, attempts: setup.attempts,
-        fallbackAttempts: input.fallbackAttempts ?? 1, maxSteps: setup.maxSteps, correctionTurns: input.correctionTurns ?? 1,
+        mode: identity.mode,
+        items: toJudge,
+        model,
+        evidence: input.evidence,
+        context: input.context,
+        overview,
+        batchSize: setup.batchSize,
+        concurrency: setup.concurrency,
+        attempts: setup.attempts,
+        fallbackAttempts: input.fallbackAttempts ?? 1,
+        maxSteps: setup.maxSteps,
+        correctionTurns: input.correctionTurns ?? 1,
         signal: input.signal,
         onSession: (rec) => {
           done += 1;
@@ -140,17 +217,47 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
         const got = out.decided.get(item.id);
         const key = keys.get(item.id) ?? '';
         const meta = {
-          ...identity, phase: got?.phase ?? mine.at(-1)?.phase ?? 'per-item', attempts: mine.length,
-          malformedReplies: mine.reduce((n, s) => n + s.malformedReplies, 0), usage: share,
-          latencyMs: mine.reduce((n, s) => n + s.wallMs, 0), reused: false, cacheKey: key,
+          ...identity,
+          phase: got?.phase ?? mine.at(-1)?.phase ?? 'per-item',
+          attempts: mine.length,
+          malformedReplies: mine.reduce((n, s) => n + s.malformedReplies, 0),
+          usage: share,
+          latencyMs: mine.reduce((n, s) => n + s.wallMs, 0),
+          reused: false,
+          cacheKey: key,
         };
         if (got) {
           const v = got.verdict;
-          verdicts.set(item.id, { itemId: item.id, decision: v.decision, source: 'judge', reason: v.justification, evidence: v.evidence, ...checkInfo(item), judge: meta });
-          await input.cache?.put({ key, itemId: item.id, decision: v.decision, reason: v.justification, evidence: v.evidence, judge: { ...identity, phase: meta.phase }, storedAt: new Date().toISOString() });
+          verdicts.set(item.id, {
+            itemId: item.id,
+            decision: v.decision,
+            source: 'judge',
+            reason: v.justification,
+            evidence: v.evidence,
+            ...checkInfo(item),
+            judge: meta,
+          });
+          await input.cache?.put({
+            key,
+            itemId: item.id,
+            decision: v.decision,
+            reason: v.justification,
+            evidence: v.evidence,
+            judge: { ...identity, phase: meta.phase },
+            storedAt: new Date().toISOString(),
+          });
         } else {
           const u = unjudgedFrom(mine);
-          verdicts.set(item.id, { itemId: item.id, decision: 'unjudged', source: 'none', reason: u.reason, evidence: [], unjudgedReason: u.why, ...checkInfo(item), judge: meta });
+          verdicts.set(item.id, {
+            itemId: item.id,
+            decision: 'unjudged',
+            source: 'none',
+            reason: u.reason,
+            evidence: [],
+            unjudgedReason: u.why,
+            ...checkInfo(item),
+            judge: meta,
+          });
         }
       }
     }

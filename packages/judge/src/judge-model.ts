@@ -67,7 +67,8 @@ export class ModelCallError extends Error {
 export function toModelCallError(err: unknown, signal?: AbortSignal): ModelCallError {
   const e = err as { name?: string; constructor?: { name?: string }; status?: number; message?: string };
   const name = e?.constructor?.name ?? e?.name ?? 'Error';
-  if (signal?.aborted || name === 'APIUserAbortError' || e?.name === 'AbortError') return new ModelCallError('cancelled', 'cancelled');
+  if (signal?.aborted || name === 'APIUserAbortError' || e?.name === 'AbortError')
+    return new ModelCallError('cancelled', 'cancelled');
   if (name === 'APIConnectionTimeoutError') return new ModelCallError('request timed out', 'timeout');
   const status = typeof e?.status === 'number' ? e.status : null;
   const msg = (e?.message ?? String(err)).slice(0, 300);

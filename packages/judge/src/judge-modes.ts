@@ -62,8 +62,17 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
   const session = async (items: readonly JudgeItem[], phase: SessionRecord['phase'], attempt: number) => {
     counter += 1;
     const out = await runJudgeSession({
-      id: `${phase}-${counter}`, phase, attempt, model: s.model, evidence: s.evidence, context: s.context, items,
-      overview: s.overview, maxSteps: s.maxSteps, correctionTurns: s.correctionTurns, signal: s.signal,
+      id: `${phase}-${counter}`,
+      phase,
+      attempt,
+      model: s.model,
+      evidence: s.evidence,
+      context: s.context,
+      items,
+      overview: s.overview,
+      maxSteps: s.maxSteps,
+      correctionTurns: s.correctionTurns,
+      signal: s.signal,
     });
     sessions.push(out.record);
     s.onSession?.(out.record);
@@ -72,7 +81,11 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
   };
 
   /** Sessions over `items` until all are decided or `attempts` run out; returns the undecided. */
-  const untilDecided = async (items: readonly JudgeItem[], phase: SessionRecord['phase'], attempts: number): Promise<JudgeItem[]> => {
+  const untilDecided = async (
+    items: readonly JudgeItem[],
+    phase: SessionRecord['phase'],
+    attempts: number,
+  ): Promise<JudgeItem[]> => {
     let pending = [...items];
     for (let attempt = 1; attempt <= attempts && pending.length > 0 && !s.signal?.aborted; attempt += 1) {
       await session(pending, phase, attempt);
@@ -84,7 +97,9 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
   if (s.mode === 'per-item') {
     await mapPool(s.items, s.concurrency, (item) => untilDecided([item], 'per-item', s.attempts));
   } else if (s.mode === 'batched') {
-    const left = await mapPool(chunk(s.items, s.batchSize), s.concurrency, (batch) => untilDecided(batch, 'batch', s.attempts));
+    const left = await mapPool(chunk(s.items, s.batchSize), s.concurrency, (batch) =>
+      untilDecided(batch, 'batch', s.attempts),
+    );
     await mapPool(left.flat(), s.concurrency, (item) => untilDecided([item], 'fallback', s.fallbackAttempts));
   } else {
     // Holistic: each attempt re-sends every criterion; the newest valid verdict per item stands.

@@ -8,7 +8,13 @@ import { messages } from './messages.js';
 export function parseJudgeSetup(raw: unknown, where = '(object)'): JudgeSetup {
   const doc = raw && typeof raw === 'object' && 'judge' in raw ? (raw as { judge: unknown }).judge : raw;
   const r = judgeSetupSchema.safeParse(doc ?? {});
-  if (!r.success) throw new Error(messages.setupInvalid(where, r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')));
+  if (!r.success)
+    throw new Error(
+      messages.setupInvalid(
+        where,
+        r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+      ),
+    );
   return r.data;
 }
 

@@ -7,7 +7,8 @@ export const messages = {
   checksOnly: () => 'no deterministic check decides this item and the judge mode is checks-only',
   checkCannotEvaluate: (reason: string) => `the deterministic check cannot evaluate this item (${reason})`,
   noJudge: () => 'no judge model is configured for this item',
-  malformed: (n: number) => `the judge returned no valid verdict for this item after ${n} malformed repl${n === 1 ? 'y' : 'ies'}`,
+  malformed: (n: number) =>
+    `the judge returned no valid verdict for this item after ${n} malformed repl${n === 1 ? 'y' : 'ies'}`,
   incomplete: () => 'the judge answered without a verdict for this item within the attempt bound',
   modelError: (detail: string) => `the judge model request failed: ${detail}`,
   timeout: (seconds: number) => `the judge model request timed out after ${seconds} s`,

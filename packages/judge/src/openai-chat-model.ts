@@ -24,7 +24,13 @@ function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
         role: 'assistant',
         content: t.text.length > 0 ? t.text : null,
         ...(t.toolCalls.length > 0
-          ? { tool_calls: t.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          ? {
+              tool_calls: t.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
           : {}),
       });
     } else {
@@ -36,7 +42,10 @@ function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
           role: 'user',
           content: [
             { type: 'text', text: `Page image(s) requested by ${images.map((r) => r.callId).join(', ')}:` },
-            ...images.map((r) => ({ type: 'image_url' as const, image_url: { url: `data:image/png;base64,${Buffer.from(r.image ?? []).toString('base64')}` } })),
+            ...images.map((r) => ({
+              type: 'image_url' as const,
+              image_url: { url: `data:image/png;base64,${Buffer.from(r.image ?? []).toString('base64')}` },
+            })),
           ],
         });
       }
@@ -46,14 +55,22 @@ function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
 }
 
 export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
-  const client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseUrl, timeout: o.timeoutMs, maxRetries: o.transportRetries });
+  const client = new OpenAI({
+    apiKey: o.apiKey,
+    baseURL: o.baseUrl,
+    timeout: o.timeoutMs,
+    maxRetries: o.transportRetries,
+  });
   return {
     provider: 'openai',
     model: o.model,
     temperature: o.temperature,
     seed: o.seed,
     async complete(req): Promise<ModelReply> {
-      const tools: ChatCompletionTool[] = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      const tools: ChatCompletionTool[] = req.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
       try {
         const r = await client.chat.completions.create(
           {
@@ -68,7 +85,9 @@ export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
           { signal: req.signal },
         );
         const msg = r.choices[0]?.message;
-        const calls = (msg?.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []));
+        const calls = (msg?.tool_calls ?? []).flatMap((c) =>
+          c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+        );
         return {
           text: msg?.content ?? '',
           toolCalls: calls,

@@ -34,7 +34,8 @@ export interface RejudgeTrialOutput {
 }
 
 export async function rejudgeTrial(input: RejudgeTrialInput): Promise<RejudgeTrialOutput> {
-  const model = input.setup.mode === 'checks-only' ? null : (input.model ?? createJudgeModel(input.setup, input.modelOptions));
+  const model =
+    input.setup.mode === 'checks-only' ? null : (input.model ?? createJudgeModel(input.setup, input.modelOptions));
   const run = await judgeItems({
     items: rubricJudgeItems(input.rubric.items),
     context: input.context,

@@ -37,8 +37,18 @@ export async function runJudgeSession(input: SessionInput): Promise<SessionOutpu
   const turns: ChatTurn[] = [{ role: 'user', text: userPrompt(input.context, input.items, input.overview) }];
   const verdicts = new Map<string, SubmittedVerdict>();
   const record: SessionRecord = {
-    id: input.id, phase: input.phase, itemIds, attempt: input.attempt, calls: 0, steps: 0, malformedReplies: 0,
-    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, wallMs: 0, modelMs: 0, outcome: 'max-steps', resolvedItemIds: [],
+    id: input.id,
+    phase: input.phase,
+    itemIds,
+    attempt: input.attempt,
+    calls: 0,
+    steps: 0,
+    malformedReplies: 0,
+    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    wallMs: 0,
+    modelMs: 0,
+    outcome: 'max-steps',
+    resolvedItemIds: [],
   };
   let corrections = input.correctionTurns;
 
@@ -80,7 +90,8 @@ export async function runJudgeSession(input: SessionInput): Promise<SessionOutpu
       if (corrections <= 0) break;
       corrections -= 1;
       const results: ToolResult[] = reply.toolCalls.map((c) => ({
-        callId: c.id, name: c.name,
+        callId: c.id,
+        name: c.name,
         text: c === submit ? messages.submitInvalid(parsed.error) : 'not run: the submission was rejected',
       }));
       turns.push({ role: 'tool-results', results });

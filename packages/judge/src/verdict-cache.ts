@@ -30,8 +30,11 @@ export interface VerdictCache {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v ?? null);
 }
@@ -52,14 +55,16 @@ export function verdictCacheKey(k: CacheKeyInput): string {
     ? [...k.item.artifacts].sort().map((p) => [p, byPath.get(p) ?? 'missing'])
     : [...byPath.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const { provider, model, promptVersion, mode, temperature, seed } = k.identity;
-  return sha(canonical({
-    v: CACHE_KEY_VERSION,
-    criterion: { text: k.item.text, check: k.item.check ?? null },
-    artifacts,
-    requirements: sha(k.item.contextKey ?? k.context.request),
-    evidenceContextVersion: k.evidenceContextVersion,
-    judge: { provider, model, promptVersion, mode, temperature, seed },
-  }));
+  return sha(
+    canonical({
+      v: CACHE_KEY_VERSION,
+      criterion: { text: k.item.text, check: k.item.check ?? null },
+      artifacts,
+      requirements: sha(k.item.contextKey ?? k.context.request),
+      evidenceContextVersion: k.evidenceContextVersion,
+      judge: { provider, model, promptVersion, mode, temperature, seed },
+    }),
+  );
 }
 
 export function createMemoryVerdictCache(): VerdictCache & { size(): number } {

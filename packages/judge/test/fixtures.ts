@@ -35,16 +35,27 @@ A cyberattack on the scheduling vendor caused two days of downtime in August.
 `;
 
 export const MODEL_CELLS: Record<string, number | string> = {
-  'Summary!A1': 'Metric', 'Summary!B1': 'Q3',
-  'Summary!A2': 'Revenue', 'Summary!B2': 4820000,
-  'Summary!A3': 'EBITDA', 'Summary!B3': 872420,
-  'Summary!A4': 'EBITDA margin', 'Summary!B4': 0.181,
+  'Summary!A1': 'Metric',
+  'Summary!B1': 'Q3',
+  'Summary!A2': 'Revenue',
+  'Summary!B2': 4820000,
+  'Summary!A3': 'EBITDA',
+  'Summary!B3': 872420,
+  'Summary!A4': 'EBITDA margin',
+  'Summary!B4': 0.181,
 };
 
 export function submissionFiles(memo = MEMO): MemoryFile[] {
   return [
     { path: 'q3-review.md', text: memo, format: 'md' },
-    { path: 'model.xlsx', text: Object.entries(MODEL_CELLS).map(([k, v]) => `${k}\t${v}`).join('\n'), format: 'xlsx', cells: MODEL_CELLS },
+    {
+      path: 'model.xlsx',
+      text: Object.entries(MODEL_CELLS)
+        .map(([k, v]) => `${k}\t${v}`)
+        .join('\n'),
+      format: 'xlsx',
+      cells: MODEL_CELLS,
+    },
   ];
 }
 
@@ -52,9 +63,30 @@ export const evidence = (memo = MEMO) => createMemoryEvidence(submissionFiles(me
 
 /** Phrases the criteria ask for; 16 appear in the memo, 8 do not. */
 const PHRASES = [
-  'Revenue grew 12.4%', 'EBITDA margin', 'Riverside', 'Harbor', 'Elm Street', 'Westgate', 'Payroll was 54%', 'Locum spend',
-  'vaccine campaign', 'Operating cash flow', 'revolving credit facility', 'Medicaid', 'cyberattack', 'Renegotiate', 'permanent physicians', 'Eastside expansion',
-  'debt covenant', 'patient satisfaction score', 'net promoter', 'capital expenditure plan', 'sensitivity analysis', 'board approval', 'headcount table', 'tax provision',
+  'Revenue grew 12.4%',
+  'EBITDA margin',
+  'Riverside',
+  'Harbor',
+  'Elm Street',
+  'Westgate',
+  'Payroll was 54%',
+  'Locum spend',
+  'vaccine campaign',
+  'Operating cash flow',
+  'revolving credit facility',
+  'Medicaid',
+  'cyberattack',
+  'Renegotiate',
+  'permanent physicians',
+  'Eastside expansion',
+  'debt covenant',
+  'patient satisfaction score',
+  'net promoter',
+  'capital expenditure plan',
+  'sensitivity analysis',
+  'board approval',
+  'headcount table',
+  'tax provision',
 ];
 
 export const ITEMS: JudgeItem[] = PHRASES.map((p, i) => ({
@@ -64,16 +96,19 @@ export const ITEMS: JudgeItem[] = PHRASES.map((p, i) => ({
 }));
 
 export function truth(memo = MEMO): Map<string, 'satisfied' | 'not-satisfied'> {
-  return new Map(ITEMS.map((it) => {
-    const phrase = /"(.+)"/.exec(it.text)?.[1] ?? '';
-    return [it.id, memo.toLowerCase().includes(phrase.toLowerCase()) ? 'satisfied' : 'not-satisfied'];
-  }));
+  return new Map(
+    ITEMS.map((it) => {
+      const phrase = /"(.+)"/.exec(it.text)?.[1] ?? '';
+      return [it.id, memo.toLowerCase().includes(phrase.toLowerCase()) ? 'satisfied' : 'not-satisfied'];
+    }),
+  );
 }
 
 export const CONTEXT: JudgeContext = {
   taskId: 'fin-q3-review',
   title: 'Quarterly financial review',
-  request: 'Write a Q3 financial review memo for Northwind Clinics (markdown) with a summary, revenue by site, costs, cash, risks and recommendations, plus a small model workbook.',
+  request:
+    'Write a Q3 financial review memo for Northwind Clinics (markdown) with a summary, revenue by site, costs, cash, risks and recommendations, plus a small model workbook.',
 };
 
 /** Items of a request, from the `ITEM id: text` lines of its first user message. */
@@ -97,14 +132,27 @@ export function scriptedJudge(req: MockRequest): MockReply {
     };
   }
   const lastAssistant = req.messages.map((m) => m.role).lastIndexOf('assistant');
-  const results = req.messages.slice(lastAssistant + 1).filter((m) => m.role === 'tool').map((m) => m.text);
+  const results = req.messages
+    .slice(lastAssistant + 1)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.text);
   const verdicts = items.map((i, k) => {
     const hit = results[k] !== undefined && results[k] !== '(no matches)';
-    return { itemId: i.id, decision: hit ? 'satisfied' : 'not-satisfied', justification: hit ? `Found "${i.phrase}".` : `No mention of "${i.phrase}".`, evidence: hit ? [(results[k] ?? '').split(':')[0] ?? ''] : [] };
+    return {
+      itemId: i.id,
+      decision: hit ? 'satisfied' : 'not-satisfied',
+      justification: hit ? `Found "${i.phrase}".` : `No mention of "${i.phrase}".`,
+      evidence: hit ? [(results[k] ?? '').split(':')[0] ?? ''] : [],
+    };
   });
   const usage = { input: 1500 + 10 * items.length, output: 40 * items.length, cachedInput: 0 };
   if (!submitMany) {
-    const { itemId: _id, ...one } = verdicts[0] ?? { itemId: '', decision: 'not-satisfied', justification: 'none', evidence: [] };
+    const { itemId: _id, ...one } = verdicts[0] ?? {
+      itemId: '',
+      decision: 'not-satisfied',
+      justification: 'none',
+      evidence: [],
+    };
     return { toolCalls: [{ name: 'submit_verdict', arguments: one }], usage };
   }
   return { toolCalls: [{ name: 'submit_verdicts', arguments: { verdicts } }], usage };

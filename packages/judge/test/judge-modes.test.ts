@@ -19,11 +19,25 @@ beforeEach(() => {
 });
 
 function setup(over: Partial<JudgeSetup>): JudgeSetup {
-  return judgeSetupSchema.parse({ provider: 'openai', model: 'judge-model', baseUrl: `${server.url}/v1`, apiKeyEnv: KEY_ENV, seed: 7, ...over });
+  return judgeSetupSchema.parse({
+    provider: 'openai',
+    model: 'judge-model',
+    baseUrl: `${server.url}/v1`,
+    apiKeyEnv: KEY_ENV,
+    seed: 7,
+    ...over,
+  });
 }
 
 async function run(s: JudgeSetup): Promise<JudgeRunResult> {
-  return judgeItems({ items: ITEMS, context: CONTEXT, evidence: evidence(), setup: s, model: createJudgeModel(s, { env }), evidenceContextVersion: 'test/1' });
+  return judgeItems({
+    items: ITEMS,
+    context: CONTEXT,
+    evidence: evidence(),
+    setup: s,
+    model: createJudgeModel(s, { env }),
+    evidenceContextVersion: 'test/1',
+  });
 }
 
 function expectTruth(r: JudgeRunResult) {
@@ -39,10 +53,24 @@ describe('judge modes', () => {
     expect(r.sessions).toHaveLength(24);
     expect(server.modelCalls('openai-chat')).toHaveLength(48);
     const v = r.verdicts[0];
-    expect(v?.judge).toMatchObject({ provider: 'openai', model: 'judge-model', promptVersion: PROMPT_VERSION, mode: 'per-item', phase: 'per-item', temperature: 0, seed: 7, attempts: 1, reused: false });
+    expect(v?.judge).toMatchObject({
+      provider: 'openai',
+      model: 'judge-model',
+      promptVersion: PROMPT_VERSION,
+      mode: 'per-item',
+      phase: 'per-item',
+      temperature: 0,
+      seed: 7,
+      attempts: 1,
+      reused: false,
+    });
     expect(v?.evidence[0]).toMatch(/^q3-review\.md line \d+$/);
     const served = server.totalUsage();
-    expect(r.stats.usage).toEqual({ inputTokens: served.input, outputTokens: served.output, cachedInputTokens: served.cachedInput });
+    expect(r.stats.usage).toEqual({
+      inputTokens: served.input,
+      outputTokens: served.output,
+      cachedInputTokens: served.cachedInput,
+    });
     const perVerdict = r.verdicts.reduce((n, x) => n + (x.judge?.usage.inputTokens ?? 0), 0);
     expect(perVerdict).toBeCloseTo(served.input, 6);
     // Temperature and seed reach the wire.
@@ -80,13 +108,34 @@ describe('judge modes', () => {
 
   it('holistic: malformed replies are counted and retried within the attempt bound', async () => {
     // Two plain-text answers (no tool call), then one submission that covers only half the items.
-    server.setScript(judgeScript([
-      { name: 'prose', match: { any: /ITEM c-/, turn: { min: 2 } }, times: 2, reply: { text: 'All criteria look satisfied to me.' } },
-      {
-        name: 'half', match: { any: /ITEM c-/, turn: { min: 2 } }, times: 1,
-        reply: { toolCalls: [{ name: 'submit_verdicts', arguments: { verdicts: [{ itemId: 'c-01', decision: 'satisfied', justification: 'seen', evidence: [] }, { itemId: 'c-99', decision: 'satisfied', justification: 'made up', evidence: [] }] } }] },
-      },
-    ]));
+    server.setScript(
+      judgeScript([
+        {
+          name: 'prose',
+          match: { any: /ITEM c-/, turn: { min: 2 } },
+          times: 2,
+          reply: { text: 'All criteria look satisfied to me.' },
+        },
+        {
+          name: 'half',
+          match: { any: /ITEM c-/, turn: { min: 2 } },
+          times: 1,
+          reply: {
+            toolCalls: [
+              {
+                name: 'submit_verdicts',
+                arguments: {
+                  verdicts: [
+                    { itemId: 'c-01', decision: 'satisfied', justification: 'seen', evidence: [] },
+                    { itemId: 'c-99', decision: 'satisfied', justification: 'made up', evidence: [] },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ]),
+    );
     const r = await run(setup({ mode: 'holistic', attempts: 3 }));
     // Attempt 1: prose, correction, prose again -> malformed. Attempt 2: partial with an unknown id (counted). Attempt 3: complete.
     expect(r.sessions.map((s) => s.outcome)).toEqual(['malformed', 'partial', 'complete']);
@@ -96,34 +145,72 @@ describe('judge modes', () => {
   });
 
   it('holistic: when every attempt is malformed the items stay unjudged, never guessed', async () => {
-    server.setScript(judgeScript([{ name: 'prose', match: { any: /ITEM c-/, turn: { min: 2 } }, reply: { text: 'Everything is fine.' } }]));
+    server.setScript(
+      judgeScript([
+        { name: 'prose', match: { any: /ITEM c-/, turn: { min: 2 } }, reply: { text: 'Everything is fine.' } },
+      ]),
+    );
     const r = await run(setup({ mode: 'holistic', attempts: 2 }));
-    expect(r.verdicts.every((v) => v.decision === 'unjudged' && v.source === 'none' && v.unjudgedReason === 'malformed')).toBe(true);
+    expect(
+      r.verdicts.every((v) => v.decision === 'unjudged' && v.source === 'none' && v.unjudgedReason === 'malformed'),
+    ).toBe(true);
     expect(r.verdicts[0]?.reason).toMatch(/4 malformed replies/);
     expect(r.sessions).toHaveLength(2);
     expect(r.stats.malformedReplies).toBe(4);
   });
 
   it('batched: a batch reply that misses items is retried for the missing ones only, then falls back per item', async () => {
-    server.setScript(judgeScript([
-      // Every batch submission drops its last item; the fallback (single item) works.
-      {
-        name: 'drop-last', match: { tool: 'submit_verdicts', turn: 2 },
-        reply: (req) => {
-          const ids = [...(req.messages[0]?.text ?? '').matchAll(/^ITEM (\S+):/gm)].map((m) => m[1] ?? '');
-          const keep = ids.slice(0, -1);
-          if (keep.length === 0) return { text: 'nothing' };
-          return { toolCalls: [{ name: 'submit_verdicts', arguments: { verdicts: keep.map((id) => ({ itemId: id, decision: truth().get(id), justification: 'ok', evidence: [] })) } }] };
+    server.setScript(
+      judgeScript([
+        // Every batch submission drops its last item; the fallback (single item) works.
+        {
+          name: 'drop-last',
+          match: { tool: 'submit_verdicts', turn: 2 },
+          reply: (req) => {
+            const ids = [...(req.messages[0]?.text ?? '').matchAll(/^ITEM (\S+):/gm)].map((m) => m[1] ?? '');
+            const keep = ids.slice(0, -1);
+            if (keep.length === 0) return { text: 'nothing' };
+            return {
+              toolCalls: [
+                {
+                  name: 'submit_verdicts',
+                  arguments: {
+                    verdicts: keep.map((id) => ({
+                      itemId: id,
+                      decision: truth().get(id),
+                      justification: 'ok',
+                      evidence: [],
+                    })),
+                  },
+                },
+              ],
+            };
+          },
         },
-      },
-      // The three single-item batch retries answer in prose twice (reply and correction): malformed.
-      { name: 'retry-prose', match: { tool: 'submit_verdict', turn: { min: 2 } }, times: 6, reply: { text: 'I am not sure.' } },
-    ]));
+        // The three single-item batch retries answer in prose twice (reply and correction): malformed.
+        {
+          name: 'retry-prose',
+          match: { tool: 'submit_verdict', turn: { min: 2 } },
+          times: 6,
+          reply: { text: 'I am not sure.' },
+        },
+      ]),
+    );
     const r = await run(setup({ mode: 'batched' }));
     expectTruth(r);
     const phases = r.sessions.map((s) => `${s.phase}:${s.itemIds.length}`).sort();
     // 3 batches of 8 (7 decided each), 3 retries of the missing item (malformed), then 3 one-item fallbacks.
-    expect(phases).toEqual(['batch:1', 'batch:1', 'batch:1', 'batch:8', 'batch:8', 'batch:8', 'fallback:1', 'fallback:1', 'fallback:1']);
+    expect(phases).toEqual([
+      'batch:1',
+      'batch:1',
+      'batch:1',
+      'batch:8',
+      'batch:8',
+      'batch:8',
+      'fallback:1',
+      'fallback:1',
+      'fallback:1',
+    ]);
     const fallback = r.verdicts.filter((v) => v.judge?.phase === 'fallback').map((v) => v.itemId);
     expect(fallback).toEqual(['c-08', 'c-16', 'c-24']);
     expect(r.verdicts.find((v) => v.itemId === 'c-08')?.judge?.attempts).toBe(3);
@@ -141,20 +228,45 @@ describe('judge modes', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const t0 = Date.now();
-    const r = await judgeItems({ items: ITEMS, context: CONTEXT, evidence: evidence(), setup: s, model: createJudgeModel(s, { env }), evidenceContextVersion: 't', signal: controller.signal });
+    const r = await judgeItems({
+      items: ITEMS,
+      context: CONTEXT,
+      evidence: evidence(),
+      setup: s,
+      model: createJudgeModel(s, { env }),
+      evidenceContextVersion: 't',
+      signal: controller.signal,
+    });
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(r.verdicts.every((v) => v.decision === 'unjudged' && v.unjudgedReason === 'cancelled')).toBe(true);
     expect(r.sessions.every((x) => x.outcome === 'cancelled')).toBe(true);
   });
 
   it('DeliverBench criteria map to judge items grouped by target or dimension', () => {
-    const items = criteriaJudgeItems([
-      { id: 'a', text: 'Totals match', weight: 3, dimension: 'correctness', fatal: false, dependsOn: [] },
-      { id: 'b', text: 'Memo and model agree', weight: 5, dimension: 'consistency', target: 'cross-file-consistency', fatal: false, dependsOn: [] },
-    ], { artifacts: ['model.xlsx'], contextKey: 'stage-2' });
+    const items = criteriaJudgeItems(
+      [
+        { id: 'a', text: 'Totals match', weight: 3, dimension: 'correctness', fatal: false, dependsOn: [] },
+        {
+          id: 'b',
+          text: 'Memo and model agree',
+          weight: 5,
+          dimension: 'consistency',
+          target: 'cross-file-consistency',
+          fatal: false,
+          dependsOn: [],
+        },
+      ],
+      { artifacts: ['model.xlsx'], contextKey: 'stage-2' },
+    );
     expect(items).toEqual([
       { id: 'a', text: 'Totals match', group: 'correctness', artifacts: ['model.xlsx'], contextKey: 'stage-2' },
-      { id: 'b', text: 'Memo and model agree', group: 'cross-file-consistency', artifacts: ['model.xlsx'], contextKey: 'stage-2' },
+      {
+        id: 'b',
+        text: 'Memo and model agree',
+        group: 'cross-file-consistency',
+        artifacts: ['model.xlsx'],
+        contextKey: 'stage-2',
+      },
     ]);
   });
 

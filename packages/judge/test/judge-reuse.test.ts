@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { judgeSetupSchema, type JudgeSetup } from '@assay/core';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDirectoryVerdictCache, createJudgeModel, createMemoryVerdictCache, judgeItems, type JudgeItem, type VerdictCache } from '../src/index.js';
+import {
+  createDirectoryVerdictCache,
+  createJudgeModel,
+  createMemoryVerdictCache,
+  judgeItems,
+  type JudgeItem,
+  type VerdictCache,
+} from '../src/index.js';
 import { CONTEXT, ITEMS, KEY, KEY_ENV, MEMO, env, evidence, judgeScript, truth } from './fixtures.js';
 
 let server: MockLlmServer;
@@ -19,13 +26,28 @@ afterAll(async () => {
 beforeEach(() => server.clearRecords());
 
 const setup = (over: Partial<JudgeSetup> = {}) =>
-  judgeSetupSchema.parse({ mode: 'batched', provider: 'openai', model: 'judge-model', baseUrl: `${server.url}/v1`, apiKeyEnv: KEY_ENV, ...over });
+  judgeSetupSchema.parse({
+    mode: 'batched',
+    provider: 'openai',
+    model: 'judge-model',
+    baseUrl: `${server.url}/v1`,
+    apiKeyEnv: KEY_ENV,
+    ...over,
+  });
 
-function judge(cache: VerdictCache, opts: { memo?: string; items?: JudgeItem[]; s?: JudgeSetup; version?: string; request?: string } = {}) {
+function judge(
+  cache: VerdictCache,
+  opts: { memo?: string; items?: JudgeItem[]; s?: JudgeSetup; version?: string; request?: string } = {},
+) {
   const s = opts.s ?? setup();
   return judgeItems({
-    items: opts.items ?? ITEMS, context: { ...CONTEXT, request: opts.request ?? CONTEXT.request }, evidence: evidence(opts.memo), setup: s,
-    model: createJudgeModel(s, { env }), cache, evidenceContextVersion: opts.version ?? 'test/1',
+    items: opts.items ?? ITEMS,
+    context: { ...CONTEXT, request: opts.request ?? CONTEXT.request },
+    evidence: evidence(opts.memo),
+    setup: s,
+    model: createJudgeModel(s, { env }),
+    cache,
+    evidenceContextVersion: opts.version ?? 'test/1',
   });
 }
 
@@ -42,7 +64,9 @@ describe('verdict reuse', () => {
     expect(second.verdicts.map((v) => v.decision)).toEqual(first.verdicts.map((v) => v.decision));
     expect(second.verdicts.every((v) => v.judge?.reused && v.judge.usage.inputTokens === 0)).toBe(true);
     const shards = await readdir(dir);
-    const files = (await Promise.all(shards.map(async (s) => (await readdir(join(dir, s))).map((f) => join(dir, s, f))))).flat();
+    const files = (
+      await Promise.all(shards.map(async (s) => (await readdir(join(dir, s))).map((f) => join(dir, s, f))))
+    ).flat();
     expect(files).toHaveLength(24);
     const stored = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
     server.assertNoSecret(KEY, { 'verdict cache': stored });
@@ -69,7 +93,9 @@ describe('verdict reuse', () => {
     const r = await judge(cache, { items, memo: MEMO.replace('Riverside', 'River Side') });
     expect(r.stats.reused).toBe(12);
     expect(r.stats.judged).toBe(12);
-    expect(r.verdicts.filter((v) => !v.judge?.reused).map((v) => v.itemId)).toEqual(ITEMS.slice(0, 12).map((i) => i.id));
+    expect(r.verdicts.filter((v) => !v.judge?.reused).map((v) => v.itemId)).toEqual(
+      ITEMS.slice(0, 12).map((i) => i.id),
+    );
     expect(server.modelCalls().length).toBe(4);
   });
 
@@ -87,7 +113,11 @@ describe('verdict reuse', () => {
 
   it('never caches unjudged items', async () => {
     const cache = createMemoryVerdictCache();
-    server.setScript(judgeScript([{ name: 'prose', match: { any: /ITEM c-0[1-4]:/, turn: { min: 2 } }, reply: { text: 'Looks fine.' } }]));
+    server.setScript(
+      judgeScript([
+        { name: 'prose', match: { any: /ITEM c-0[1-4]:/, turn: { min: 2 } }, reply: { text: 'Looks fine.' } },
+      ]),
+    );
     try {
       const r = await judge(cache, { items: ITEMS.slice(0, 4), s: setup({ mode: 'per-item' }) });
       expect(r.stats.unjudged).toBe(4);

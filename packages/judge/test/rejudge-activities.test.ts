@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { DIMENSIONS, scoreTask, trialRecordSchema, type Rubric, type TrialRecord } from '@assay/core';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createJudgeActivities, judgeCost, loadJudgeSetupFile, parseJudgeSetup, rejudgeTrial, rubricJudgeItems, sumJudgeCosts } from '../src/index.js';
+import {
+  createJudgeActivities,
+  judgeCost,
+  loadJudgeSetupFile,
+  parseJudgeSetup,
+  rejudgeTrial,
+  rubricJudgeItems,
+  sumJudgeCosts,
+} from '../src/index.js';
 import { CONTEXT, ITEMS, KEY, KEY_ENV, env, evidence, judgeScript, truth } from './fixtures.js';
 
 let server: MockLlmServer;
@@ -21,17 +29,47 @@ beforeEach(() => server.clearRecords());
 const rubric: Rubric = {
   schema: 'assay.rubric/v1',
   reference: [],
-  items: ITEMS.map((i, k) => ({ id: i.id, text: i.text, importance: k % 3 === 0 ? 'core' : k % 3 === 1 ? 'important' : 'auxiliary', dimension: DIMENSIONS[k % DIMENSIONS.length] ?? 'structure-completeness' })),
+  items: ITEMS.map((i, k) => ({
+    id: i.id,
+    text: i.text,
+    importance: k % 3 === 0 ? 'core' : k % 3 === 1 ? 'important' : 'auxiliary',
+    dimension: DIMENSIONS[k % DIMENSIONS.length] ?? 'structure-completeness',
+  })),
 };
 
 function storedRecord(): TrialRecord {
-  const verdicts = rubric.items.map((i) => ({ itemId: i.id, importance: i.importance, dimension: i.dimension, weight: 1, decision: 'unjudged' as const, source: 'none' as const, reason: 'checks-only' }));
+  const verdicts = rubric.items.map((i) => ({
+    itemId: i.id,
+    importance: i.importance,
+    dimension: i.dimension,
+    weight: 1,
+    decision: 'unjudged' as const,
+    source: 'none' as const,
+    reason: 'checks-only',
+  }));
   return trialRecordSchema.parse({
-    schema: 'assay.trial-record/v1', jobId: 'job-1', benchmark: { id: 'sb', version: '1' }, system: { id: 'sys', harness: 'oracle', model: null },
-    task: { id: CONTEXT.taskId, domain: 'finance', formatRequired: true }, trial: 1, status: 'completed',
-    agent: { exitCode: 0, timedOut: false, reason: null, startedAt: '2026-01-01T00:00:00Z', endedAt: '2026-01-01T00:10:00Z', durationSeconds: 600, containerAttempts: 1 },
-    usage: null, deliverables: [], formatCompliance: { required: true, compliant: true, missing: [], wrongType: [] },
-    verdicts, score: scoreTask(verdicts), recordedAt: '2026-01-01T00:10:00Z',
+    schema: 'assay.trial-record/v1',
+    jobId: 'job-1',
+    benchmark: { id: 'sb', version: '1' },
+    system: { id: 'sys', harness: 'oracle', model: null },
+    task: { id: CONTEXT.taskId, domain: 'finance', formatRequired: true },
+    trial: 1,
+    status: 'completed',
+    agent: {
+      exitCode: 0,
+      timedOut: false,
+      reason: null,
+      startedAt: '2026-01-01T00:00:00Z',
+      endedAt: '2026-01-01T00:10:00Z',
+      durationSeconds: 600,
+      containerAttempts: 1,
+    },
+    usage: null,
+    deliverables: [],
+    formatCompliance: { required: true, compliant: true, missing: [], wrongType: [] },
+    verdicts,
+    score: scoreTask(verdicts),
+    recordedAt: '2026-01-01T00:10:00Z',
   });
 }
 
@@ -39,14 +77,28 @@ describe('rejudgeTrial', () => {
   it('re-evaluates a stored submission under another judge setup and rescores it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'judge-setup-'));
     const file = join(dir, 'other.yaml');
-    await writeFile(file, `judge:\n  mode: per-item\n  provider: anthropic\n  model: claude-judge\n  baseUrl: ${server.url}\n  apiKeyEnv: ${KEY_ENV}\n  concurrency: 8\n`);
+    await writeFile(
+      file,
+      `judge:\n  mode: per-item\n  provider: anthropic\n  model: claude-judge\n  baseUrl: ${server.url}\n  apiKeyEnv: ${KEY_ENV}\n  concurrency: 8\n`,
+    );
     const setup = await loadJudgeSetupFile(file);
     const before = storedRecord();
     expect(before.score.value).toBeNull();
-    const out = await rejudgeTrial({ record: before, rubric, context: CONTEXT, evidence: evidence(), setup, modelOptions: { env } });
+    const out = await rejudgeTrial({
+      record: before,
+      rubric,
+      context: CONTEXT,
+      evidence: evidence(),
+      setup,
+      modelOptions: { env },
+    });
     const t = truth();
     expect(out.record.verdicts.map((v) => v.decision)).toEqual(rubric.items.map((i) => t.get(i.id)));
-    expect(out.record.verdicts[0]).toMatchObject({ weight: 5, source: 'judge', judge: { provider: 'anthropic', model: 'claude-judge', mode: 'per-item' } });
+    expect(out.record.verdicts[0]).toMatchObject({
+      weight: 5,
+      source: 'judge',
+      judge: { provider: 'anthropic', model: 'claude-judge', mode: 'per-item' },
+    });
     expect(trialRecordSchema.parse(out.record)).toBeTruthy();
     const expected = scoreTask(out.record.verdicts);
     expect(out.record.score).toEqual(expected);
@@ -57,7 +109,9 @@ describe('rejudgeTrial', () => {
   });
 
   it('rejects an invalid judge setup file with the field named', () => {
-    expect(() => parseJudgeSetup({ mode: 'per-item', batchSize: 0 }, 'x.yaml')).toThrow(/x\.yaml is invalid: batchSize/);
+    expect(() => parseJudgeSetup({ mode: 'per-item', batchSize: 0 }, 'x.yaml')).toThrow(
+      /x\.yaml is invalid: batchSize/,
+    );
   });
 });
 
@@ -66,12 +120,25 @@ describe('judge activities', () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'judge-cache-'));
     const beats: unknown[] = [];
     const lines: string[] = [];
-    const make = () => createJudgeActivities({ cacheDir, openEvidence: () => evidence(), modelOptions: { env }, heartbeat: (d) => beats.push(d), log: (l) => lines.push(l) });
+    const make = () =>
+      createJudgeActivities({
+        cacheDir,
+        openEvidence: () => evidence(),
+        modelOptions: { env },
+        heartbeat: (d) => beats.push(d),
+        log: (l) => lines.push(l),
+      });
     const input = {
       submission: { dir: '/tmp/does-not-matter', id: 'sys/fin-q3-review/1' },
       items: rubricJudgeItems(rubric.items),
       context: CONTEXT,
-      setup: { mode: 'batched', provider: 'openai', model: 'judge-model', baseUrl: `${server.url}/v1`, apiKeyEnv: KEY_ENV },
+      setup: {
+        mode: 'batched',
+        provider: 'openai',
+        model: 'judge-model',
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: KEY_ENV,
+      },
     };
     const first = await make().judgeSubmission(input);
     expect(JSON.parse(JSON.stringify(first))).toEqual(first);
@@ -92,7 +159,20 @@ describe('judge activities', () => {
 
 describe('judge cost', () => {
   it('prices tokens with cached input counted once, inside input', () => {
-    const stats = { items: 1, byCheck: 0, reused: 0, judged: 1, unjudged: 0, sessions: 1, modelCalls: 2, malformedReplies: 0, usage: { inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 400_000 }, wallMs: 10, modelMs: 8, bookkeepingMs: 1 };
+    const stats = {
+      items: 1,
+      byCheck: 0,
+      reused: 0,
+      judged: 1,
+      unjudged: 0,
+      sessions: 1,
+      modelCalls: 2,
+      malformedReplies: 0,
+      usage: { inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 400_000 },
+      wallMs: 10,
+      modelMs: 8,
+      bookkeepingMs: 1,
+    };
     const c = judgeCost({ stats }, { inputPerMTok: 2, outputPerMTok: 10, cachedInputPerMTok: 0.5 });
     expect(c.totalTokens).toBe(1_100_000);
     expect(c.costUsd).toBeCloseTo(0.6 * 2 + 0.4 * 0.5 + 0.1 * 10, 10);

@@ -16,8 +16,21 @@ afterAll(async () => {
 });
 
 it.each(['per-item', 'batched', 'holistic'] as const)('%s: every criterion satisfied', async (mode) => {
-  const setup = judgeSetupSchema.parse({ mode, provider: 'anthropic', model: 'm', baseUrl: server.url, apiKeyEnv: KEY_ENV });
-  const r = await judgeItems({ items: ITEMS, context: CONTEXT, evidence: evidence(), setup, model: createJudgeModel(setup, { env }), evidenceContextVersion: 't' });
+  const setup = judgeSetupSchema.parse({
+    mode,
+    provider: 'anthropic',
+    model: 'm',
+    baseUrl: server.url,
+    apiKeyEnv: KEY_ENV,
+  });
+  const r = await judgeItems({
+    items: ITEMS,
+    context: CONTEXT,
+    evidence: evidence(),
+    setup,
+    model: createJudgeModel(setup, { env }),
+    evidenceContextVersion: 't',
+  });
   expect(r.verdicts.every((v) => v.decision === 'satisfied' && v.source === 'judge')).toBe(true);
   expect(r.stats.malformedReplies).toBe(0);
 });

@@ -7,7 +7,8 @@ import type { ApiKind, MockRequest, NormalizedMessage } from './types.js';
 type Json = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v);
 
 /** Text of a content value: a string or an array of typed parts. */
 function partsText(content: unknown): string {
@@ -37,7 +38,8 @@ function fromOpenAiChat(body: Json): Parsed {
     if (!isObj(m)) continue;
     const role = str(m.role);
     if (role === 'system' || role === 'developer') out.system.push(partsText(m.content));
-    else if (role === 'tool' || role === 'function') out.messages.push({ role: 'tool', text: partsText(m.content), toolCalls: [] });
+    else if (role === 'tool' || role === 'function')
+      out.messages.push({ role: 'tool', text: partsText(m.content), toolCalls: [] });
     else if (role === 'assistant') {
       const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
       out.messages.push({
@@ -60,7 +62,12 @@ function fromOpenAiChat(body: Json): Parsed {
 function fromOpenAiResponses(body: Json): Parsed {
   const out: Parsed = { system: [], messages: [], tools: [] };
   if (typeof body.instructions === 'string') out.system.push(body.instructions);
-  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
+  const input =
+    typeof body.input === 'string'
+      ? [{ role: 'user', content: body.input }]
+      : Array.isArray(body.input)
+        ? body.input
+        : [];
   for (const item of input) {
     if (!isObj(item)) continue;
     const type = str(item.type);
@@ -76,11 +83,13 @@ function fromOpenAiResponses(body: Json): Parsed {
     } else {
       const role = str(item.role);
       if (role === 'system' || role === 'developer') out.system.push(partsText(item.content));
-      else if (role === 'assistant') out.messages.push({ role: 'assistant', text: partsText(item.content), toolCalls: [] });
+      else if (role === 'assistant')
+        out.messages.push({ role: 'assistant', text: partsText(item.content), toolCalls: [] });
       else out.messages.push({ role: 'user', text: partsText(item.content), toolCalls: [] });
     }
   }
-  for (const t of Array.isArray(body.tools) ? body.tools : []) if (isObj(t) && typeof t.name === 'string') out.tools.push(t.name);
+  for (const t of Array.isArray(body.tools) ? body.tools : [])
+    if (isObj(t) && typeof t.name === 'string') out.tools.push(t.name);
   return out;
 }
 
@@ -89,7 +98,8 @@ function fromAnthropic(body: Json): Parsed {
   if (body.system !== undefined) out.system.push(partsText(body.system));
   for (const m of Array.isArray(body.messages) ? body.messages : []) {
     if (!isObj(m)) continue;
-    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
+    const blocks =
+      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
     if (m.role === 'assistant') {
       const text: string[] = [];
       const calls: NormalizedMessage['toolCalls'] = [];
@@ -110,7 +120,8 @@ function fromAnthropic(body: Json): Parsed {
     }
     if (text.length > 0) out.messages.push({ role: 'user', text: text.join('\n'), toolCalls: [] });
   }
-  for (const t of Array.isArray(body.tools) ? body.tools : []) if (isObj(t) && typeof t.name === 'string') out.tools.push(t.name);
+  for (const t of Array.isArray(body.tools) ? body.tools : [])
+    if (isObj(t) && typeof t.name === 'string') out.tools.push(t.name);
   return out;
 }
 
@@ -126,16 +137,19 @@ function fromGemini(body: Json): Parsed {
       out.messages.push({
         role: 'assistant',
         text: parts.map((p) => (typeof p.text === 'string' && p.thought !== true ? p.text : '')).join(''),
-        toolCalls: parts.filter((p) => isObj(p.functionCall)).map((p) => {
-          const f = p.functionCall as Json;
-          return { name: str(f.name), arguments: JSON.stringify(f.args ?? {}) };
-        }),
+        toolCalls: parts
+          .filter((p) => isObj(p.functionCall))
+          .map((p) => {
+            const f = p.functionCall as Json;
+            return { name: str(f.name), arguments: JSON.stringify(f.args ?? {}) };
+          }),
       });
       continue;
     }
     const text: string[] = [];
     for (const p of parts) {
-      if (isObj(p.functionResponse)) out.messages.push({ role: 'tool', text: JSON.stringify(p.functionResponse.response ?? {}), toolCalls: [] });
+      if (isObj(p.functionResponse))
+        out.messages.push({ role: 'tool', text: JSON.stringify(p.functionResponse.response ?? {}), toolCalls: [] });
       else if (typeof p.text === 'string') text.push(p.text);
       else if (isObj(p.inlineData)) text.push('[image]');
     }
@@ -149,21 +163,39 @@ function fromGemini(body: Json): Parsed {
   return out;
 }
 
-export function normalizeRequest(api: ApiKind, body: Json, model: string, stream: boolean): Omit<MockRequest, 'call' | 'groups'> {
+export function normalizeRequest(
+  api: ApiKind,
+  body: Json,
+  model: string,
+  stream: boolean,
+): Omit<MockRequest, 'call' | 'groups'> {
   const parsed =
-    api === 'openai-chat' ? fromOpenAiChat(body)
-      : api === 'openai-responses' ? fromOpenAiResponses(body)
-        : api === 'anthropic' ? fromAnthropic(body)
+    api === 'openai-chat'
+      ? fromOpenAiChat(body)
+      : api === 'openai-responses'
+        ? fromOpenAiResponses(body)
+        : api === 'anthropic'
+          ? fromAnthropic(body)
           : fromGemini(body);
   const system = parsed.system.filter((s) => s.length > 0).join('\n');
   const msgs = parsed.messages;
   const lastAssistant = msgs.map((m) => m.role).lastIndexOf('assistant');
   const user = [...msgs].reverse().find((m) => m.role === 'user')?.text ?? '';
-  const toolResult = msgs.slice(lastAssistant + 1).filter((m) => m.role === 'tool').map((m) => m.text).join('\n');
-  const all = [system, ...msgs.map((m) => [m.text, ...m.toolCalls.map((c) => `${c.name} ${c.arguments}`)].join('\n'))].join('\n');
+  const toolResult = msgs
+    .slice(lastAssistant + 1)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.text)
+    .join('\n');
+  const all = [
+    system,
+    ...msgs.map((m) => [m.text, ...m.toolCalls.map((c) => `${c.name} ${c.arguments}`)].join('\n')),
+  ].join('\n');
   // A conversation is identified by its opening: model, system and first user message.
   const firstUser = msgs.find((m) => m.role === 'user')?.text ?? '';
-  const conversationKey = createHash('sha256').update(`${api}\0${model}\0${system}\0${firstUser}`).digest('hex').slice(0, 16);
+  const conversationKey = createHash('sha256')
+    .update(`${api}\0${model}\0${system}\0${firstUser}`)
+    .digest('hex')
+    .slice(0, 16);
   return {
     api,
     model,

@@ -46,7 +46,10 @@ function stripScheme(v: string): string {
 }
 
 /** Redact secret-looking headers; return the redacted copy and the credential hashes. */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): { headers: Record<string, string>; credentials: RecordedCredential[] } {
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): {
+  headers: Record<string, string>;
+  credentials: RecordedCredential[];
+} {
   const out: Record<string, string> = {};
   const credentials: RecordedCredential[] = [];
   for (const [name, raw] of Object.entries(headers)) {
@@ -97,7 +100,12 @@ export class Recorder {
   /** Throw if `secret` appears in plain text in any recorded request, log line, or extra text given. */
   assertNoSecret(secret: string, extra: Record<string, string> = {}): void {
     if (secret.length === 0) return;
-    const places: Record<string, string> = { 'recorded requests': JSON.stringify(this.requests), 'server log': this.logs.join('\n'), ...extra };
-    for (const [where, text] of Object.entries(places)) if (text.includes(secret)) throw new Error(messages.secretLeaked(where));
+    const places: Record<string, string> = {
+      'recorded requests': JSON.stringify(this.requests),
+      'server log': this.logs.join('\n'),
+      ...extra,
+    };
+    for (const [where, text] of Object.entries(places))
+      if (text.includes(secret)) throw new Error(messages.secretLeaked(where));
   }
 }

@@ -22,7 +22,10 @@ export async function loadScriptFile(path: string): Promise<MockScript> {
 /** Validate a script object (file form or TS form). Reply functions and RegExps pass through. */
 export function parseScript(raw: unknown, where = '(object)'): MockScript {
   const result = fileScriptSchema.safeParse(raw);
-  if (!result.success) throw new Error(messages.scriptInvalid(where, result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')));
+  if (!result.success)
+    throw new Error(
+      messages.scriptInvalid(where, result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')),
+    );
   const s = result.data;
   return {
     rules: s.rules.map((r) => ({ ...r, reply: r.reply as ReplySource | undefined })),
@@ -95,7 +98,8 @@ function callId(prefix: string, req: MockRequest, index: number): string {
 
 export async function resolveReply(source: ReplySource, req: MockRequest, idPrefix: string): Promise<FinalReply> {
   const vars = { ...req.groups, turn: String(req.turn), call: String(req.call), model: req.model };
-  const raw: MockReply = typeof source === 'function' ? await source(req) : (renderTemplate(source, req, vars) as MockReply);
+  const raw: MockReply =
+    typeof source === 'function' ? await source(req) : (renderTemplate(source, req, vars) as MockReply);
   const spec = replySpecSchema.parse(raw);
   const toolCalls = spec.toolCalls.map((c, i) => ({
     id: callId(idPrefix, req, i),
@@ -179,7 +183,10 @@ export class ScriptState {
     let x = next() * total;
     let kind: FaultKind = weights[0]?.[0] ?? '500';
     for (const [k, w] of weights) {
-      if (x < w) { kind = k; break; }
+      if (x < w) {
+        kind = k;
+        break;
+      }
       x -= w;
     }
     return { kind, retryAfter: f.retryAfter, ms: f.slowMs, afterChunks: f.afterChunks, random: true };

@@ -115,19 +115,40 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     const { headers, credentials } = redactHeaders(req.headers);
     const raw = await readBody(req);
     const rec: RecordedRequest = {
-      seq, at: new Date(started).toISOString(), method, path, api: null, model: '', stream: false, headers,
-      credentials: [...credentials, ...queryCreds], body: raw, rule: null, fault: null, status: 0, usage: null, reply: null,
-      outcome: 'ok', durationMs: 0,
+      seq,
+      at: new Date(started).toISOString(),
+      method,
+      path,
+      api: null,
+      model: '',
+      stream: false,
+      headers,
+      credentials: [...credentials, ...queryCreds],
+      body: raw,
+      rule: null,
+      fault: null,
+      status: 0,
+      usage: null,
+      reply: null,
+      outcome: 'ok',
+      durationMs: 0,
     };
     recorder.requests.push(rec);
     const finish = (status: number, outcome: RecordedRequest['outcome']) => {
       rec.status = status;
       rec.outcome = outcome;
       rec.durationMs = Date.now() - started;
-      recorder.log(`#${rec.seq} ${method} ${path} -> ${status} ${outcome}${rec.rule ? ` rule=${rec.rule}` : ''}${rec.fault ? ` fault=${rec.fault}` : ''}`);
+      recorder.log(
+        `#${rec.seq} ${method} ${path} -> ${status} ${outcome}${rec.rule ? ` rule=${rec.rule}` : ''}${rec.fault ? ` fault=${rec.fault}` : ''}`,
+      );
     };
     const sendJson = (status: number, body: unknown, extra: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_mock_${rec.seq}`, 'request-id': `req_mock_${rec.seq}`, ...extra });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'x-request-id': `req_mock_${rec.seq}`,
+        'request-id': `req_mock_${rec.seq}`,
+        ...extra,
+      });
       res.end(JSON.stringify(body));
     };
 
@@ -155,7 +176,10 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
       if (r.gemini) {
         const inner = (body.generateContentRequest ?? body) as Record<string, unknown>;
         sendJson(200, { totalTokens: estimateTokens(normalizeRequest('gemini', inner, r.model ?? '', false).all) });
-      } else sendJson(200, { input_tokens: estimateTokens(normalizeRequest('anthropic', body, String(body.model ?? ''), false).all) });
+      } else
+        sendJson(200, {
+          input_tokens: estimateTokens(normalizeRequest('anthropic', body, String(body.model ?? ''), false).all),
+        });
       return finish(200, 'ok');
     }
     const api = r.api;
@@ -169,7 +193,8 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     const picked = state.pick({ ...base, call, groups: {} });
     const mreq: MockRequest = { ...base, call, groups: picked.groups };
     rec.rule = picked.rule ? (picked.rule.name ?? `rule#${picked.index}`) : null;
-    const fault: ResolvedFault | null = state.ruleFault(picked.rule) ?? (picked.rule?.noRandomFaults ? null : state.randomFault(raw));
+    const fault: ResolvedFault | null =
+      state.ruleFault(picked.rule) ?? (picked.rule?.noRandomFaults ? null : state.randomFault(raw));
     rec.fault = fault?.kind ?? null;
     if (picked.rule?.delayMs) await sleep(picked.rule.delayMs);
 
@@ -179,7 +204,9 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     });
 
     if (fault?.kind === '429') {
-      sendJson(429, errorBody(api, 429, messages.rateLimited(fault.retryAfter)), { 'retry-after': String(fault.retryAfter) });
+      sendJson(429, errorBody(api, 429, messages.rateLimited(fault.retryAfter)), {
+        'retry-after': String(fault.retryAfter),
+      });
       return finish(429, 'fault');
     }
     if (fault?.kind === '500') {
@@ -199,7 +226,8 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     }
     const reply = await resolveReply(source, mreq, 'call_');
     idCounter += 1;
-    const prefix = api === 'anthropic' ? 'msg_' : api === 'openai-responses' ? 'resp_' : api === 'gemini' ? '' : 'chatcmpl-';
+    const prefix =
+      api === 'anthropic' ? 'msg_' : api === 'openai-responses' ? 'resp_' : api === 'gemini' ? '' : 'chatcmpl-';
     const ctx: WireContext = {
       id: `${prefix}mock${String(idCounter).padStart(8, '0')}${reply.toolCalls[0]?.id.slice(5, 17) ?? ''}`,
       model,
@@ -215,7 +243,11 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
         res.write(sseFrame('{"id": "broken", "choices": [ {"delta": '));
         res.end();
       } else {
-        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_mock_${rec.seq}`, 'request-id': `req_mock_${rec.seq}` });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'x-request-id': `req_mock_${rec.seq}`,
+          'request-id': `req_mock_${rec.seq}`,
+        });
         res.end('{"id": "broken", "object": "chat.completion", "choices": [ {"index": 0, "message": ');
       }
       return finish(200, 'fault');
@@ -223,9 +255,12 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
 
     if (!stream) {
       const payload = JSON.stringify(
-        api === 'anthropic' ? anthropicJson(reply, ctx)
-          : api === 'gemini' ? geminiJson(reply, ctx)
-            : api === 'openai-responses' ? responsesJson(reply, ctx, body)
+        api === 'anthropic'
+          ? anthropicJson(reply, ctx)
+          : api === 'gemini'
+            ? geminiJson(reply, ctx)
+            : api === 'openai-responses'
+              ? responsesJson(reply, ctx, body)
               : chatJson(reply, ctx),
       );
       if (slowMs > 0) await sleep(slowMs);
@@ -263,7 +298,13 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     return finish(200, fault ? 'fault' : 'ok');
   }
 
-  function streamFrames(api: ApiKind, reply: FinalReply, ctx: WireContext, body: Record<string, unknown>, sse: boolean): string[] {
+  function streamFrames(
+    api: ApiKind,
+    reply: FinalReply,
+    ctx: WireContext,
+    body: Record<string, unknown>,
+    sse: boolean,
+  ): string[] {
     if (api === 'anthropic') return anthropicStream(reply, ctx);
     if (api === 'openai-responses') return responsesStream(reply, ctx, body);
     if (api === 'openai-chat') return chatStream(reply, ctx);
@@ -275,8 +316,23 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
 
   function modelList(): unknown {
     const ids = [...new Set(['mock-model', ...recorder.requests.map((r) => r.model).filter((m) => m.length > 0)])];
-    const data = ids.map((id) => ({ id, object: 'model', type: 'model', created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'mock-llm', display_name: id }));
-    return { object: 'list', data, has_more: false, first_id: ids[0], last_id: ids.at(-1), models: ids.map((id) => ({ name: `models/${id}`, displayName: id })) };
+    const data = ids.map((id) => ({
+      id,
+      object: 'model',
+      type: 'model',
+      created: 0,
+      created_at: '1970-01-01T00:00:00Z',
+      owned_by: 'mock-llm',
+      display_name: id,
+    }));
+    return {
+      object: 'list',
+      data,
+      has_more: false,
+      first_id: ids[0],
+      last_id: ids.at(-1),
+      models: ids.map((id) => ({ name: `models/${id}`, displayName: id })),
+    };
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -295,10 +351,18 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     requests: recorder.requests,
     logs: recorder.logs,
     modelCalls: (api) => recorder.requests.filter((r) => r.api !== null && (api === undefined || r.api === api)),
-    totalUsage: () => recorder.requests.reduce(
-      (s, r) => (r.usage ? { input: s.input + r.usage.input, output: s.output + r.usage.output, cachedInput: s.cachedInput + r.usage.cachedInput } : s),
-      { input: 0, output: 0, cachedInput: 0 },
-    ),
+    totalUsage: () =>
+      recorder.requests.reduce(
+        (s, r) =>
+          r.usage
+            ? {
+                input: s.input + r.usage.input,
+                output: s.output + r.usage.output,
+                cachedInput: s.cachedInput + r.usage.cachedInput,
+              }
+            : s,
+        { input: 0, output: 0, cachedInput: 0 },
+      ),
     sawCredential: (secret) => recorder.sawCredential(secret),
     assertNoSecret: (secret, extra) => recorder.assertNoSecret(secret, extra),
     setScript: (script) => {
@@ -317,5 +381,11 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
 }
 
 function sseHeaders(seq: number): Record<string, string> {
-  return { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': `req_mock_${seq}`, 'request-id': `req_mock_${seq}` };
+  return {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-request-id': `req_mock_${seq}`,
+    'request-id': `req_mock_${seq}`,
+  };
 }

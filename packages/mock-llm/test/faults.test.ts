@@ -9,16 +9,28 @@ const script: MockScript = {
     { name: 'limit-once', match: { user: /rate-limit me/ }, fault: { kind: '429', retryAfter: 0.2 }, times: 1 },
     { name: 'boom', match: { user: /server error/ }, fault: { kind: '500' } },
     { name: 'hang', match: { user: /hang up/ }, fault: { kind: 'hang' } },
-    { name: 'cut', match: { user: /cut stream/ }, fault: { kind: 'truncate', afterChunks: 3 }, reply: { text: 'a long reply that will be cut off halfway through' } },
+    {
+      name: 'cut',
+      match: { user: /cut stream/ },
+      fault: { kind: 'truncate', afterChunks: 3 },
+      reply: { text: 'a long reply that will be cut off halfway through' },
+    },
     { name: 'garbled', match: { user: /garble/ }, fault: { kind: 'malformed' }, reply: { text: 'never seen' } },
-    { name: 'slow', match: { user: /take your time/ }, fault: { kind: 'slow', ms: 300 }, reply: { text: 'done slowly' } },
+    {
+      name: 'slow',
+      match: { user: /take your time/ },
+      fault: { kind: 'slow', ms: 300 },
+      reply: { text: 'done slowly' },
+    },
   ],
   default: { text: 'fine', usage: { input: 5, output: 1 } },
 };
 
 let server: MockLlmServer;
-const client = (maxRetries = 0, timeout = 5000) => new OpenAI({ apiKey: 'sk-x', baseURL: `${server.url}/v1`, maxRetries, timeout });
-const ask = (content: string, o = client()) => o.chat.completions.create({ model: 'm', messages: [{ role: 'user', content }] });
+const client = (maxRetries = 0, timeout = 5000) =>
+  new OpenAI({ apiKey: 'sk-x', baseURL: `${server.url}/v1`, maxRetries, timeout });
+const ask = (content: string, o = client()) =>
+  o.chat.completions.create({ model: 'm', messages: [{ role: 'user', content }] });
 
 beforeAll(async () => {
   server = await startMockLlm({ script });
@@ -40,7 +52,9 @@ describe('scripted faults', () => {
   it('500 surfaces as an API error with the status', async () => {
     await expect(ask('server error')).rejects.toMatchObject({ status: 500 });
     const anth = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
-    await expect(anth.messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'server error' }] })).rejects.toMatchObject({ status: 500, error: { type: 'error', error: { type: 'api_error' } } });
+    await expect(
+      anth.messages.create({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'server error' }] }),
+    ).rejects.toMatchObject({ status: 500, error: { type: 'error', error: { type: 'api_error' } } });
   });
 
   it('hang ends in a client timeout and is recorded as aborted', async () => {
@@ -50,25 +64,47 @@ describe('scripted faults', () => {
   });
 
   it('a truncated stream fails the SDK stream, in both OpenAI and Anthropic formats', async () => {
-    const stream = await client().chat.completions.create({ model: 'm', stream: true, messages: [{ role: 'user', content: 'cut stream' }] });
-    await expect((async () => {
-      for await (const _ of stream) { /* drain */ }
-    })()).rejects.toThrow();
+    const stream = await client().chat.completions.create({
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'cut stream' }],
+    });
+    await expect(
+      (async () => {
+        for await (const _ of stream) {
+          /* drain */
+        }
+      })(),
+    ).rejects.toThrow();
     const anth = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
-    await expect(anth.messages.stream({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'cut stream' }] }).finalMessage()).rejects.toThrow();
+    await expect(
+      anth.messages
+        .stream({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'cut stream' }] })
+        .finalMessage(),
+    ).rejects.toThrow();
     expect(server.requests.filter((q) => q.rule === 'cut').every((q) => q.usage === null)).toBe(true);
   });
 
   it('a truncated non-streaming body fails the SDK', async () => {
-    await expect(client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'cut stream' }] })).rejects.toThrow();
+    await expect(
+      client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'cut stream' }] }),
+    ).rejects.toThrow();
   });
 
   it('malformed JSON fails the SDK', async () => {
     await expect(ask('garble')).rejects.toThrow();
-    const stream = await client().chat.completions.create({ model: 'm', stream: true, messages: [{ role: 'user', content: 'garble' }] });
-    await expect((async () => {
-      for await (const _ of stream) { /* drain */ }
-    })()).rejects.toThrow();
+    const stream = await client().chat.completions.create({
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'garble' }],
+    });
+    await expect(
+      (async () => {
+        for await (const _ of stream) {
+          /* drain */
+        }
+      })(),
+    ).rejects.toThrow();
   });
 
   it('slow replies arrive after the delay', async () => {
@@ -81,7 +117,9 @@ describe('scripted faults', () => {
   it('answers unmatched requests with an explicit 400 when there is no default', async () => {
     const strict = await startMockLlm({ script: { rules: [] } });
     const c = new OpenAI({ apiKey: 'k', baseURL: `${strict.url}/v1`, maxRetries: 0 });
-    await expect(c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/no script rule matched/);
+    await expect(c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(
+      /no script rule matched/,
+    );
     expect(strict.requests[0]?.outcome).toBe('unmatched');
     await strict.close();
   });
@@ -90,8 +128,14 @@ describe('scripted faults', () => {
 describe('random faults', () => {
   const body = (i: number) => JSON.stringify({ model: 'm', messages: [{ role: 'user', content: `request ${i}` }] });
   async function statuses(seed: number): Promise<number[]> {
-    const s = await startMockLlm({ script: { rules: [], default: { text: 'ok' }, faults: { seed, rate: 0.3, kinds: ['429', '500'], retryAfter: 0 } } });
-    const out = await Promise.all(Array.from({ length: 200 }, (_, i) => fetch(`${s.url}/v1/chat/completions`, { method: 'POST', body: body(i) }).then((r) => r.status)));
+    const s = await startMockLlm({
+      script: { rules: [], default: { text: 'ok' }, faults: { seed, rate: 0.3, kinds: ['429', '500'], retryAfter: 0 } },
+    });
+    const out = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        fetch(`${s.url}/v1/chat/completions`, { method: 'POST', body: body(i) }).then((r) => r.status),
+      ),
+    );
     await s.close();
     return out;
   }

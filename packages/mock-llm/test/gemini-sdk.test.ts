@@ -12,8 +12,18 @@ beforeAll(async () => {
     script: {
       chunkChars: 4,
       rules: [
-        { match: { api: 'gemini', user: /file (?<name>\S+)/ }, reply: { text: 'Reading it.', toolCalls: [{ name: 'read_file', arguments: { path: '{{name}}' } }], usage: { input: 40, output: 8 } } },
-        { match: { api: 'gemini' }, reply: { text: 'Plain answer from the scripted model.', usage: { input: 10, output: 7 } } },
+        {
+          match: { api: 'gemini', user: /file (?<name>\S+)/ },
+          reply: {
+            text: 'Reading it.',
+            toolCalls: [{ name: 'read_file', arguments: { path: '{{name}}' } }],
+            usage: { input: 40, output: 8 },
+          },
+        },
+        {
+          match: { api: 'gemini' },
+          reply: { text: 'Plain answer from the scripted model.', usage: { input: 10, output: 7 } },
+        },
       ],
     },
   });

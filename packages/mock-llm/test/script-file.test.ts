@@ -49,19 +49,31 @@ const openai = () => new OpenAI({ apiKey: 'sk-file-test', baseURL: `${server.url
 
 it('expands $each into one array item per match', async () => {
   const r = await openai().chat.completions.create({
-    model: 'judge', tools: [{ type: 'function', function: { name: 'submit_verdicts', parameters: {} } }],
-    messages: [{ role: 'user', content: 'ITEM a-1: totals add up\nITEM b-2: has a title page\nITEM c-3: cites sources' }],
+    model: 'judge',
+    tools: [{ type: 'function', function: { name: 'submit_verdicts', parameters: {} } }],
+    messages: [
+      { role: 'user', content: 'ITEM a-1: totals add up\nITEM b-2: has a title page\nITEM c-3: cites sources' },
+    ],
   });
   const call = r.choices[0]?.message.tool_calls?.[0];
   if (call?.type !== 'function') throw new Error('expected a function call');
   expect(JSON.parse(call.function.arguments)).toEqual({
-    verdicts: ['a-1', 'b-2', 'c-3'].map((id) => ({ itemId: id, decision: 'satisfied', justification: `checked ${id}` })),
+    verdicts: ['a-1', 'b-2', 'c-3'].map((id) => ({
+      itemId: id,
+      decision: 'satisfied',
+      justification: `checked ${id}`,
+    })),
   });
 });
 
 it('matches on turn and fills {{turn}} and {{model}}', async () => {
   const r = await openai().chat.completions.create({
-    model: 'm2', messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }],
+    model: 'm2',
+    messages: [
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+      { role: 'user', content: 'c' },
+    ],
   });
   expect(r.choices[0]?.message.content).toBe('turn 2 for m2');
 });
@@ -69,7 +81,9 @@ it('matches on turn and fills {{turn}} and {{model}}', async () => {
 it('counts calls per conversation so a retry sees call 2', async () => {
   const r = await openai().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'flaky' }] });
   expect(r.choices[0]?.message.content).toBe('default reply');
-  expect(server.requests.filter((q) => JSON.stringify(q.body).includes('flaky')).map((q) => q.status)).toEqual([500, 200]);
+  expect(server.requests.filter((q) => JSON.stringify(q.body).includes('flaky')).map((q) => q.status)).toEqual([
+    500, 200,
+  ]);
 });
 
 it('stops using a rule after `times`', async () => {

@@ -9,13 +9,25 @@ const KEY = 'sk-test-5f2a9c0e1b7d4e3f8a6c';
 const script: MockScript = {
   chunkChars: 5,
   rules: [
-    { name: 'after-tool', match: { toolResult: /sunny/ }, reply: { text: 'It is sunny in the city, 21 degrees.', usage: { input: 200, output: 12 } } },
+    {
+      name: 'after-tool',
+      match: { toolResult: /sunny/ },
+      reply: { text: 'It is sunny in the city, 21 degrees.', usage: { input: 200, output: 12 } },
+    },
     {
       name: 'weather-tool',
       match: { user: /weather in (?<city>\w+)/ },
-      reply: { text: 'Let me check.', toolCalls: [{ name: 'get_weather', arguments: { city: '{{city}}', unit: 'C' } }], usage: { input: 120, output: 30, cachedInput: 20 } },
+      reply: {
+        text: 'Let me check.',
+        toolCalls: [{ name: 'get_weather', arguments: { city: '{{city}}', unit: 'C' } }],
+        usage: { input: 120, output: 30, cachedInput: 20 },
+      },
     },
-    { name: 'greeting', match: { user: /hello/i }, reply: { text: 'Hello there, how can I help you today?', usage: { input: 11, output: 9 } } },
+    {
+      name: 'greeting',
+      match: { user: /hello/i },
+      reply: { text: 'Hello there, how can I help you today?', usage: { input: 11, output: 9 } },
+    },
   ],
 };
 
@@ -32,18 +44,28 @@ afterAll(async () => {
   await server.close();
 });
 
-const weatherTool = { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const weatherTool = {
+  type: 'function' as const,
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+};
 
 describe('OpenAI Chat Completions', () => {
   it('returns text with exact usage', async () => {
-    const r = await openai.chat.completions.create({ model: 'gpt-mock', messages: [{ role: 'user', content: 'Hello!' }] });
+    const r = await openai.chat.completions.create({
+      model: 'gpt-mock',
+      messages: [{ role: 'user', content: 'Hello!' }],
+    });
     expect(r.choices[0]?.message.content).toBe('Hello there, how can I help you today?');
     expect(r.choices[0]?.finish_reason).toBe('stop');
     expect(r.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 9, total_tokens: 20 });
   });
 
   it('returns tool calls with templated arguments', async () => {
-    const r = await openai.chat.completions.create({ model: 'gpt-mock', tools: [weatherTool], messages: [{ role: 'user', content: 'What is the weather in Paris?' }] });
+    const r = await openai.chat.completions.create({
+      model: 'gpt-mock',
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+    });
     const call = r.choices[0]?.message.tool_calls?.[0];
     expect(r.choices[0]?.finish_reason).toBe('tool_calls');
     expect(call?.type).toBe('function');
@@ -54,7 +76,9 @@ describe('OpenAI Chat Completions', () => {
 
   it('streams text and tool calls that the SDK stream helper reassembles, with usage', async () => {
     const stream = openai.chat.completions.stream({
-      model: 'gpt-mock', tools: [weatherTool], stream_options: { include_usage: true },
+      model: 'gpt-mock',
+      tools: [weatherTool],
+      stream_options: { include_usage: true },
       messages: [{ role: 'user', content: 'What is the weather in Oslo?' }],
     });
     const final = await stream.finalChatCompletion();
@@ -68,10 +92,17 @@ describe('OpenAI Chat Completions', () => {
 
   it('continues a conversation after a tool result', async () => {
     const r = await openai.chat.completions.create({
-      model: 'gpt-mock', stream: true,
+      model: 'gpt-mock',
+      stream: true,
       messages: [
         { role: 'user', content: 'What is the weather in Oslo?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21C' },
       ],
     });
@@ -88,7 +119,11 @@ describe('OpenAI Chat Completions', () => {
 
 describe('OpenAI Responses', () => {
   it('returns output_text, function calls and usage', async () => {
-    const r = await openai.responses.create({ model: 'gpt-mock', input: 'What is the weather in Rome?', tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} }, strict: false }] });
+    const r = await openai.responses.create({
+      model: 'gpt-mock',
+      input: 'What is the weather in Rome?',
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} }, strict: false }],
+    });
     expect(r.output_text).toBe('Let me check.');
     const call = r.output.find((o) => o.type === 'function_call');
     if (call?.type !== 'function_call') throw new Error('expected a function call');
@@ -97,7 +132,10 @@ describe('OpenAI Responses', () => {
   });
 
   it('streams events that the SDK assembles into the final response', async () => {
-    const stream = openai.responses.stream({ model: 'gpt-mock', input: [{ role: 'user', content: 'What is the weather in Lima?' }] });
+    const stream = openai.responses.stream({
+      model: 'gpt-mock',
+      input: [{ role: 'user', content: 'What is the weather in Lima?' }],
+    });
     const types: string[] = [];
     stream.on('event', (e) => types.push(e.type));
     const final = await stream.finalResponse();
@@ -133,7 +171,8 @@ describe('OpenAI Responses tool loop', () => {
 describe('Anthropic Messages', () => {
   it('returns text and tool_use blocks with usage', async () => {
     const r = await anthropic.messages.create({
-      model: 'claude-mock', max_tokens: 100,
+      model: 'claude-mock',
+      max_tokens: 100,
       tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: {} } }],
       messages: [{ role: 'user', content: 'What is the weather in Cairo?' }],
     });
@@ -145,7 +184,8 @@ describe('Anthropic Messages', () => {
 
   it('streams the full event sequence and the SDK rebuilds the message', async () => {
     const stream = anthropic.messages.stream({
-      model: 'claude-mock', max_tokens: 100,
+      model: 'claude-mock',
+      max_tokens: 100,
       messages: [{ role: 'user', content: 'What is the weather in Lagos?' }],
     });
     const events: string[] = [];
@@ -160,10 +200,14 @@ describe('Anthropic Messages', () => {
 
   it('sees tool results in user turns', async () => {
     const r = await anthropic.messages.create({
-      model: 'claude-mock', max_tokens: 100,
+      model: 'claude-mock',
+      max_tokens: 100,
       messages: [
         { role: 'user', content: 'What is the weather in Lagos?' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Lagos' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Lagos' } }],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
       ],
     });
@@ -172,28 +216,55 @@ describe('Anthropic Messages', () => {
   });
 
   it('counts tokens', async () => {
-    const r = await anthropic.messages.countTokens({ model: 'claude-mock', messages: [{ role: 'user', content: 'Hello world, 12345678' }] });
+    const r = await anthropic.messages.countTokens({
+      model: 'claude-mock',
+      messages: [{ role: 'user', content: 'Hello world, 12345678' }],
+    });
     expect(r.input_tokens).toBeGreaterThan(0);
   });
 });
 
 describe('Gemini', () => {
-  const body = { contents: [{ role: 'user', parts: [{ text: 'What is the weather in Lima?' }] }], tools: [{ functionDeclarations: [{ name: 'get_weather' }] }] };
+  const body = {
+    contents: [{ role: 'user', parts: [{ text: 'What is the weather in Lima?' }] }],
+    tools: [{ functionDeclarations: [{ name: 'get_weather' }] }],
+  };
 
   it('answers generateContent with a functionCall and usageMetadata', async () => {
-    const res = await fetch(`${server.url}/v1beta/models/gemini-mock:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': KEY }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { candidates: { content: { parts: unknown[] }; finishReason: string }[]; usageMetadata: Record<string, number> };
-    expect(json.candidates[0]?.content.parts).toEqual([{ text: 'Let me check.' }, { functionCall: { name: 'get_weather', args: { city: 'Lima', unit: 'C' } } }]);
+    const res = await fetch(`${server.url}/v1beta/models/gemini-mock:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': KEY },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as {
+      candidates: { content: { parts: unknown[] }; finishReason: string }[];
+      usageMetadata: Record<string, number>;
+    };
+    expect(json.candidates[0]?.content.parts).toEqual([
+      { text: 'Let me check.' },
+      { functionCall: { name: 'get_weather', args: { city: 'Lima', unit: 'C' } } },
+    ]);
     expect(json.candidates[0]?.finishReason).toBe('STOP');
     expect(json.usageMetadata).toMatchObject({ promptTokenCount: 120, candidatesTokenCount: 30, totalTokenCount: 150 });
   });
 
   it('streams with alt=sse and as a JSON array', async () => {
-    const sse = await fetch(`${server.url}/v1beta/models/gemini-mock:streamGenerateContent?alt=sse&key=${KEY}`, { method: 'POST', body: JSON.stringify(body) });
+    const sse = await fetch(`${server.url}/v1beta/models/gemini-mock:streamGenerateContent?alt=sse&key=${KEY}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
     expect(sse.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const frames = (await sse.text()).split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)) as { candidates: { content: { parts: { text?: string }[] } }[] });
-    expect(frames.map((f) => f.candidates[0]?.content.parts.map((p) => p.text ?? '').join('')).join('')).toBe('Let me check.');
-    const arr = await fetch(`${server.url}/v1beta/models/gemini-mock:streamGenerateContent`, { method: 'POST', body: JSON.stringify(body) });
+    const frames = (await sse.text())
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: '))
+      .map((f) => JSON.parse(f.slice(6)) as { candidates: { content: { parts: { text?: string }[] } }[] });
+    expect(frames.map((f) => f.candidates[0]?.content.parts.map((p) => p.text ?? '').join('')).join('')).toBe(
+      'Let me check.',
+    );
+    const arr = await fetch(`${server.url}/v1beta/models/gemini-mock:streamGenerateContent`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
     const chunks = (await arr.json()) as unknown[];
     expect(chunks.length).toBe(frames.length);
     expect(server.sawCredential(KEY)).toBe(true);

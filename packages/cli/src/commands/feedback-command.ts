@@ -9,7 +9,10 @@ import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
 
-export async function feedbackCommand(file: string, opts: { system: string; project: string; trial?: string; file: string; name?: string; json?: boolean }): Promise<void> {
+export async function feedbackCommand(
+  file: string,
+  opts: { system: string; project: string; trial?: string; file: string; name?: string; json?: boolean },
+): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
   let text: string;
   try {
@@ -23,11 +26,16 @@ export async function feedbackCommand(file: string, opts: { system: string; proj
   try {
     const client = new Client({ connection, namespace: temporalNamespace() });
     const id = projectWorkflowId(job.spec.id, projectTrialKey(opts.system, opts.project, Number(opts.trial ?? 1)));
-    const ack = await client.workflow.getHandle(id).executeUpdate(injectFeedbackUpdate, {
-      args: [{ name: opts.name ?? path.basename(opts.file), text }],
-    }).catch((err: Error) => {
-      throw new CliError(`feedback was not accepted by ${id}: ${err.cause instanceof Error ? err.cause.message : err.message}`);
-    });
+    const ack = await client.workflow
+      .getHandle(id)
+      .executeUpdate(injectFeedbackUpdate, {
+        args: [{ name: opts.name ?? path.basename(opts.file), text }],
+      })
+      .catch((err: Error) => {
+        throw new CliError(
+          `feedback was not accepted by ${id}: ${err.cause instanceof Error ? err.cause.message : err.message}`,
+        );
+      });
     if (opts.json) console.log(JSON.stringify({ workflowId: id, ...ack }));
     else console.log(`accepted by ${id}; released before ${ack.releaseBefore ?? 'the next subtask'}`);
   } finally {

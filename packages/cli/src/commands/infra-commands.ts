@@ -5,7 +5,12 @@ const log = (line: string): void => console.log(line);
 
 /** `assay setup`: install and start what is missing, idempotently, saying what it does. */
 export async function setupCommand(opts: { documentTools?: boolean; chromium?: boolean }): Promise<void> {
-  await setupAll({ root: repoRoot(), log, withDocumentTools: opts.documentTools !== false, withChromium: Boolean(opts.chromium) });
+  await setupAll({
+    root: repoRoot(),
+    log,
+    withDocumentTools: opts.documentTools !== false,
+    withChromium: Boolean(opts.chromium),
+  });
 }
 
 export async function serverStartCommand(): Promise<void> {
@@ -20,6 +25,9 @@ export async function serverStopCommand(): Promise<void> {
 export async function serverStatusCommand(opts: { json?: boolean }): Promise<void> {
   const status = await temporalServerStatus({ root: repoRoot() });
   if (opts.json) console.log(JSON.stringify(status, null, 2));
-  else console.log(status.running ? `running at ${status.address} (db ${status.dbFile}, UI ${status.uiUrl})` : 'not running');
+  else
+    console.log(
+      status.running ? `running at ${status.address} (db ${status.dbFile}, UI ${status.uiUrl})` : 'not running',
+    );
   if (!status.running) process.exitCode = 1;
 }

@@ -5,9 +5,23 @@
 // `assay report` reads them like any job; the original records are untouched.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { EVIDENCE_CONTEXT_VERSION, casPath, readProjectRecords, readTrialRecords, rejudgeProject, trialDir, writeJsonAtomic } from '@assay/activities';
+import {
+  EVIDENCE_CONTEXT_VERSION,
+  casPath,
+  readProjectRecords,
+  readTrialRecords,
+  rejudgeProject,
+  trialDir,
+  writeJsonAtomic,
+} from '@assay/activities';
 import { buildSubmissionView, evaluateCheck } from '@assay/evidence';
-import { createDirectoryVerdictCache, loadJudgeSetupFile, rejudgeTrial, sumJudgeCosts, type JudgeCost } from '@assay/judge';
+import {
+  createDirectoryVerdictCache,
+  loadJudgeSetupFile,
+  rejudgeTrial,
+  sumJudgeCosts,
+  type JudgeCost,
+} from '@assay/judge';
 import { copyFileSync } from 'node:fs';
 import type { ProjectRecord, TrialRecord } from '@assay/core';
 import { CliError } from '../cli-error.js';
@@ -20,7 +34,10 @@ import { createEvidenceSource } from '../worker/evidence-source.js';
 import { createEvidenceTools } from '../worker/evidence-tools.js';
 import { createCriteriaJudge } from '../worker/judge-trial-items.js';
 
-export async function judgeCommand(file: string, opts: { judge: string; name?: string; json?: boolean }): Promise<void> {
+export async function judgeCommand(
+  file: string,
+  opts: { judge: string; name?: string; json?: boolean },
+): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
   let setup;
   try {
@@ -53,16 +70,25 @@ export async function judgeCommand(file: string, opts: { judge: string; name?: s
       record,
       rubric: task.evaluator.rubric,
       context: { taskId: task.spec.id, title: task.spec.title, request: task.spec.request },
-      evidence: createEvidenceSource(view, { pagesDir: path.join(submission, '..', `${record.trial}.pages`), contextVersion: EVIDENCE_CONTEXT_VERSION }),
+      evidence: createEvidenceSource(view, {
+        pagesDir: path.join(submission, '..', `${record.trial}.pages`),
+        contextVersion: EVIDENCE_CONTEXT_VERSION,
+      }),
       setup,
       evidenceContextVersion: EVIDENCE_CONTEXT_VERSION,
       runCheck: (check) => evaluateCheck(check, view),
       cache,
     });
-    writeJsonAtomic(path.join(trialDir(outDir, record.system.id, record.task.id, record.trial), 'record.json'), result.record);
+    writeJsonAtomic(
+      path.join(trialDir(outDir, record.system.id, record.task.id, record.trial), 'record.json'),
+      result.record,
+    );
     costs.push(result.cost);
     out.push(result.record);
-    if (!opts.json) console.log(`  ${record.system.id}/${record.task.id}/${record.trial}: ${result.record.score.value?.toFixed(1) ?? '—'} (was ${record.score.value?.toFixed(1) ?? '—'})`);
+    if (!opts.json)
+      console.log(
+        `  ${record.system.id}/${record.task.id}/${record.trial}: ${result.record.score.value?.toFixed(1) ?? '—'} (was ${record.score.value?.toFixed(1) ?? '—'})`,
+      );
   }
   // Projects: every checkpoint from its preserved snapshot, then the final package.
   const projectsOut: ProjectRecord[] = [];
@@ -71,14 +97,27 @@ export async function judgeCommand(file: string, opts: { judge: string; name?: s
     if (!project) continue;
     const where = path.join(record.system.id, record.project.id, String(record.trial));
     const rejudged = await rejudgeProject(
-      { evidence: createEvidenceTools(), judgeCriteria: createCriteriaJudge(() => undefined), judge: setup, resultsDir: job.resultsDir },
+      {
+        evidence: createEvidenceTools(),
+        judgeCriteria: createCriteriaJudge(() => undefined),
+        judge: setup,
+        resultsDir: job.resultsDir,
+      },
       { record, project, workDir: path.join(scratch, 'projects', where) },
     );
     writeJsonAtomic(path.join(outDir, 'projects', where, 'record.json'), rejudged);
     projectsOut.push(rejudged);
-    if (!opts.json) console.log(`  ${where.replaceAll(path.sep, '/')}: final ${rejudged.final.score?.toFixed(1) ?? '—'} (was ${record.final.score?.toFixed(1) ?? '—'}), process ${rejudged.process.score?.toFixed(1) ?? '—'} (was ${record.process.score?.toFixed(1) ?? '—'})`);
+    if (!opts.json)
+      console.log(
+        `  ${where.replaceAll(path.sep, '/')}: final ${rejudged.final.score?.toFixed(1) ?? '—'} (was ${record.final.score?.toFixed(1) ?? '—'}), process ${rejudged.process.score?.toFixed(1) ?? '—'} (was ${record.process.score?.toFixed(1) ?? '—'})`,
+      );
   }
-  writeJsonAtomic(path.join(outDir, 'job.json'), { layout: 'assay.results/v1', rejudgedFrom: job.resultsDir, spec: { ...job.spec, judge: setup }, writtenAt: new Date().toISOString() });
+  writeJsonAtomic(path.join(outDir, 'job.json'), {
+    layout: 'assay.results/v1',
+    rejudgedFrom: job.resultsDir,
+    spec: { ...job.spec, judge: setup },
+    writtenAt: new Date().toISOString(),
+  });
   const expected = new Map(job.spec.systems.map((s) => [s.id, out.filter((r) => r.system.id === s.id).length]));
   const summary = out.length > 0 ? summarizeResults(out, expected) : [];
   const projects = summarizeProjects(projectsOut);

@@ -7,7 +7,10 @@ export async function mockLlmCommand(opts: { port?: string; script?: string; jso
     ...(opts.script ? { scriptPath: opts.script } : {}),
     onListening: (server) => {
       if (opts.json) console.log(JSON.stringify({ url: server.url }));
-      else console.log(`scripted model server at ${server.url} (OpenAI: ${server.url}/v1, Anthropic: ${server.url}, Gemini: ${server.url}/v1beta)`);
+      else
+        console.log(
+          `scripted model server at ${server.url} (OpenAI: ${server.url}/v1, Anthropic: ${server.url}, Gemini: ${server.url}/v1beta)`,
+        );
     },
   });
 }

@@ -2,7 +2,13 @@
 // tables and figures from our runs, and the published figures recomputed.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { analysisToJson, formatReproduceTable, reproducePublished, writeReport, writeReproduceReport } from '@assay/analysis';
+import {
+  analysisToJson,
+  formatReproduceTable,
+  reproducePublished,
+  writeReport,
+  writeReproduceReport,
+} from '@assay/analysis';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { repoRoot } from '../repo-root.js';
@@ -17,7 +23,10 @@ function resultsDirOf(arg: string, root: string): string {
   return loadJobOrFail(arg, root).resultsDir;
 }
 
-export async function reportCommand(jobs: string[], opts: { out: string; seed?: string; resamples?: string; specialized?: string[]; labels?: string[]; json?: boolean }): Promise<void> {
+export async function reportCommand(
+  jobs: string[],
+  opts: { out: string; seed?: string; resamples?: string; specialized?: string[]; labels?: string[]; json?: boolean },
+): Promise<void> {
   const root = repoRoot();
   const jobDirs = jobs.map((j) => resultsDirOf(j, root));
   const result = await writeReport({
@@ -31,13 +40,21 @@ export async function reportCommand(jobs: string[], opts: { out: string; seed?: 
     throw new CliError(err.message.split('\n')[0] ?? String(err));
   });
   if (opts.json) {
-    console.log(JSON.stringify({ html: result.html, notebook: result.notebook, analysis: analysisToJson(result.analysis) }, null, 2));
+    console.log(
+      JSON.stringify(
+        { html: result.html, notebook: result.notebook, analysis: analysisToJson(result.analysis) },
+        null,
+        2,
+      ),
+    );
     return;
   }
   for (const j of result.jobs) for (const p of j.problems) console.log(`note: ${j.jobId}: ${p}`);
   console.log(`report: ${result.html}`);
   console.log(`notebook: ${result.notebook}`);
-  console.log(`${result.figures.length} figures (SVG, PNG) and ${result.tables.length} tables (CSV, Markdown, LaTeX) in ${result.outDir}`);
+  console.log(
+    `${result.figures.length} figures (SVG, PNG) and ${result.tables.length} tables (CSV, Markdown, LaTeX) in ${result.outDir}`,
+  );
 }
 
 export async function reproduceCommand(opts: { out?: string; published?: string; json?: boolean }): Promise<void> {
@@ -45,7 +62,10 @@ export async function reproduceCommand(opts: { out?: string; published?: string;
   if (opts.json) console.log(JSON.stringify(rows, null, 2));
   else console.log(formatReproduceTable(rows));
   if (opts.out) {
-    const written = await writeReproduceReport({ outDir: path.resolve(opts.out), ...(opts.published ? { publishedDir: opts.published } : {}) });
+    const written = await writeReproduceReport({
+      outDir: path.resolve(opts.out),
+      ...(opts.published ? { publishedDir: opts.published } : {}),
+    });
     if (!opts.json) console.log(`report: ${written.html}`);
   }
   const failed = rows.filter((r) => !r.match);

@@ -24,7 +24,9 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const root = repoRoot();
   const job = loadJobOrFail(file, root);
   assertRunnable(job);
-  const log = (line: string): void => { if (!opts.json) console.log(line); };
+  const log = (line: string): void => {
+    if (!opts.json) console.log(line);
+  };
   const runtime = await ensureRuntime({ root, log, needDocker: opts.worker });
   writeJobManifest(job);
 
@@ -48,22 +50,29 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
     return;
   }
 
-  const worker = opts.worker ? await startWorker({ address: runtime.address, namespace: temporalNamespace(), images: runtime.images!, log }) : null;
+  const worker = opts.worker
+    ? await startWorker({ address: runtime.address, namespace: temporalNamespace(), images: runtime.images!, log })
+    : null;
   const seen = new Set<string>();
   const poll = setInterval(() => {
-    handle.query(jobProgressQuery).then((p: JobProgress) => {
-      for (const d of p.done) {
-        if (seen.has(d.key) || d.status === 'skipped') continue;
-        seen.add(d.key);
-        const f = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
-        if (d.kind === 'project') {
-          log(`  ${d.key}: ${d.status}, final ${f(d.score)}, process ${f(d.decided)}${d.unjudged ? `, ${d.unjudged} checkpoint criteria unjudged` : ''}`);
-          continue;
+    handle
+      .query(jobProgressQuery)
+      .then((p: JobProgress) => {
+        for (const d of p.done) {
+          if (seen.has(d.key) || d.status === 'skipped') continue;
+          seen.add(d.key);
+          const f = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
+          if (d.kind === 'project') {
+            log(
+              `  ${d.key}: ${d.status}, final ${f(d.score)}, process ${f(d.decided)}${d.unjudged ? `, ${d.unjudged} checkpoint criteria unjudged` : ''}`,
+            );
+            continue;
+          }
+          const score = d.score !== null ? f(d.score) : d.decided !== null ? `${f(d.decided)} (decided items)` : '—';
+          log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
         }
-        const score = d.score !== null ? f(d.score) : d.decided !== null ? `${f(d.decided)} (decided items)` : '—';
-        log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
-      }
-    }).catch(() => undefined);
+      })
+      .catch(() => undefined);
   }, 2000);
   let progress: JobProgress;
   try {
@@ -81,16 +90,28 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const projects = summarizeProjects(readProjectRecords(job.resultsDir));
   const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
   if (opts.json) {
-    console.log(JSON.stringify({ jobId: job.spec.id, resultsDir: job.resultsDir, skipped: progress.skipped, summary, projects, infraFailed }, null, 2));
+    console.log(
+      JSON.stringify(
+        { jobId: job.spec.id, resultsDir: job.resultsDir, skipped: progress.skipped, summary, projects, infraFailed },
+        null,
+        2,
+      ),
+    );
   } else {
     console.log('');
     if (summary.length > 0) console.log(`Single tasks\n${renderSummaryTable(summary)}\n`);
-    if (projects.length > 0) console.log(`Multi-stage projects (process and final scores are separate)\n${renderProjectTable(projects)}\n`);
+    if (projects.length > 0)
+      console.log(`Multi-stage projects (process and final scores are separate)\n${renderProjectTable(projects)}\n`);
     if (progress.skipped > 0) console.log(`${progress.skipped} trial(s) were already recorded and were not run again.`);
-    console.log(`Scores are 0–100; "score" needs every rubric item decided, "score (decided items)" counts only items a check or judge decided.`);
+    console.log(
+      `Scores are 0–100; "score" needs every rubric item decided, "score (decided items)" counts only items a check or judge decided.`,
+    );
     console.log(`Results: ${job.resultsDir}`);
   }
   if (infraFailed.length > 0) {
-    throw new CliError(`${infraFailed.length} trial(s) failed for infrastructure reasons; submit the job again to retry them`, 2);
+    throw new CliError(
+      `${infraFailed.length} trial(s) failed for infrastructure reasons; submit the job again to retry them`,
+      2,
+    );
   }
 }

@@ -30,14 +30,19 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   }
   const records = existsSync(job.resultsDir) ? readTrialRecords(job.resultsDir) : [];
   const tasks = selectTasks(job).length;
-  const summary = tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
+  const summary =
+    tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
   const projects = summarizeProjects(existsSync(job.resultsDir) ? readProjectRecords(job.resultsDir) : []);
   if (opts.json) {
-    console.log(JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2));
+    console.log(
+      JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2),
+    );
     if (!workflow) process.exitCode = 1;
     return;
   }
-  console.log(`job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s) in ${job.resultsDir}`);
+  console.log(
+    `job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s) in ${job.resultsDir}`,
+  );
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
   // What is on disk was shown, but the job's state is unknown: not a success.

@@ -8,11 +8,16 @@ export async function workerCommand(opts: { concurrency?: string }): Promise<voi
   const log = (line: string): void => console.log(line);
   const runtime = await ensureRuntime({ root, log, needDocker: true });
   const running = await startWorker({
-    address: runtime.address, namespace: temporalNamespace(), images: runtime.images!, log,
+    address: runtime.address,
+    namespace: temporalNamespace(),
+    images: runtime.images!,
+    log,
     maxConcurrentActivities: opts.concurrency ? Number(opts.concurrency) : undefined,
   });
   log(`worker polling task queue "assay" on ${runtime.address}`);
-  const stop = (): void => { void running.shutdown(); };
+  const stop = (): void => {
+    void running.shutdown();
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await running.done;

@@ -2,10 +2,21 @@
 // anchors, cell ranges, search, and page images rendered on demand (and kept).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findFile, readCellRange, renderFileText, renderPageImages, renderSubmissionText, searchText, type SubmissionView } from '@assay/evidence';
+import {
+  findFile,
+  readCellRange,
+  renderFileText,
+  renderPageImages,
+  renderSubmissionText,
+  searchText,
+  type SubmissionView,
+} from '@assay/evidence';
 import type { EvidenceSource } from '@assay/judge';
 
-export function createEvidenceSource(view: SubmissionView, opts: { pagesDir: string; contextVersion: string }): EvidenceSource {
+export function createEvidenceSource(
+  view: SubmissionView,
+  opts: { pagesDir: string; contextVersion: string },
+): EvidenceSource {
   const rendered = new Map<string, Promise<string[]>>();
   return {
     contextVersion: opts.contextVersion,
@@ -19,7 +30,8 @@ export function createEvidenceSource(view: SubmissionView, opts: { pagesDir: str
       const r = readCellRange(view, range, { file });
       return r.ok ? r.text : null;
     },
-    searchText: (query) => searchText(view, query).hits.map((h) => ({ file: h.file, anchor: h.anchor, snippet: h.text })),
+    searchText: (query) =>
+      searchText(view, query).hits.map((h) => ({ file: h.file, anchor: h.anchor, snippet: h.text })),
     viewPageImage: async (file, page) => {
       const f = findFile(view, file);
       if (!f) return null;

@@ -2,7 +2,13 @@
 // @assay/judge in the job's mode; verdicts are mapped to core's Verdict.
 import path from 'node:path';
 import { buildSubmissionView } from '@assay/evidence';
-import { createDirectoryVerdictCache, createJudgeModel, judgeItems, rubricJudgeItems, toCoreVerdict } from '@assay/judge';
+import {
+  createDirectoryVerdictCache,
+  createJudgeModel,
+  judgeItems,
+  rubricJudgeItems,
+  toCoreVerdict,
+} from '@assay/judge';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeCriteria, type JudgeItems } from '@assay/activities';
 import { createEvidenceSource } from './evidence-source.js';
 
@@ -35,7 +41,10 @@ export function createTrialJudge(log: (line: string) => void): JudgeItems {
 export function createCriteriaJudge(log: (line: string) => void): JudgeCriteria {
   return async ({ items, request, contextId, outputsDir, judge, resultsDir }) => {
     const view = await buildSubmissionView(outputsDir);
-    const evidence = createEvidenceSource(view, { pagesDir: path.join(outputsDir, '..', 'pages'), contextVersion: EVIDENCE_CONTEXT_VERSION });
+    const evidence = createEvidenceSource(view, {
+      pagesDir: path.join(outputsDir, '..', 'pages'),
+      contextVersion: EVIDENCE_CONTEXT_VERSION,
+    });
     const result = await judgeItems({
       items: items.map((i) => ({ id: i.criterionId, text: i.text, group: i.group, contextKey: request })),
       context: { taskId: contextId, request },

@@ -4,7 +4,13 @@ import { createRequire } from 'node:module';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import Docker from 'dockerode';
-import { createProjectActivities, createTrialActivities, heartbeating, parseFaultDelays, reapContainers } from '@assay/activities';
+import {
+  createProjectActivities,
+  createTrialActivities,
+  heartbeating,
+  parseFaultDelays,
+  reapContainers,
+} from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
 import { createCriteriaJudge, createTrialJudge } from './judge-trial-items.js';
@@ -50,17 +56,24 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
 
   // Remove only what is positively finished or unknown to the server; on any other error
   // (a slow or restarting server) keep the container, since its activity may re-attach.
-  await reapContainers(docker, async (workflowId) => {
-    try {
-      const d = await client.workflow.getHandle(workflowId).describe();
-      return d.status.name === 'RUNNING';
-    } catch (err) {
-      return !(err instanceof WorkflowNotFoundError);
-    }
-  }, opts.log);
+  await reapContainers(
+    docker,
+    async (workflowId) => {
+      try {
+        const d = await client.workflow.getHandle(workflowId).describe();
+        return d.status.name === 'RUNNING';
+      } catch (err) {
+        return !(err instanceof WorkflowNotFoundError);
+      }
+    },
+    opts.log,
+  );
 
   const shared = {
-    docker, evidence: createEvidenceTools(), images: opts.images, log: opts.log,
+    docker,
+    evidence: createEvidenceTools(),
+    images: opts.images,
+    log: opts.log,
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
   };
   const activities = heartbeating({

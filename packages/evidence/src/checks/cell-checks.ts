@@ -8,7 +8,14 @@ import type { SheetLike } from '../view-access.js';
 import { findPattern, PatternError } from '../match-text.js';
 import { reason } from '../messages.js';
 import type { CellEvidence, FileView, SubmissionView } from '../types.js';
-import { cannotEvaluate, looseNumber, notSatisfied, readableFile, satisfied, withinTolerance } from './check-support.js';
+import {
+  cannotEvaluate,
+  looseNumber,
+  notSatisfied,
+  readableFile,
+  satisfied,
+  withinTolerance,
+} from './check-support.js';
 
 type CellValueCheck = Extract<Check, { kind: 'cell-value' }>;
 type FormulaCachedCheck = Extract<Check, { kind: 'formula-cached' }>;
@@ -28,16 +35,33 @@ export function lookupSheet(view: SubmissionView, path: string, sheetName: strin
   const sheets = sheetsOf(found.file);
   if (!sheets) return { outcome: cannotEvaluate(reason.needsSpreadsheet(path, found.file.format)) };
   const sheet = findSheet(found.file, sheets, sheetName);
-  if (!sheet) return { outcome: notSatisfied(reason.sheetMissing(path, sheetName ?? '(unnamed)', sheets.map((s) => s.name))) };
+  if (!sheet)
+    return {
+      outcome: notSatisfied(
+        reason.sheetMissing(
+          path,
+          sheetName ?? '(unnamed)',
+          sheets.map((s) => s.name),
+        ),
+      ),
+    };
   return { file: found.file, sheet };
 }
 
 /** The value a cell holds in the artifact, or the outcome explaining why it holds none. */
-export function cellValue(file: FileView, sheet: SheetLike, row: number, col: number, ref: string): { cell: CellEvidence; anchor: string } | { outcome: CheckOutcome } {
+export function cellValue(
+  file: FileView,
+  sheet: SheetLike,
+  row: number,
+  col: number,
+  ref: string,
+): { cell: CellEvidence; anchor: string } | { outcome: CheckOutcome } {
   const anchor = `${file.path} ${sheetAnchor(sheet.name, ref)}`;
   const cell = cellAt(sheet, row, col);
-  if (!cell || (cell.kind === 'empty' && cell.formula === undefined)) return { outcome: notSatisfied(reason.cellEmpty(anchor)) };
-  if (cell.formula !== undefined && !cell.cached) return { outcome: notSatisfied(reason.formulaNoCache(anchor, cell.formula), [`${anchor}: ${describeCell(cell)}`]) };
+  if (!cell || (cell.kind === 'empty' && cell.formula === undefined))
+    return { outcome: notSatisfied(reason.cellEmpty(anchor)) };
+  if (cell.formula !== undefined && !cell.cached)
+    return { outcome: notSatisfied(reason.formulaNoCache(anchor, cell.formula), [`${anchor}: ${describeCell(cell)}`]) };
   return { cell, anchor };
 }
 
@@ -58,19 +82,22 @@ export function evaluateCellValue(check: CellValueCheck, view: SubmissionView): 
   if ('outcome' in got) return got.outcome;
   const { cell, anchor } = got;
   const evidence = [`${anchor}: ${describeCell(cell)}`];
-  if (check.equals === undefined && check.min === undefined && check.max === undefined && check.matches === undefined) return cannotEvaluate(reason.noCondition, evidence);
+  if (check.equals === undefined && check.min === undefined && check.max === undefined && check.matches === undefined)
+    return cannotEvaluate(reason.noCondition, evidence);
   const shown = cell.text || String(cell.value);
   if (check.equals !== undefined) {
     const want = check.equals;
     if (typeof want === 'number') {
       const v = numericValue(file, cell);
       if (v === null) return notSatisfied(reason.notNumber(anchor, JSON.stringify(shown)), evidence);
-      if (!withinTolerance(v, want, check.tolerance)) return notSatisfied(reason.notEqual(anchor, String(v), String(want)), evidence);
+      if (!withinTolerance(v, want, check.tolerance))
+        return notSatisfied(reason.notEqual(anchor, String(v), String(want)), evidence);
     } else if (typeof want === 'boolean') {
       if (cell.value !== want) return notSatisfied(reason.notEqual(anchor, shown, String(want)), evidence);
     } else {
       const candidates = [cell.text, String(cell.value), cell.date ?? ''].map((s) => s.trim());
-      if (!candidates.includes(want.trim())) return notSatisfied(reason.notEqual(anchor, JSON.stringify(shown), JSON.stringify(want)), evidence);
+      if (!candidates.includes(want.trim()))
+        return notSatisfied(reason.notEqual(anchor, JSON.stringify(shown), JSON.stringify(want)), evidence);
     }
   }
   if (check.min !== undefined || check.max !== undefined) {
@@ -82,10 +109,21 @@ export function evaluateCellValue(check: CellValueCheck, view: SubmissionView): 
   }
   if (check.matches !== undefined) {
     try {
-      const hits = findPattern([{ anchor, text: cell.text }, { anchor, text: String(cell.value) }], check.matches, { maxHits: 1 });
-      if (hits.length === 0) return notSatisfied(reason.noMatch(anchor, JSON.stringify(shown), check.matches), evidence);
+      const hits = findPattern(
+        [
+          { anchor, text: cell.text },
+          { anchor, text: String(cell.value) },
+        ],
+        check.matches,
+        { maxHits: 1 },
+      );
+      if (hits.length === 0)
+        return notSatisfied(reason.noMatch(anchor, JSON.stringify(shown), check.matches), evidence);
     } catch (err) {
-      if (err instanceof PatternError) return cannotEvaluate(err.kind === 'timeout' ? reason.patternTimeout(check.matches) : reason.badPattern(check.matches, err.message));
+      if (err instanceof PatternError)
+        return cannotEvaluate(
+          err.kind === 'timeout' ? reason.patternTimeout(check.matches) : reason.badPattern(check.matches, err.message),
+        );
       throw err;
     }
   }
@@ -97,11 +135,19 @@ export function evaluateFormulaCached(check: FormulaCachedCheck, view: Submissio
   if (!ref) return cannotEvaluate(reason.badRange(check.range));
   const found = readableFile(view, check.file);
   if (found.outcome) return found.outcome;
-  if (found.file.evidence?.format === 'csv') return notSatisfied(reason.needsSpreadsheet(check.file, 'csv, which stores no formulas'));
+  if (found.file.evidence?.format === 'csv')
+    return notSatisfied(reason.needsSpreadsheet(check.file, 'csv, which stores no formulas'));
   const at = lookupSheet(view, check.file, ref.sheet);
   if (at.outcome) return at.outcome;
   const sheet = at.sheet!;
-  const cells = sheet.cells.filter((c) => c.row >= ref.top && c.row <= ref.bottom && c.col >= ref.left && c.col <= ref.right && (c.kind !== 'empty' || c.formula !== undefined));
+  const cells = sheet.cells.filter(
+    (c) =>
+      c.row >= ref.top &&
+      c.row <= ref.bottom &&
+      c.col >= ref.left &&
+      c.col <= ref.right &&
+      (c.kind !== 'empty' || c.formula !== undefined),
+  );
   const where = `${check.file} ${check.range}`;
   if (cells.length === 0) return notSatisfied(reason.rangeEmpty(where));
   const problems: string[] = [];
@@ -112,10 +158,17 @@ export function evaluateFormulaCached(check: FormulaCachedCheck, view: Submissio
     else if (c.kind === 'error') problems.push(reason.cachedError(anchor, c.formula, String(c.value)));
   }
   if (problems.length > 0) {
-    const more = problems.length > MAX_EXAMPLES ? [`… and ${problems.length - MAX_EXAMPLES} more of ${cells.length} cells`] : [];
-    return notSatisfied(`${problems.length} of ${cells.length} cells in ${where} fail: ${problems[0]}`, [...problems.slice(0, MAX_EXAMPLES), ...more]);
+    const more =
+      problems.length > MAX_EXAMPLES ? [`… and ${problems.length - MAX_EXAMPLES} more of ${cells.length} cells`] : [];
+    return notSatisfied(`${problems.length} of ${cells.length} cells in ${where} fail: ${problems[0]}`, [
+      ...problems.slice(0, MAX_EXAMPLES),
+      ...more,
+    ]);
   }
-  return satisfied(reason.formulasCached(cells.length, where), cells.slice(0, MAX_EXAMPLES).map((c) => `${sheetAnchor(sheet.name, c.ref)}: ${describeCell(c)}`));
+  return satisfied(
+    reason.formulasCached(cells.length, where),
+    cells.slice(0, MAX_EXAMPLES).map((c) => `${sheetAnchor(sheet.name, c.ref)}: ${describeCell(c)}`),
+  );
 }
 
 export function evaluateRowCount(check: RowCountCheck, view: SubmissionView): CheckOutcome {

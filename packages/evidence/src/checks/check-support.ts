@@ -6,9 +6,21 @@ import { findFile, similarPaths } from '../view-access.js';
 import { reason } from '../messages.js';
 import type { FileView, SubmissionView } from '../types.js';
 
-export const satisfied = (why: string, evidence: string[] = []): CheckOutcome => ({ status: 'satisfied', reason: why, evidence });
-export const notSatisfied = (why: string, evidence: string[] = []): CheckOutcome => ({ status: 'not-satisfied', reason: why, evidence });
-export const cannotEvaluate = (why: string, evidence: string[] = []): CheckOutcome => ({ status: 'cannot-evaluate', reason: why, evidence });
+export const satisfied = (why: string, evidence: string[] = []): CheckOutcome => ({
+  status: 'satisfied',
+  reason: why,
+  evidence,
+});
+export const notSatisfied = (why: string, evidence: string[] = []): CheckOutcome => ({
+  status: 'not-satisfied',
+  reason: why,
+  evidence,
+});
+export const cannotEvaluate = (why: string, evidence: string[] = []): CheckOutcome => ({
+  status: 'cannot-evaluate',
+  reason: why,
+  evidence,
+});
 
 export type FileLookup = { file: FileView; outcome?: undefined } | { file?: undefined; outcome: CheckOutcome };
 
@@ -45,7 +57,10 @@ export function combine(outcomes: CheckOutcome[]): CheckOutcome {
 
 /** Parses a number as written in a document: grouping commas, a unicode minus, optional %. */
 export function looseNumber(text: string): number | null {
-  const t = text.trim().replace(/[\u00a0\u202f\s]/g, '').replace('−', '-');
+  const t = text
+    .trim()
+    .replace(/[\u00a0\u202f\s]/g, '')
+    .replace('−', '-');
   const m = /^([-+]?)(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?(%)?$/.exec(t);
   if (!m || (m[2] === undefined && m[4] === undefined)) return null;
   const n = Number(`${m[1]}${(m[2] ?? '0').replace(/,/g, '')}${m[4] ?? ''}`);

@@ -30,10 +30,13 @@ function lineHit(line: string, want: string): boolean {
 
 function sheetOutcome(file: FileView, name: string): CheckOutcome {
   const sheets = sheetsOf(file);
-  if (!sheets || file.evidence?.format !== 'xlsx') return cannotEvaluate(reason.sheetCheckNeedsBook(file.path, file.format));
+  if (!sheets || file.evidence?.format !== 'xlsx')
+    return cannotEvaluate(reason.sheetCheckNeedsBook(file.path, file.format));
   const hit = sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
   const what = `sheet ${JSON.stringify(name)} in ${file.path}`;
-  return hit ? satisfied(reason.sectionFound(what)) : notSatisfied(reason.sectionMissing(what), [`sheets: ${sheets.map((s) => s.name).join(', ')}`]);
+  return hit
+    ? satisfied(reason.sectionFound(what))
+    : notSatisfied(reason.sectionMissing(what), [`sheets: ${sheets.map((s) => s.name).join(', ')}`]);
 }
 
 function slideOutcome(file: FileView, n: number): CheckOutcome {
@@ -41,14 +44,17 @@ function slideOutcome(file: FileView, n: number): CheckOutcome {
   if (ev?.format !== 'pptx') return cannotEvaluate(reason.slideCheckNeedsDeck(file.path, file.format));
   const slide = ev.slides[n - 1];
   const what = `slide ${n} in ${file.path}`;
-  return slide ? satisfied(reason.sectionFound(what), [`slide ${n}: ${slide.title ?? '(untitled)'}`]) : notSatisfied(reason.sectionMissing(what), [`${ev.slides.length} slides`]);
+  return slide
+    ? satisfied(reason.sectionFound(what), [`slide ${n}: ${slide.title ?? '(untitled)'}`])
+    : notSatisfied(reason.sectionMissing(what), [`${ev.slides.length} slides`]);
 }
 
 function headingOutcome(file: FileView, heading: string): CheckOutcome {
   const want = bare(heading);
   const what = `heading ${JSON.stringify(heading)} in ${file.path}`;
   const ev = file.evidence!;
-  const found = (anchor: string, text: string, styled: boolean) => satisfied(reason.sectionFound(what), [`${anchor}: ${text}${styled ? '' : ' (not heading-styled)'}`]);
+  const found = (anchor: string, text: string, styled: boolean) =>
+    satisfied(reason.sectionFound(what), [`${anchor}: ${text}${styled ? '' : ' (not heading-styled)'}`]);
   switch (ev.format) {
     case 'docx': {
       const paras = ev.blocks.filter((b) => b.type === 'paragraph');
@@ -67,7 +73,9 @@ function headingOutcome(file: FileView, heading: string): CheckOutcome {
     case 'pptx': {
       const titled = ev.slides.find((s) => s.title !== null && headingHit(s.title, want));
       if (titled) return found(`slide ${titled.index}`, titled.title!, true);
-      const line = ev.slides.flatMap((s) => s.texts.flatMap((t) => t.split('\n').map((l) => ({ s, l })))).find((x) => lineHit(x.l, want));
+      const line = ev.slides
+        .flatMap((s) => s.texts.flatMap((t) => t.split('\n').map((l) => ({ s, l }))))
+        .find((x) => lineHit(x.l, want));
       return line ? found(`slide ${line.s.index}`, line.l, false) : notSatisfied(reason.sectionMissing(what));
     }
     case 'xlsx': {
@@ -88,7 +96,9 @@ function headingOutcome(file: FileView, heading: string): CheckOutcome {
         if (line) return found(u.anchor, line, false);
       }
       const anywhere = units.some((u) => normalize(u.text, false).includes(want));
-      return anywhere ? cannotEvaluate(reason.headingNoStructure(file.path, heading)) : notSatisfied(reason.sectionMissing(what));
+      return anywhere
+        ? cannotEvaluate(reason.headingNoStructure(file.path, heading))
+        : notSatisfied(reason.sectionMissing(what));
     }
   }
 }

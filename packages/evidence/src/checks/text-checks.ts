@@ -5,7 +5,15 @@ import { describeCell, hasText, textUnits } from '../view-access.js';
 import { containsText, findPattern, normalize, PatternError } from '../match-text.js';
 import { reason } from '../messages.js';
 import type { FileView, SubmissionView, TextUnit } from '../types.js';
-import { cannotEvaluate, looseNumber, notSatisfied, readableFile, satisfied, textTruncated, withinTolerance } from './check-support.js';
+import {
+  cannotEvaluate,
+  looseNumber,
+  notSatisfied,
+  readableFile,
+  satisfied,
+  textTruncated,
+  withinTolerance,
+} from './check-support.js';
 import { cellValue, lookupSheet, numericValue } from './cell-checks.js';
 
 type TextContains = Extract<Check, { kind: 'text-contains' }>;
@@ -15,7 +23,10 @@ type FilesAgree = Extract<Check, { kind: 'files-agree' }>;
 
 const MAX_ANCHORS = 10;
 
-function textFile(view: SubmissionView, path: string): { file: FileView; units: TextUnit[] } | { outcome: CheckOutcome } {
+function textFile(
+  view: SubmissionView,
+  path: string,
+): { file: FileView; units: TextUnit[] } | { outcome: CheckOutcome } {
   const found = readableFile(view, path);
   if (found.outcome) return { outcome: found.outcome };
   if (!hasText(found.file)) return { outcome: cannotEvaluate(reason.noText(path, found.file.format)) };
@@ -29,7 +40,9 @@ function snippet(u: TextUnit): string {
 
 function anchorsOf(units: TextUnit[]): string[] {
   const anchors = [...new Set(units.map((u) => u.anchor))];
-  return anchors.length > MAX_ANCHORS ? [...anchors.slice(0, MAX_ANCHORS), `… ${anchors.length - MAX_ANCHORS} more`] : anchors;
+  return anchors.length > MAX_ANCHORS
+    ? [...anchors.slice(0, MAX_ANCHORS), `… ${anchors.length - MAX_ANCHORS} more`]
+    : anchors;
 }
 
 export function evaluateTextContains(check: TextContains | TextAbsent, view: SubmissionView): CheckOutcome {
@@ -39,14 +52,21 @@ export function evaluateTextContains(check: TextContains | TextAbsent, view: Sub
   const evidence = hits.slice(0, MAX_ANCHORS).map(snippet);
   if (check.kind === 'text-contains') {
     if (hits.length > 0) return satisfied(reason.textFound(check.text, anchorsOf(hits)), evidence);
-    return textTruncated(got.file) ? cannotEvaluate(reason.textNotFound(check.text, check.file), got.file.notes) : notSatisfied(reason.textNotFound(check.text, check.file));
+    return textTruncated(got.file)
+      ? cannotEvaluate(reason.textNotFound(check.text, check.file), got.file.notes)
+      : notSatisfied(reason.textNotFound(check.text, check.file));
   }
   if (hits.length > 0) return notSatisfied(reason.textFound(check.text, anchorsOf(hits)), evidence);
-  return textTruncated(got.file) ? cannotEvaluate(reason.textAbsent(check.text, check.file), got.file.notes) : satisfied(reason.textAbsent(check.text, check.file));
+  return textTruncated(got.file)
+    ? cannotEvaluate(reason.textAbsent(check.text, check.file), got.file.notes)
+    : satisfied(reason.textAbsent(check.text, check.file));
 }
 
 function patternOutcome(pattern: string, err: unknown): CheckOutcome {
-  if (err instanceof PatternError) return cannotEvaluate(err.kind === 'timeout' ? reason.patternTimeout(pattern) : reason.badPattern(pattern, err.message));
+  if (err instanceof PatternError)
+    return cannotEvaluate(
+      err.kind === 'timeout' ? reason.patternTimeout(pattern) : reason.badPattern(pattern, err.message),
+    );
   throw err;
 }
 
@@ -56,8 +76,11 @@ export function evaluateTextMatches(check: TextMatches, view: SubmissionView): C
   try {
     const hits = findPattern(got.units, check.pattern, { maxHits: MAX_ANCHORS * 10 });
     const units = hits.map((h) => got.units[h.unit]!);
-    if (hits.length > 0) return satisfied(reason.patternFound(check.pattern, anchorsOf(units)), units.slice(0, MAX_ANCHORS).map(snippet));
-    return textTruncated(got.file) ? cannotEvaluate(reason.patternNotFound(check.pattern, check.file), got.file.notes) : notSatisfied(reason.patternNotFound(check.pattern, check.file));
+    if (hits.length > 0)
+      return satisfied(reason.patternFound(check.pattern, anchorsOf(units)), units.slice(0, MAX_ANCHORS).map(snippet));
+    return textTruncated(got.file)
+      ? cannotEvaluate(reason.patternNotFound(check.pattern, check.file), got.file.notes)
+      : notSatisfied(reason.patternNotFound(check.pattern, check.file));
   } catch (err) {
     return patternOutcome(check.pattern, err);
   }
@@ -78,7 +101,11 @@ function locate(view: SubmissionView, loc: Locator): Located | CheckOutcome {
     if (at.outcome) return at.outcome;
     const got = cellValue(at.file!, at.sheet!, ref.top, ref.left, cellName(ref.top, ref.left));
     if ('outcome' in got) return got.outcome;
-    return { display: `${got.anchor} = ${describeCell(got.cell)}`, number: numericValue(at.file!, got.cell), text: got.cell.text || String(got.cell.value) };
+    return {
+      display: `${got.anchor} = ${describeCell(got.cell)}`,
+      number: numericValue(at.file!, got.cell),
+      text: got.cell.text || String(got.cell.value),
+    };
   }
   const tf = textFile(view, loc.file);
   if ('outcome' in tf) return tf.outcome;
@@ -86,7 +113,11 @@ function locate(view: SubmissionView, loc: Locator): Located | CheckOutcome {
     const hit = findPattern(tf.units, loc.pattern, { maxHits: 1 })[0];
     if (!hit) return cannotEvaluate(reason.locatorNotFound(loc.file, loc.pattern));
     const value = hit.groups.find((g) => g !== '') ?? hit.match;
-    return { display: `${loc.file} ${tf.units[hit.unit]!.anchor} = ${JSON.stringify(value)}`, number: looseNumber(value), text: value };
+    return {
+      display: `${loc.file} ${tf.units[hit.unit]!.anchor} = ${JSON.stringify(value)}`,
+      number: looseNumber(value),
+      text: value,
+    };
   } catch (err) {
     return patternOutcome(loc.pattern, err);
   }
@@ -98,6 +129,11 @@ export function evaluateFilesAgree(check: FilesAgree, view: SubmissionView): Che
   const b = locate(view, check.b);
   if ('status' in b) return b;
   const evidence = [a.display, b.display];
-  const same = a.number !== null && b.number !== null ? withinTolerance(a.number, b.number, check.tolerance) : normalize(a.text, false) === normalize(b.text, false);
-  return same ? satisfied(reason.agree(a.display, b.display), evidence) : notSatisfied(reason.disagree(a.display, b.display), evidence);
+  const same =
+    a.number !== null && b.number !== null
+      ? withinTolerance(a.number, b.number, check.tolerance)
+      : normalize(a.text, false) === normalize(b.text, false);
+  return same
+    ? satisfied(reason.agree(a.display, b.display), evidence)
+    : notSatisfied(reason.disagree(a.display, b.display), evidence);
 }

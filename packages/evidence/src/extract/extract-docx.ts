@@ -45,7 +45,13 @@ function readStyles(pkg: OoxmlPackage, part: string | undefined): Map<string, St
     const name = attr(child(s, 'name') ?? s, 'val') ?? id;
     const outline = attr(child(child(s, 'pPr'), 'outlineLvl') ?? s, 'val');
     const h = /^heading\s*(\d)$/i.exec(name);
-    const level = /^title$/i.test(name) ? 0 : h ? Number(h[1]) : outline !== undefined ? Number(outline) + 1 : undefined;
+    const level = /^title$/i.test(name)
+      ? 0
+      : h
+        ? Number(h[1])
+        : outline !== undefined
+          ? Number(outline) + 1
+          : undefined;
     map.set(id, { name, ...(level !== undefined ? { level } : {}), list: /list/i.test(name) });
   }
   return map;
@@ -53,12 +59,7 @@ function readStyles(pkg: OoxmlPackage, part: string | undefined): Map<string, St
 
 function tableRows(tbl: XmlElement): string[][] {
   return childrenNamed(tbl, 'tr').map((tr) =>
-    childrenNamed(tr, 'tc').map((tc) =>
-      descendants(tc, 'p')
-        .map(paragraphText)
-        .join('\n')
-        .trim(),
-    ),
+    childrenNamed(tr, 'tc').map((tc) => descendants(tc, 'p').map(paragraphText).join('\n').trim()),
   );
 }
 
@@ -70,7 +71,13 @@ function bodyBlocks(body: XmlElement): XmlElement[] {
     const node = stack.pop()!;
     if (typeof node === 'string') continue;
     if (node.name === 'p' || node.name === 'tbl') out.push(node);
-    else if (node.name === 'sdt' || node.name === 'sdtContent' || node.name === 'customXml' || node.name === 'AlternateContent' || node.name === 'Choice') {
+    else if (
+      node.name === 'sdt' ||
+      node.name === 'sdtContent' ||
+      node.name === 'customXml' ||
+      node.name === 'AlternateContent' ||
+      node.name === 'Choice'
+    ) {
       for (let k = node.children.length - 1; k >= 0; k--) stack.push(node.children[k]!);
     }
   }
@@ -86,7 +93,10 @@ function partParagraphs(pkg: OoxmlPackage, part: string): string {
     .join('\n');
 }
 
-export function extractDocx(files: Map<string, Buffer>, limits: EvidenceLimits): { evidence: DocxEvidence; notes: string[] } {
+export function extractDocx(
+  files: Map<string, Buffer>,
+  limits: EvidenceLimits,
+): { evidence: DocxEvidence; notes: string[] } {
   const pkg = new OoxmlPackage(files, limits.maxXmlDepth);
   const rel = pkg.rels('').find((r) => r.type === 'officeDocument');
   const docPart = rel && pkg.has(rel.target) ? rel.target : 'word/document.xml';
@@ -123,7 +133,11 @@ export function extractDocx(files: Map<string, Buffer>, limits: EvidenceLimits):
   const comments: DocxEvidence['comments'] = [];
   for (const part of byType('comments')) {
     for (const c of childrenNamed(pkg.xml(part) ?? undefined, 'comment')) {
-      comments.push({ id: attr(c, 'id') ?? '', author: attr(c, 'author') ?? '', text: descendants(c, 'p').map(paragraphText).join('\n').trim() });
+      comments.push({
+        id: attr(c, 'id') ?? '',
+        author: attr(c, 'author') ?? '',
+        text: descendants(c, 'p').map(paragraphText).join('\n').trim(),
+      });
     }
   }
   const unique = (xs: string[]) => [...new Set(xs.filter((x) => x.trim() !== ''))];

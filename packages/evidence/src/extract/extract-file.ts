@@ -28,7 +28,11 @@ function unsupportedNote(d: Detection): string {
 /** OOXML parts worth keeping in memory: XML and relationships, not media. */
 const xmlPart = (name: string) => name.endsWith('.xml') || name.endsWith('.rels');
 
-export async function extractBuffer(data: Buffer, name: string, limitsIn?: Partial<EvidenceLimits>): Promise<ExtractResult> {
+export async function extractBuffer(
+  data: Buffer,
+  name: string,
+  limitsIn?: Partial<EvidenceLimits>,
+): Promise<ExtractResult> {
   const limits = resolveLimits(limitsIn);
   const detection = await detectBuffer(data, name, limits);
   const notes: string[] = detection.format !== null && detection.note ? [detection.note] : [];
@@ -38,7 +42,12 @@ export async function extractBuffer(data: Buffer, name: string, limitsIn?: Parti
     if (f === 'xlsx' || f === 'docx' || f === 'pptx') {
       const zip = await readZip(data, limits, xmlPart);
       notes.push(...zip.notes);
-      const out = f === 'xlsx' ? extractXlsx(zip.files, limits) : f === 'docx' ? extractDocx(zip.files, limits) : extractPptx(zip.files, limits);
+      const out =
+        f === 'xlsx'
+          ? extractXlsx(zip.files, limits)
+          : f === 'docx'
+            ? extractDocx(zip.files, limits)
+            : extractPptx(zip.files, limits);
       evidence = out.evidence;
       notes.push(...out.notes);
     } else if (f === 'pdf') {
@@ -72,7 +81,11 @@ export async function extractBuffer(data: Buffer, name: string, limitsIn?: Parti
 }
 
 /** Reads and extracts the file at `absPath` (never following it if it is not a regular file). */
-export async function extractFile(absPath: string, name: string, limitsIn?: Partial<EvidenceLimits>): Promise<ExtractResult> {
+export async function extractFile(
+  absPath: string,
+  name: string,
+  limitsIn?: Partial<EvidenceLimits>,
+): Promise<ExtractResult> {
   const limits = resolveLimits(limitsIn);
   let fh;
   try {
@@ -82,11 +95,20 @@ export async function extractFile(absPath: string, name: string, limitsIn?: Part
   }
   try {
     const stat = await fh.stat();
-    if (!stat.isFile()) return { detection: { format: null, type: 'special' }, evidence: null, notes: [msg.special('not a regular file')] };
+    if (!stat.isFile())
+      return {
+        detection: { format: null, type: 'special' },
+        evidence: null,
+        notes: [msg.special('not a regular file')],
+      };
     if (stat.size > limits.maxFileBytes) {
       const head = Buffer.alloc(Math.min(8192, stat.size));
       await fh.read(head, 0, head.length, 0);
-      return { detection: detectHead(head, name), evidence: null, notes: [msg.tooLarge(stat.size, limits.maxFileBytes)] };
+      return {
+        detection: detectHead(head, name),
+        evidence: null,
+        notes: [msg.tooLarge(stat.size, limits.maxFileBytes)],
+      };
     }
     const data = await fh.readFile();
     return await extractBuffer(data, name, limits);

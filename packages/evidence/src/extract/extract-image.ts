@@ -39,7 +39,10 @@ function svgSize(text: string, maxDepth: number): { width: number | null; height
   const root = parseXml(text.replace(/<!DOCTYPE[^[>]*>/i, ''), maxDepth);
   let width = svgLength(attr(root, 'width'));
   let height = svgLength(attr(root, 'height'));
-  const box = attr(root, 'viewBox')?.trim().split(/[\s,]+/).map(Number);
+  const box = attr(root, 'viewBox')
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (box && box.length === 4 && box.every(Number.isFinite)) {
     width ??= box[2]!;
     height ??= box[3]!;
@@ -47,7 +50,11 @@ function svgSize(text: string, maxDepth: number): { width: number | null; height
   return { width, height };
 }
 
-export function extractImage(format: 'png' | 'jpg' | 'svg', data: Buffer, maxDepth: number): { evidence: ImageEvidence; notes: string[] } {
+export function extractImage(
+  format: 'png' | 'jpg' | 'svg',
+  data: Buffer,
+  maxDepth: number,
+): { evidence: ImageEvidence; notes: string[] } {
   const notes: string[] = [];
   if (format === 'svg') {
     const { width, height } = svgSize(data.toString('utf8'), maxDepth);

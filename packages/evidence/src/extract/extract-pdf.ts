@@ -9,7 +9,10 @@ interface TextItemLike {
   hasEOL?: boolean;
 }
 
-export async function extractPdf(data: Buffer, limits: EvidenceLimits): Promise<{ evidence: PdfEvidence | null; notes: string[] }> {
+export async function extractPdf(
+  data: Buffer,
+  limits: EvidenceLimits,
+): Promise<{ evidence: PdfEvidence | null; notes: string[] }> {
   const notes: string[] = [];
   const task = getDocument({
     data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
@@ -31,7 +34,12 @@ export async function extractPdf(data: Buffer, limits: EvidenceLimits): Promise<
     try {
       const meta = await doc.getMetadata();
       for (const [k, v] of Object.entries((meta.info ?? {}) as Record<string, unknown>)) {
-        if (typeof v === 'string' && v && ['Title', 'Author', 'Subject', 'Creator', 'Producer', 'CreationDate'].includes(k)) info[k] = v;
+        if (
+          typeof v === 'string' &&
+          v &&
+          ['Title', 'Author', 'Subject', 'Creator', 'Producer', 'CreationDate'].includes(k)
+        )
+          info[k] = v;
       }
     } catch {
       // metadata is optional

@@ -16,7 +16,12 @@ function bodyText(txBody: XmlElement | undefined): string {
       const out: string[] = [];
       for (const node of p.children) {
         if (typeof node === 'string') continue;
-        if (node.name === 'r' || node.name === 'fld') out.push(descendants(node, 't').map((t) => t.children.join('')).join(''));
+        if (node.name === 'r' || node.name === 'fld')
+          out.push(
+            descendants(node, 't')
+              .map((t) => t.children.join(''))
+              .join(''),
+          );
         else if (node.name === 'br') out.push('\n');
       }
       return out.join('');
@@ -49,7 +54,16 @@ function shapes(tree: XmlElement): XmlElement[] {
 }
 
 function readSlide(pkg: OoxmlPackage, part: string, index: number): SlideEvidence {
-  const slide: SlideEvidence = { index, title: null, hidden: false, texts: [], tables: [], notes: '', charts: [], images: [] };
+  const slide: SlideEvidence = {
+    index,
+    title: null,
+    hidden: false,
+    texts: [],
+    tables: [],
+    notes: '',
+    charts: [],
+    images: [],
+  };
   const root = pkg.xml(part);
   if (!root) {
     pkg.notes.push(msg.missingPart(part));
@@ -67,7 +81,9 @@ function readSlide(pkg: OoxmlPackage, part: string, index: number): SlideEvidenc
       else slide.texts.push(text);
     } else if (shape.name === 'graphicFrame') {
       for (const tbl of descendants(shape, 'tbl')) {
-        slide.tables.push(childrenNamed(tbl, 'tr').map((tr) => childrenNamed(tr, 'tc').map((tc) => bodyText(child(tc, 'txBody')))));
+        slide.tables.push(
+          childrenNamed(tbl, 'tr').map((tr) => childrenNamed(tr, 'tc').map((tc) => bodyText(child(tc, 'txBody')))),
+        );
       }
     } else if (shape.name === 'pic') {
       const c = path(shape, 'nvPicPr', 'cNvPr');
@@ -88,7 +104,10 @@ function readSlide(pkg: OoxmlPackage, part: string, index: number): SlideEvidenc
   return slide;
 }
 
-export function extractPptx(files: Map<string, Buffer>, limits: EvidenceLimits): { evidence: PptxEvidence; notes: string[] } {
+export function extractPptx(
+  files: Map<string, Buffer>,
+  limits: EvidenceLimits,
+): { evidence: PptxEvidence; notes: string[] } {
   const pkg = new OoxmlPackage(files, limits.maxXmlDepth);
   const rel = pkg.rels('').find((r) => r.type === 'officeDocument');
   const presPart = rel && pkg.has(rel.target) ? rel.target : 'ppt/presentation.xml';

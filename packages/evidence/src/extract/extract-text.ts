@@ -62,7 +62,10 @@ export function parseCsv(text: string, delimiter: string): string[][] {
 
 /** The delimiter that splits the first lines into the most consistent number of fields. */
 export function guessDelimiter(text: string): { delimiter: string; consistent: boolean } {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 50);
+  const lines = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 50);
   let best = { delimiter: ',', consistent: false, fields: 0 };
   for (const d of [',', '\t', ';', '|']) {
     const counts = parseCsv(lines.join('\n'), d).map((r) => r.length);
@@ -102,7 +105,9 @@ function htmlToText(html: string): { text: string; headings: TextEvidence['headi
     .filter(Boolean)
     .join('\n');
   for (const m of body.matchAll(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi)) {
-    const t = decodeEntities(m[2]!.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+    const t = decodeEntities(m[2]!.replace(/<[^>]*>/g, ''))
+      .replace(/\s+/g, ' ')
+      .trim();
     if (t) headings.push({ level: Number(m[1]), text: t, line: 0 });
   }
   const lines = text.split('\n');
@@ -145,7 +150,11 @@ export function extractCsv(data: Buffer, limits: EvidenceLimits): { evidence: Cs
   return { evidence: { format: 'csv', delimiter, rows }, notes };
 }
 
-export function extractText(format: TextEvidence['format'], data: Buffer, limits: EvidenceLimits): { evidence: TextEvidence; notes: string[] } {
+export function extractText(
+  format: TextEvidence['format'],
+  data: Buffer,
+  limits: EvidenceLimits,
+): { evidence: TextEvidence; notes: string[] } {
   const notes: string[] = [];
   const raw = decodeText(data, limits.maxTextChars, notes);
   if (format === 'html') {
@@ -154,7 +163,8 @@ export function extractText(format: TextEvidence['format'], data: Buffer, limits
   }
   if (format === 'json') {
     const depth = jsonDepth(raw);
-    if (depth > limits.maxXmlDepth) notes.push(msg.jsonInvalid(`nested ${depth} levels deep (cap ${limits.maxXmlDepth}); kept as text`));
+    if (depth > limits.maxXmlDepth)
+      notes.push(msg.jsonInvalid(`nested ${depth} levels deep (cap ${limits.maxXmlDepth}); kept as text`));
     else {
       try {
         JSON.parse(raw);

@@ -54,7 +54,8 @@ function readStyles(pkg: OoxmlPackage, part: string | undefined): Styles {
   const root = part ? pkg.xml(part) : null;
   if (!root) return { numFmtOfXf: [] };
   const custom = new Map<number, string>();
-  for (const f of childrenNamed(child(root, 'numFmts'), 'numFmt')) custom.set(Number(attr(f, 'numFmtId')), attr(f, 'formatCode') ?? 'General');
+  for (const f of childrenNamed(child(root, 'numFmts'), 'numFmt'))
+    custom.set(Number(attr(f, 'numFmtId')), attr(f, 'formatCode') ?? 'General');
   const table = SSF.get_table();
   const numFmtOfXf = childrenNamed(child(root, 'cellXfs'), 'xf').map((xf) => {
     const id = Number(attr(xf, 'numFmtId') ?? 0);
@@ -125,8 +126,24 @@ class CellBudget {
   constructor(readonly max: number) {}
 }
 
-function readSheet(pkg: OoxmlPackage, ctx: SheetContext, shared: string[], styles: Styles, date1904: boolean, budget: CellBudget, maxDepth: number): SheetEvidence {
-  const sheet: SheetEvidence = { name: ctx.name, state: ctx.state, dimension: null, rowCount: 0, cellCount: 0, cells: [], merges: [] };
+function readSheet(
+  pkg: OoxmlPackage,
+  ctx: SheetContext,
+  shared: string[],
+  styles: Styles,
+  date1904: boolean,
+  budget: CellBudget,
+  maxDepth: number,
+): SheetEvidence {
+  const sheet: SheetEvidence = {
+    name: ctx.name,
+    state: ctx.state,
+    dimension: null,
+    rowCount: 0,
+    cellCount: 0,
+    cells: [],
+    merges: [],
+  };
   const text = pkg.text(ctx.part);
   if (text === null) {
     pkg.notes.push(msg.missingPart(ctx.part));
@@ -307,13 +324,25 @@ function attachComments(pkg: OoxmlPackage, sheetPart: string, sheet: SheetEviden
       const text = textOf(c).trim();
       const existing = sheet.cells.find((x) => x.row === pos.row && x.col === pos.col);
       if (existing) existing.comment = text;
-      else sheet.cells.push({ ref: cellName(pos.row, pos.col), row: pos.row, col: pos.col, kind: 'empty', value: null, text: '', comment: text });
+      else
+        sheet.cells.push({
+          ref: cellName(pos.row, pos.col),
+          row: pos.row,
+          col: pos.col,
+          kind: 'empty',
+          value: null,
+          text: '',
+          comment: text,
+        });
     }
   }
   sheet.cells.sort((a, b) => a.row - b.row || a.col - b.col);
 }
 
-export function extractXlsx(files: Map<string, Buffer>, limits: EvidenceLimits): { evidence: XlsxEvidence; notes: string[] } {
+export function extractXlsx(
+  files: Map<string, Buffer>,
+  limits: EvidenceLimits,
+): { evidence: XlsxEvidence; notes: string[] } {
   const pkg = new OoxmlPackage(files, limits.maxXmlDepth);
   const wbPart = officeDocument(pkg, 'xl/workbook.xml');
   const wb = pkg.xml(wbPart, true);
@@ -336,12 +365,14 @@ export function extractXlsx(files: Map<string, Buffer>, limits: EvidenceLimits):
       continue;
     }
     const ctx = { name, state, part: rel.target };
-    const sheet = rel.type === 'chartsheet'
-      ? { name, state, dimension: null, rowCount: 0, cellCount: 0, cells: [], merges: [] }
-      : readSheet(pkg, ctx, shared, styles, date1904, budget, limits.maxXmlDepth);
+    const sheet =
+      rel.type === 'chartsheet'
+        ? { name, state, dimension: null, rowCount: 0, cellCount: 0, cells: [], merges: [] }
+        : readSheet(pkg, ctx, shared, styles, date1904, budget, limits.maxXmlDepth);
     if (rel.type !== 'chartsheet') attachComments(pkg, rel.target, sheet);
     sheets.push(sheet);
-    for (const d of pkg.rels(rel.target).filter((r) => r.type === 'drawing')) charts.push(...chartsOf(pkg, d.target, name));
+    for (const d of pkg.rels(rel.target).filter((r) => r.type === 'drawing'))
+      charts.push(...chartsOf(pkg, d.target, name));
   }
   const definedNames = childrenNamed(child(wb, 'definedNames'), 'definedName')
     .filter((d) => attr(d, 'hidden') !== '1' && !(attr(d, 'name') ?? '').startsWith('_xlnm.'))

@@ -14,7 +14,10 @@ interface Job {
 process.on('message', (job: Job) => {
   if (job.stats) {
     const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
-    process.send?.({ id: job.id, stats: { maxRssMb: mb(process.resourceUsage().maxRSS * 1024), heapUsedMb: mb(process.memoryUsage().heapUsed) } });
+    process.send?.({
+      id: job.id,
+      stats: { maxRssMb: mb(process.resourceUsage().maxRSS * 1024), heapUsedMb: mb(process.memoryUsage().heapUsed) },
+    });
     return;
   }
   void extractFile(job.absPath, job.name, job.limits)

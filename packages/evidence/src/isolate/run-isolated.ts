@@ -113,7 +113,9 @@ export class IsolatedExtractor {
         done(m.result ?? failed(msg.childFailed(m.error ?? 'no result')));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        const heap = /heap limit|out of memory/i.test(this.stderrTail) ? 'heap limit reached' : `${signal ?? `exit code ${code}`}`;
+        const heap = /heap limit|out of memory/i.test(this.stderrTail)
+          ? 'heap limit reached'
+          : `${signal ?? `exit code ${code}`}`;
         this.reset();
         done(failed(msg.crashed(heap)));
       };
@@ -161,7 +163,11 @@ export class IsolatedExtractor {
 }
 
 /** One-shot convenience: extracts a single file in a fresh isolated process. */
-export async function extractFileIsolated(absPath: string, name: string, limits?: Partial<EvidenceLimits>): Promise<ExtractResult> {
+export async function extractFileIsolated(
+  absPath: string,
+  name: string,
+  limits?: Partial<EvidenceLimits>,
+): Promise<ExtractResult> {
   const ex = new IsolatedExtractor(limits);
   try {
     return await ex.extract(absPath, name);

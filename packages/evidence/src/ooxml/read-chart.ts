@@ -21,7 +21,12 @@ function cachePoints(ref: XmlElement | undefined): Array<string | null> {
 
 function refOf(el: XmlElement | undefined): { ref?: string; data?: XmlElement } {
   if (!el) return {};
-  const data = child(el, 'strRef') ?? child(el, 'numRef') ?? child(el, 'multiLvlStrRef') ?? child(el, 'strLit') ?? child(el, 'numLit');
+  const data =
+    child(el, 'strRef') ??
+    child(el, 'numRef') ??
+    child(el, 'multiLvlStrRef') ??
+    child(el, 'strLit') ??
+    child(el, 'numLit');
   const f = ownText(child(data, 'f'));
   return { ...(f ? { ref: f } : {}), ...(data ? { data } : {}) };
 }

@@ -3,7 +3,10 @@
 // capped, so neither a billion-laughs part nor a deeply nested one can exhaust memory or the stack.
 
 export class XmlError extends Error {
-  constructor(readonly code: 'doctype' | 'depth' | 'malformed', message: string) {
+  constructor(
+    readonly code: 'doctype' | 'depth' | 'malformed',
+    message: string,
+  ) {
     super(message);
   }
 }

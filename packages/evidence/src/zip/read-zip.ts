@@ -13,7 +13,10 @@ export interface ZipCaps {
 
 /** A zip that must not be read further: a cap was reached, or it is encrypted or corrupt. */
 export class ZipRefused extends Error {
-  constructor(readonly reason: 'limit' | 'encrypted' | 'corrupt', message: string) {
+  constructor(
+    readonly reason: 'limit' | 'encrypted' | 'corrupt',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -48,7 +51,8 @@ export async function listZip(
 ): Promise<{ names: string[]; peeked: Map<string, Buffer> }> {
   const zip = await openZip(buf);
   try {
-    if (zip.entryCount > caps.maxZipEntries) throw new ZipRefused('limit', msg.zipTooManyEntries(zip.entryCount, caps.maxZipEntries));
+    if (zip.entryCount > caps.maxZipEntries)
+      throw new ZipRefused('limit', msg.zipTooManyEntries(zip.entryCount, caps.maxZipEntries));
     const names: string[] = [];
     const peeked = new Map<string, Buffer>();
     for await (const entry of zip.eachEntry()) {
@@ -69,11 +73,17 @@ function refusal(err: unknown): ZipRefused {
   if (err instanceof ZipRefused) return err;
   const text = err instanceof Error ? err.message : String(err);
   if (/too many bytes in the stream/.test(text)) return new ZipRefused('limit', msg.zipSizeLie(text));
-  if (/invalid relative path|absolute path|invalid characters in fileName/.test(text)) return new ZipRefused('limit', msg.zipUnsafeName(text));
+  if (/invalid relative path|absolute path|invalid characters in fileName/.test(text))
+    return new ZipRefused('limit', msg.zipUnsafeName(text));
   return new ZipRefused('corrupt', msg.zipCorrupt(err));
 }
 
-async function readEntry(zip: ZipFile, entry: Entry, maxEntry: number, budget: { total: number; max: number }): Promise<Buffer> {
+async function readEntry(
+  zip: ZipFile,
+  entry: Entry,
+  maxEntry: number,
+  budget: { total: number; max: number },
+): Promise<Buffer> {
   const stream = await zip.openReadStreamPromise(entry);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -92,19 +102,25 @@ async function readEntry(zip: ZipFile, entry: Entry, maxEntry: number, budget: {
 }
 
 /** Reads every entry under the caps; `keep` chooses which decompressed entries are returned. */
-export async function readZip(buf: Buffer, caps: ZipCaps, keep: (name: string) => boolean = () => true): Promise<ZipContents> {
+export async function readZip(
+  buf: Buffer,
+  caps: ZipCaps,
+  keep: (name: string) => boolean = () => true,
+): Promise<ZipContents> {
   const zip = await openZip(buf);
   const files = new Map<string, Buffer>();
   const notes: string[] = [];
   try {
-    if (zip.entryCount > caps.maxZipEntries) throw new ZipRefused('limit', msg.zipTooManyEntries(zip.entryCount, caps.maxZipEntries));
+    if (zip.entryCount > caps.maxZipEntries)
+      throw new ZipRefused('limit', msg.zipTooManyEntries(zip.entryCount, caps.maxZipEntries));
     const budget = { total: 0, max: caps.maxZipTotalBytes };
     let declared = 0;
     for await (const entry of zip.eachEntry()) {
       const name = entry.fileName;
       if (name.endsWith('/')) continue;
       if (entry.isEncrypted()) throw new ZipRefused('encrypted', msg.zipEncrypted);
-      if (entry.uncompressedSize > caps.maxZipEntryBytes) throw new ZipRefused('limit', msg.zipEntryTooLarge(name, caps.maxZipEntryBytes));
+      if (entry.uncompressedSize > caps.maxZipEntryBytes)
+        throw new ZipRefused('limit', msg.zipEntryTooLarge(name, caps.maxZipEntryBytes));
       declared += entry.uncompressedSize;
       if (declared > caps.maxZipTotalBytes) throw new ZipRefused('limit', msg.zipTotalTooLarge(caps.maxZipTotalBytes));
       if (unsafeName(name)) throw new ZipRefused('limit', msg.zipUnsafeName(name));

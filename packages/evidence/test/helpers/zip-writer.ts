@@ -85,7 +85,12 @@ const CT_DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.
 const CT_XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml';
 
 export function contentTypes(main: 'docx' | 'xlsx' | string): Buffer {
-  const [part, type] = main === 'docx' ? ['/word/document.xml', CT_DOCX] : main === 'xlsx' ? ['/xl/workbook.xml', CT_XLSX] : ['/word/document.xml', main];
+  const [part, type] =
+    main === 'docx'
+      ? ['/word/document.xml', CT_DOCX]
+      : main === 'xlsx'
+        ? ['/xl/workbook.xml', CT_XLSX]
+        : ['/word/document.xml', main];
   return Buffer.from(
     `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -102,7 +107,12 @@ export function docxWithBody(bodyXml: string): Buffer {
   return makeZip([
     { name: '[Content_Types].xml', data: contentTypes('docx') },
     { name: '_rels/.rels', data: ROOT_RELS_DOCX },
-    { name: 'word/document.xml', data: Buffer.from(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${bodyXml}</w:body></w:document>`) },
+    {
+      name: 'word/document.xml',
+      data: Buffer.from(
+        `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${bodyXml}</w:body></w:document>`,
+      ),
+    },
   ]);
 }
 
@@ -126,6 +136,11 @@ export function xlsxWithSheet(sheetData: string, workbookXml?: string): Buffer {
         `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
       ),
     },
-    { name: 'xl/worksheets/sheet1.xml', data: Buffer.from(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`) },
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      data: Buffer.from(
+        `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`,
+      ),
+    },
   ]);
 }

@@ -34,12 +34,29 @@ export const claudeCode: HarnessAdapter = {
     },
   ],
   freshArgs: (ctx) => [
-    '-p', '{prompt}', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions',
-    '--model', ctx.model, '--max-turns', String(ctx.maxSteps),
+    '-p',
+    '{prompt}',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--dangerously-skip-permissions',
+    '--model',
+    ctx.model,
+    '--max-turns',
+    String(ctx.maxSteps),
   ],
   resumeArgs: (ctx) => [
-    '--continue', '-p', '{prompt}', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions',
-    '--model', ctx.model, '--max-turns', String(ctx.maxSteps),
+    '--continue',
+    '-p',
+    '{prompt}',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--dangerously-skip-permissions',
+    '--model',
+    ctx.model,
+    '--max-turns',
+    String(ctx.maxSteps),
   ],
   resumeTest: 'ls /session/.claude/projects/*/*.jsonl >/dev/null 2>&1',
   parseUsage: ({ logs }) => parseClaudeResult(logs),
@@ -55,7 +72,9 @@ export const claudeCode: HarnessAdapter = {
  * are cumulative over the session, so this run's `model_usage_since_last_result` wins.
  */
 export function parseClaudeResult(logs: string): Usage | null {
-  const result = jsonLines(logs).filter((e) => e.type === 'result').pop();
+  const result = jsonLines(logs)
+    .filter((e) => e.type === 'result')
+    .pop();
   if (!result) return null;
   const turns = typeof result.num_turns === 'number' ? result.num_turns : null;
   const sinceLast = obj(result.model_usage_since_last_result);

@@ -40,7 +40,13 @@ export function codexConfig(ctx: AdapterContext): string {
   ].join('\n');
 }
 
-const common = (ctx: AdapterContext) => ['--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', ctx.model];
+const common = (ctx: AdapterContext) => [
+  '--json',
+  '--skip-git-repo-check',
+  '--dangerously-bypass-approvals-and-sandbox',
+  '-m',
+  ctx.model,
+];
 
 export const codex: HarnessAdapter = {
   name: 'codex',
@@ -57,7 +63,8 @@ export const codex: HarnessAdapter = {
   // run's share is read from the rollout files: what this run appended to them.
   parseUsage: ({ logs, sessionDir, before }) => parseCodexRollouts(sessionDir, before ?? {}) ?? parseCodexEvents(logs),
   sessionId: ({ logs }) => {
-    for (const e of jsonLines(logs)) if (e.type === 'thread.started' && str(e.thread_id)) return str(e.thread_id) ?? null;
+    for (const e of jsonLines(logs))
+      if (e.type === 'thread.started' && str(e.thread_id)) return str(e.thread_id) ?? null;
     return null;
   },
 };
@@ -77,7 +84,11 @@ function lastTotal(text: string): { totals: Totals | null; responses: number } {
     const t = obj(obj(p.info)?.total_token_usage);
     if (!t) continue;
     responses += 1;
-    totals = { input: num(t.input_tokens), cached: num(t.cached_input_tokens), output: num(t.output_tokens) + num(t.reasoning_output_tokens) };
+    totals = {
+      input: num(t.input_tokens),
+      cached: num(t.cached_input_tokens),
+      output: num(t.output_tokens) + num(t.reasoning_output_tokens),
+    };
   }
   return { totals, responses };
 }
@@ -111,7 +122,13 @@ export function parseCodexEvents(logs: string): Usage | null {
   let output = 0;
   let steps = 0;
   for (const e of jsonLines(logs)) {
-    if (e.type === 'item.completed' && ['agent_message', 'command_execution', 'file_change', 'mcp_tool_call', 'reasoning'].includes(String(obj(e.item)?.type))) steps += 1;
+    if (
+      e.type === 'item.completed' &&
+      ['agent_message', 'command_execution', 'file_change', 'mcp_tool_call', 'reasoning'].includes(
+        String(obj(e.item)?.type),
+      )
+    )
+      steps += 1;
     if (e.type !== 'turn.completed') continue;
     const u = obj(e.usage);
     if (!u) continue;
@@ -120,5 +137,7 @@ export function parseCodexEvents(logs: string): Usage | null {
     cached += num(u.cached_input_tokens);
     output += num(u.output_tokens);
   }
-  return seen ? { inputTokens: input, outputTokens: output, cachedInputTokens: cached, costUsd: null, turns: steps } : null;
+  return seen
+    ? { inputTokens: input, outputTokens: output, cachedInputTokens: cached, costUsd: null, turns: steps }
+    : null;
 }

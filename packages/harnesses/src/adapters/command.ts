@@ -19,12 +19,24 @@ import type { PrepareHarnessRunArgs, PreparedHarnessRun } from '../prepare-harne
 import { DUMMY_API_KEY, modelRoute, routeIdFor } from '../prepare-harness-run.js';
 import { shellWord } from '../shell-command.js';
 
-const PLACEHOLDERS = ['instruction_file', 'workspace', 'inputs_dir', 'outputs_dir', 'session_dir', 'model', 'base_url', 'api_key', 'max_steps', 'time_limit_seconds'] as const;
+const PLACEHOLDERS = [
+  'instruction_file',
+  'workspace',
+  'inputs_dir',
+  'outputs_dir',
+  'session_dir',
+  'model',
+  'base_url',
+  'api_key',
+  'max_steps',
+  'time_limit_seconds',
+] as const;
 
 /** Replace {name} placeholders with shell-quoted values; unknown names are an error. */
 export function renderCommandTemplate(systemId: string, template: string, values: Record<string, string>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_whole, name: string) => {
-    if (!(PLACEHOLDERS as readonly string[]).includes(name)) throw new Error(messages.commandPlaceholderUnknown(systemId, name));
+    if (!(PLACEHOLDERS as readonly string[]).includes(name))
+      throw new Error(messages.commandPlaceholderUnknown(systemId, name));
     const v = values[name] ?? '';
     // Values read from env at run time stay unexpanded variables; literal values are quoted.
     return v.startsWith('$') ? `"${v}"` : shellWord(v);
@@ -46,9 +58,13 @@ export function parseUsageLine(logs: string): Usage | null {
   return null;
 }
 
-export function planCommandHarness(args: PrepareHarnessRunArgs, environment: Record<string, string | undefined>): PreparedHarnessRun {
+export function planCommandHarness(
+  args: PrepareHarnessRunArgs,
+  environment: Record<string, string | undefined>,
+): PreparedHarnessRun {
   const s = args.system.settings;
-  if (typeof s.image !== 'string' || typeof s.command !== 'string') throw new Error(messages.commandTemplateMissing(args.system.id));
+  if (typeof s.image !== 'string' || typeof s.command !== 'string')
+    throw new Error(messages.commandTemplateMissing(args.system.id));
   const api = typeof s.api === 'string' ? (s.api as ModelApi) : null;
   const routeId = api ? routeIdFor(args.runId) : null;
   const baseUrl = api && routeId ? args.proxy.open(routeId, modelRoute(args.system, api, environment)) : '';
@@ -64,7 +80,10 @@ export function planCommandHarness(args: PrepareHarnessRunArgs, environment: Rec
     max_steps: String(args.limits.maxSteps),
     time_limit_seconds: String(args.limits.agentSeconds),
   };
-  const extraEnv = typeof s.env === 'object' && s.env !== null ? Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, String(v)])) : {};
+  const extraEnv =
+    typeof s.env === 'object' && s.env !== null
+      ? Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, String(v)]))
+      : {};
   return {
     routeId,
     container: {
@@ -83,9 +102,16 @@ export function planCommandHarness(args: PrepareHarnessRunArgs, environment: Rec
     collect(logs) {
       const proxyUsage = routeId ? args.proxy.usage(routeId) : null;
       if (routeId) args.proxy.close(routeId);
-      const usage = parseUsageLine(logs)
-        ?? (proxyUsage && proxyUsage.requests > 0
-          ? { inputTokens: proxyUsage.inputTokens, outputTokens: proxyUsage.outputTokens, cachedInputTokens: proxyUsage.cachedInputTokens, costUsd: null, turns: proxyUsage.requests }
+      const usage =
+        parseUsageLine(logs) ??
+        (proxyUsage && proxyUsage.requests > 0
+          ? {
+              inputTokens: proxyUsage.inputTokens,
+              outputTokens: proxyUsage.outputTokens,
+              cachedInputTokens: proxyUsage.cachedInputTokens,
+              costUsd: null,
+              turns: proxyUsage.requests,
+            }
           : null);
       return { usage, proxyUsage, sessionId: null };
     },

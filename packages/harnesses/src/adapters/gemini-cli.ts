@@ -37,7 +37,18 @@ export const geminiCli: HarnessAdapter = {
     },
   ],
   freshArgs: (ctx) => ['-p', '{prompt}', '--output-format', 'stream-json', '--yolo', '--skip-trust', '-m', ctx.model],
-  resumeArgs: (ctx) => ['--resume', 'latest', '-p', '{prompt}', '--output-format', 'stream-json', '--yolo', '--skip-trust', '-m', ctx.model],
+  resumeArgs: (ctx) => [
+    '--resume',
+    'latest',
+    '-p',
+    '{prompt}',
+    '--output-format',
+    'stream-json',
+    '--yolo',
+    '--skip-trust',
+    '-m',
+    ctx.model,
+  ],
   resumeTest: "find /session/.gemini/tmp -path '*chats*' -name '*.json*' 2>/dev/null | grep -q .",
   parseUsage: ({ logs }) => parseGeminiResult(logs),
   sessionId: ({ logs }) => {
@@ -48,7 +59,9 @@ export const geminiCli: HarnessAdapter = {
 
 /** The `result` event's stats: per-model token counts when present, else the totals. */
 export function parseGeminiResult(logs: string): Usage | null {
-  const result = jsonLines(logs).filter((e) => e.type === 'result').pop();
+  const result = jsonLines(logs)
+    .filter((e) => e.type === 'result')
+    .pop();
   const stats = obj(result?.stats);
   if (!stats) return null;
   const models = obj(stats.models);
@@ -65,7 +78,13 @@ export function parseGeminiResult(logs: string): Usage | null {
       cached += num(t.cached);
       requests += num(obj(mm.api)?.totalRequests);
     }
-    return { inputTokens: input, outputTokens: output, cachedInputTokens: cached, costUsd: null, turns: requests || null };
+    return {
+      inputTokens: input,
+      outputTokens: output,
+      cachedInputTokens: cached,
+      costUsd: null,
+      turns: requests || null,
+    };
   }
   return {
     inputTokens: num(stats.input_tokens),

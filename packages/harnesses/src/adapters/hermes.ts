@@ -26,7 +26,16 @@ export function hermesConfig(ctx: AdapterContext): string {
   ].join('\n');
 }
 
-const common = (ctx: AdapterContext) => ['-Q', '--yolo', '--max-turns', String(ctx.maxSteps), '-m', ctx.model, '--provider', 'custom'];
+const common = (ctx: AdapterContext) => [
+  '-Q',
+  '--yolo',
+  '--max-turns',
+  String(ctx.maxSteps),
+  '-m',
+  ctx.model,
+  '--provider',
+  'custom',
+];
 
 export const hermes: HarnessAdapter = {
   name: 'hermes',

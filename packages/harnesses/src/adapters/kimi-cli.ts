@@ -13,7 +13,12 @@ import { jsonLines, listFiles, num, obj, type JsonObject } from '../json-lines.j
 const toml = (v: string) => JSON.stringify(v);
 
 export function kimiConfig(ctx: AdapterContext): string {
-  const type = ctx.settings.api === 'openai-responses' ? 'openai_responses' : ctx.settings.api === 'anthropic' ? 'anthropic' : 'openai_legacy';
+  const type =
+    ctx.settings.api === 'openai-responses'
+      ? 'openai_responses'
+      : ctx.settings.api === 'anthropic'
+        ? 'anthropic'
+        : 'openai_legacy';
   return [
     '# Written by assay for one trial; the proxy adds the real key.',
     'default_model = "assay"',
@@ -36,7 +41,18 @@ export function kimiConfig(ctx: AdapterContext): string {
   ].join('\n');
 }
 
-const common = (ctx: AdapterContext) => ['--print', '--output-format', 'stream-json', '-w', '/workspace', '--yolo', '--max-steps-per-turn', String(ctx.maxSteps), '-p', '{prompt}'];
+const common = (ctx: AdapterContext) => [
+  '--print',
+  '--output-format',
+  'stream-json',
+  '-w',
+  '/workspace',
+  '--yolo',
+  '--max-steps-per-turn',
+  String(ctx.maxSteps),
+  '-p',
+  '{prompt}',
+];
 
 export const kimiCli: HarnessAdapter = {
   name: 'kimi-cli',
@@ -44,14 +60,21 @@ export const kimiCli: HarnessAdapter = {
   install: INSTALLS['kimi-cli'],
   imageDir: 'kimi-cli',
   bin: 'kimi',
-  env: () => ({ KIMI_SHARE_DIR: '/session/.kimi', KIMI_CLI_NO_AUTO_UPDATE: '1', KIMI_DISABLE_TELEMETRY: '1', PYTHONUNBUFFERED: '1' }),
+  env: () => ({
+    KIMI_SHARE_DIR: '/session/.kimi',
+    KIMI_CLI_NO_AUTO_UPDATE: '1',
+    KIMI_DISABLE_TELEMETRY: '1',
+    PYTHONUNBUFFERED: '1',
+  }),
   sessionFiles: (ctx) => [{ path: '.kimi/config.toml', content: kimiConfig(ctx) }],
   freshArgs: (ctx) => common(ctx),
   resumeArgs: (ctx) => ['--continue', ...common(ctx)],
   resumeTest: "find /session/.kimi/sessions -name 'context.jsonl' -size +0 2>/dev/null | grep -q .",
   parseUsage: ({ sessionDir, before }) => parseKimiWire(sessionDir, before ?? {}),
   sessionId: ({ sessionDir }) => {
-    const files = listFiles(path.join(sessionDir, '.kimi/sessions')).filter((f) => f.endsWith('/context.jsonl') && !f.includes('/subagents/'));
+    const files = listFiles(path.join(sessionDir, '.kimi/sessions')).filter(
+      (f) => f.endsWith('/context.jsonl') && !f.includes('/subagents/'),
+    );
     return files.length === 1 ? (files[0]?.split('/').at(-2) ?? null) : null;
   },
 };

@@ -29,7 +29,19 @@ export function nanobotConfig(ctx: AdapterContext): unknown {
   };
 }
 
-const args = () => ['agent', '-m', '{prompt}', '-s', NANOBOT_SESSION, '-w', '/workspace', '-c', '/session/.nanobot/config.json', '--no-markdown', '--logs'];
+const args = () => [
+  'agent',
+  '-m',
+  '{prompt}',
+  '-s',
+  NANOBOT_SESSION,
+  '-w',
+  '/workspace',
+  '-c',
+  '/session/.nanobot/config.json',
+  '--no-markdown',
+  '--logs',
+];
 
 export const nanobot: HarnessAdapter = {
   name: 'nanobot',
@@ -38,7 +50,9 @@ export const nanobot: HarnessAdapter = {
   imageDir: 'nanobot',
   bin: 'nanobot',
   env: () => ({ PYTHONUNBUFFERED: '1', NO_COLOR: '1' }),
-  sessionFiles: (ctx) => [{ path: '.nanobot/config.json', content: `${JSON.stringify(nanobotConfig(ctx), null, 2)}\n` }],
+  sessionFiles: (ctx) => [
+    { path: '.nanobot/config.json', content: `${JSON.stringify(nanobotConfig(ctx), null, 2)}\n` },
+  ],
   freshArgs: args,
   resumeArgs: args,
   // The fixed session id continues the conversation by itself: no separate resume argv.

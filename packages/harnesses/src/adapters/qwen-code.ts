@@ -7,8 +7,17 @@ import type { Usage } from '@assay/core';
 import { jsonLines, num, obj, str, type JsonObject } from '../json-lines.js';
 
 const common = (ctx: AdapterContext) => [
-  '--output-format', 'stream-json', '--yolo', '--auth-type', ctx.settings.api === 'openai-responses' ? 'openai-responses' : 'openai',
-  '-m', ctx.model, '--max-session-turns', String(ctx.maxSteps), '--max-wall-time', `${Math.max(1, Math.floor(ctx.timeLimitSeconds))}s`,
+  '--output-format',
+  'stream-json',
+  '--yolo',
+  '--auth-type',
+  ctx.settings.api === 'openai-responses' ? 'openai-responses' : 'openai',
+  '-m',
+  ctx.model,
+  '--max-session-turns',
+  String(ctx.maxSteps),
+  '--max-wall-time',
+  `${Math.max(1, Math.floor(ctx.timeLimitSeconds))}s`,
 ];
 
 export const qwenCode: HarnessAdapter = {
@@ -64,7 +73,8 @@ export function parseQwenResult(logs: string): Usage | null {
     const u = obj(m?.usage);
     if (e.type === 'assistant' && m && u) perMessage.set(str(m.id) ?? String(perMessage.size), u);
   }
-  const usages = perMessage.size > 0 ? [...perMessage.values()] : [obj(result?.usage)].filter((u): u is JsonObject => !!u);
+  const usages =
+    perMessage.size > 0 ? [...perMessage.values()] : [obj(result?.usage)].filter((u): u is JsonObject => !!u);
   if (usages.length === 0) return null;
   return {
     inputTokens: usages.reduce((a, u) => a + num(u.input_tokens), 0),

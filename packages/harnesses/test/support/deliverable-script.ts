@@ -27,10 +27,18 @@ export function toolSchemas(req: MockRequest): ToolSchema[] {
   for (const t of tools) {
     if (Array.isArray(t.functionDeclarations)) {
       for (const f of t.functionDeclarations.filter(isObj)) {
-        out.push({ name: String(f.name), params: (isObj(f.parametersJsonSchema) ? f.parametersJsonSchema : isObj(f.parameters) ? f.parameters : {}) });
+        out.push({
+          name: String(f.name),
+          params: isObj(f.parametersJsonSchema) ? f.parametersJsonSchema : isObj(f.parameters) ? f.parameters : {},
+        });
       }
-    } else if (isObj(t.function)) out.push({ name: String(t.function.name), params: isObj(t.function.parameters) ? t.function.parameters : {} });
-    else if (typeof t.name === 'string') out.push({ name: t.name, params: isObj(t.input_schema) ? t.input_schema : isObj(t.parameters) ? t.parameters : {} });
+    } else if (isObj(t.function))
+      out.push({ name: String(t.function.name), params: isObj(t.function.parameters) ? t.function.parameters : {} });
+    else if (typeof t.name === 'string')
+      out.push({
+        name: t.name,
+        params: isObj(t.input_schema) ? t.input_schema : isObj(t.parameters) ? t.parameters : {},
+      });
   }
   return out;
 }
@@ -46,7 +54,11 @@ function typeOf(p: unknown): string {
 }
 
 /** A call writing `text` to `file` with the CLI's own tools; null when it offers none that fits. */
-export function writeFileCall(tools: ToolSchema[], file: string, text: string): { name: string; arguments: Json } | null {
+export function writeFileCall(
+  tools: ToolSchema[],
+  file: string,
+  text: string,
+): { name: string; arguments: Json } | null {
   for (const t of tools) {
     if (!/write/i.test(t.name) || /todo|memory/i.test(t.name)) continue;
     const p = props(t.params);
@@ -56,7 +68,12 @@ export function writeFileCall(tools: ToolSchema[], file: string, text: string): 
   }
   const script = `mkdir -p "$(dirname '${file}')" && printf '%s\\n' '${text}' > '${file}'`;
   for (const t of tools) {
-    if (!/^(bash|shell|shell_command|exec|exec_command|run_shell_command|terminal|run_command|execute_command)$/i.test(t.name)) continue;
+    if (
+      !/^(bash|shell|shell_command|exec|exec_command|run_shell_command|terminal|run_command|execute_command)$/i.test(
+        t.name,
+      )
+    )
+      continue;
     const p = props(t.params);
     const key = ['command', 'cmd', 'script'].find((k) => k in p);
     if (!key) continue;
@@ -71,11 +88,18 @@ export function deliverableReply(req: MockRequest): MockReply {
   const tools = toolSchemas(req);
   if (tools.length === 0) return { text: 'ok', usage: USAGE.auxiliary };
   const last = req.messages.at(-1);
-  if (last?.role === 'tool' || req.toolResult.length > 0) return { text: 'Done: the deliverable is written.', usage: USAGE.final };
+  if (last?.role === 'tool' || req.toolResult.length > 0)
+    return { text: 'Done: the deliverable is written.', usage: USAGE.final };
   // The task of this user turn: in any message after the last assistant one (some CLIs
   // append system reminders after the user's text).
   const lastAssistant = req.messages.map((m) => m.role).lastIndexOf('assistant');
-  const task = TASK.exec(req.messages.slice(lastAssistant + 1).map((m) => m.text).join('\n')) ?? TASK.exec(req.user);
+  const task =
+    TASK.exec(
+      req.messages
+        .slice(lastAssistant + 1)
+        .map((m) => m.text)
+        .join('\n'),
+    ) ?? TASK.exec(req.user);
   if (!task) return { text: 'ok', usage: USAGE.auxiliary };
   const call = writeFileCall(tools, `/workspace/outputs/${task[1]}`, task[2] ?? '');
   if (!call) return { text: `no usable tool among: ${tools.map((t) => t.name).join(', ')}`, usage: USAGE.final };

@@ -18,8 +18,19 @@ export interface TrialDirs {
 }
 
 export function makeTrialDirs(root: string): TrialDirs {
-  const dirs = { root, workspace: path.join(root, 'workspace'), instructionDir: path.join(root, 'assay'), sessionDir: path.join(root, 'session') };
-  for (const d of [path.join(dirs.workspace, 'inputs'), path.join(dirs.workspace, 'outputs'), dirs.instructionDir, dirs.sessionDir]) fs.mkdirSync(d, { recursive: true });
+  const dirs = {
+    root,
+    workspace: path.join(root, 'workspace'),
+    instructionDir: path.join(root, 'assay'),
+    sessionDir: path.join(root, 'session'),
+  };
+  for (const d of [
+    path.join(dirs.workspace, 'inputs'),
+    path.join(dirs.workspace, 'outputs'),
+    dirs.instructionDir,
+    dirs.sessionDir,
+  ])
+    fs.mkdirSync(d, { recursive: true });
   return dirs;
 }
 
@@ -50,7 +61,15 @@ export async function runCliSession(opts: {
   fs.writeFileSync(path.join(opts.dirs.instructionDir, 'instruction.md'), opts.instruction);
   opts.mock.clearRecords();
   const limits = { maxSteps: 20, agentSeconds: opts.agentSeconds ?? 300 };
-  const prepared = prepareHarnessRun({ system: opts.system, runId: opts.runId, sessionDir: opts.dirs.sessionDir, image: opts.image, proxy: opts.proxy, limits, environment: opts.environment });
+  const prepared = prepareHarnessRun({
+    system: opts.system,
+    runId: opts.runId,
+    sessionDir: opts.dirs.sessionDir,
+    image: opts.image,
+    proxy: opts.proxy,
+    limits,
+    environment: opts.environment,
+  });
   const c = prepared.container;
   // Our own container (not activities' runAgentContainer): its `assay.managed` label would
   // let a concurrently starting worker reap it. Same settings as a worker's agent container.
@@ -59,8 +78,12 @@ export async function runCliSession(opts: {
     Image: c.image,
     Cmd: c.cmd,
     Env: Object.entries({
-      ASSAY_INSTRUCTION_FILE: '/assay/instruction.md', ASSAY_TASK_ID: 'e2e', ASSAY_TRIAL: '1',
-      ASSAY_MAX_STEPS: String(limits.maxSteps), ASSAY_TIME_LIMIT_SECONDS: String(limits.agentSeconds), ...c.env,
+      ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
+      ASSAY_TASK_ID: 'e2e',
+      ASSAY_TRIAL: '1',
+      ASSAY_MAX_STEPS: String(limits.maxSteps),
+      ASSAY_TIME_LIMIT_SECONDS: String(limits.agentSeconds),
+      ...c.env,
     }).map(([k, v]) => `${k}=${v}`),
     Labels: { 'assay.test': 'harness-e2e' },
     WorkingDir: '/workspace',

@@ -35,7 +35,8 @@ function usage(r: FinalReply, output: number) {
 export function anthropicJson(r: FinalReply, ctx: WireContext): unknown {
   const content: unknown[] = [];
   if (r.text.length > 0) content.push({ type: 'text', text: r.text });
-  for (const c of r.toolCalls) content.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: parsedInput(c.arguments) });
+  for (const c of r.toolCalls)
+    content.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: parsedInput(c.arguments) });
   return {
     id: ctx.id,
     type: 'message',
@@ -52,32 +53,61 @@ export function anthropicStream(r: FinalReply, ctx: WireContext): string[] {
   const frames: string[] = [];
   const emit = (type: string, payload: Record<string, unknown>) => frames.push(sseFrame({ type, ...payload }, type));
   emit('message_start', {
-    message: { id: ctx.id, type: 'message', role: 'assistant', model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: usage(r, 1) },
+    message: {
+      id: ctx.id,
+      type: 'message',
+      role: 'assistant',
+      model: ctx.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: usage(r, 1),
+    },
   });
   let index = 0;
   if (r.text.length > 0) {
     emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
     emit('ping', {});
-    for (const text of chunkText(r.text, ctx.chunkChars)) emit('content_block_delta', { index, delta: { type: 'text_delta', text } });
+    for (const text of chunkText(r.text, ctx.chunkChars))
+      emit('content_block_delta', { index, delta: { type: 'text_delta', text } });
     emit('content_block_stop', { index });
     index += 1;
   }
   for (const c of r.toolCalls) {
-    emit('content_block_start', { index, content_block: { type: 'tool_use', id: toolId(c.id), name: c.name, input: {} } });
-    for (const partial_json of chunkText(c.arguments, ctx.chunkChars)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
+    emit('content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: toolId(c.id), name: c.name, input: {} },
+    });
+    for (const partial_json of chunkText(c.arguments, ctx.chunkChars))
+      emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
     emit('content_block_stop', { index });
     index += 1;
   }
   emit('message_delta', {
     delta: { stop_reason: stopReason(r), stop_sequence: null },
-    usage: { input_tokens: r.usage.input - r.usage.cachedInput, cache_creation_input_tokens: 0, cache_read_input_tokens: r.usage.cachedInput, output_tokens: r.usage.output },
+    usage: {
+      input_tokens: r.usage.input - r.usage.cachedInput,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: r.usage.cachedInput,
+      output_tokens: r.usage.output,
+    },
   });
   emit('message_stop', {});
   return frames;
 }
 
 export function anthropicError(status: number, message: string): unknown {
-  const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error'
-    : status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : 'invalid_request_error';
+  const type =
+    status === 429
+      ? 'rate_limit_error'
+      : status === 529
+        ? 'overloaded_error'
+        : status >= 500
+          ? 'api_error'
+          : status === 401
+            ? 'authentication_error'
+            : status === 404
+              ? 'not_found_error'
+              : 'invalid_request_error';
   return { type: 'error', error: { type, message } };
 }

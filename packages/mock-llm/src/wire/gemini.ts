@@ -62,7 +62,17 @@ export function geminiStreamChunks(r: FinalReply, ctx: WireContext): unknown[] {
 }
 
 export function geminiError(status: number, message: string): unknown {
-  const statusName = status === 429 ? 'RESOURCE_EXHAUSTED' : status === 503 ? 'UNAVAILABLE' : status >= 500 ? 'INTERNAL'
-    : status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT';
+  const statusName =
+    status === 429
+      ? 'RESOURCE_EXHAUSTED'
+      : status === 503
+        ? 'UNAVAILABLE'
+        : status >= 500
+          ? 'INTERNAL'
+          : status === 404
+            ? 'NOT_FOUND'
+            : status === 401
+              ? 'UNAUTHENTICATED'
+              : 'INVALID_ARGUMENT';
   return { error: { code: status, message, status: statusName } };
 }

@@ -36,7 +36,12 @@ function outputItems(r: FinalReply, ctx: WireContext): Item[] {
   return items;
 }
 
-function responseObject(r: FinalReply, ctx: WireContext, status: 'in_progress' | 'completed' | 'incomplete', body: Record<string, unknown>): Item {
+function responseObject(
+  r: FinalReply,
+  ctx: WireContext,
+  status: 'in_progress' | 'completed' | 'incomplete',
+  body: Record<string, unknown>,
+): Item {
   const done = status !== 'in_progress';
   return {
     id: ctx.id,
@@ -89,12 +94,35 @@ export function responsesStream(r: FinalReply, ctx: WireContext, body: Record<st
     const item = messageItem(r, ctx, 'in_progress', '');
     const itemId = item.id as string;
     emit('response.output_item.added', { output_index: outputIndex, item });
-    emit('response.content_part.added', { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
+    emit('response.content_part.added', {
+      item_id: itemId,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+    });
     for (const delta of chunkText(r.text, ctx.chunkChars)) {
-      emit('response.output_text.delta', { item_id: itemId, output_index: outputIndex, content_index: 0, delta, logprobs: [], obfuscation: '' });
+      emit('response.output_text.delta', {
+        item_id: itemId,
+        output_index: outputIndex,
+        content_index: 0,
+        delta,
+        logprobs: [],
+        obfuscation: '',
+      });
     }
-    emit('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text: r.text, logprobs: [] });
-    emit('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: r.text, annotations: [], logprobs: [] } });
+    emit('response.output_text.done', {
+      item_id: itemId,
+      output_index: outputIndex,
+      content_index: 0,
+      text: r.text,
+      logprobs: [],
+    });
+    emit('response.content_part.done', {
+      item_id: itemId,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'output_text', text: r.text, annotations: [], logprobs: [] },
+    });
     emit('response.output_item.done', { output_index: outputIndex, item: messageItem(r, ctx, 'completed', r.text) });
     outputIndex += 1;
   }
@@ -103,9 +131,18 @@ export function responsesStream(r: FinalReply, ctx: WireContext, body: Record<st
     const itemId = item.id as string;
     emit('response.output_item.added', { output_index: outputIndex, item });
     for (const delta of chunkText(c.arguments, ctx.chunkChars)) {
-      emit('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta, obfuscation: '' });
+      emit('response.function_call_arguments.delta', {
+        item_id: itemId,
+        output_index: outputIndex,
+        delta,
+        obfuscation: '',
+      });
     }
-    emit('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, arguments: c.arguments });
+    emit('response.function_call_arguments.done', {
+      item_id: itemId,
+      output_index: outputIndex,
+      arguments: c.arguments,
+    });
     emit('response.output_item.done', { output_index: outputIndex, item: callItem(c, 'completed', c.arguments) });
     outputIndex += 1;
   }
