@@ -8,8 +8,12 @@
 //
 // Dependency rule (ours, documented): a criterion's dependency "holds" when the
 // dependency's effective judgment is favourable (positive criterion satisfied,
-// negative criterion's failure not met). A positive criterion whose dependencies do
-// not all hold earns no credit; a negative criterion or gate is applied as judged.
+// negative criterion's failure not met, gate not triggered). A positive criterion
+// whose dependencies do not all hold earns no credit; a negative criterion or gate is
+// applied as judged, whatever its dependencies (so it is never pending or blocked
+// because of them). An outcome is pending only while it is still open: a positive
+// criterion judged "not satisfied", or with a dependency that already fails, earns
+// nothing whatever the unjudged rest turns out to be.
 import type { QualityDimension, Target } from './vocabulary.js';
 
 export type Judgment = 0 | 1 | null;
@@ -27,49 +31,66 @@ export interface ScoredCriterion {
 
 export interface CriterionResult {
   id: string;
-  /** Judgment after dependency resolution; null while it or a dependency is unjudged. */
+  /**
+   * Judgment after dependency resolution; null while it is open: the criterion is unjudged, or it is
+   * a positive criterion judged satisfied (or unjudged) whose dependencies hold or are unjudged.
+   */
   effective: Judgment;
-  /** True when an unmet dependency removed this criterion's credit. */
+  /** The direct dependencies that do not hold, when that removed a positive criterion's credit; else empty. */
   blockedBy: string[];
 }
 
 export interface ProjectScore {
-  /** 0–100, null while any criterion is unjudged. */
+  /** 0–100; null while any criterion's effective judgment is open, unless a triggered gate decided it. */
   score: number | null;
   /** Before clipping and gates, for diagnosis. */
   raw: number | null;
   gateTriggered: boolean;
   gates: string[];
+  /** Criteria whose effective judgment is open (null). */
   unjudged: string[];
   criteria: CriterionResult[];
+}
+
+/** Whether a criterion earns credit (positive weight, not a gate): dependencies act on these only. */
+export function isPositiveCriterion(c: Pick<ScoredCriterion, 'weight' | 'fatal'>): boolean {
+  return c.weight > 0 && !c.fatal;
+}
+
+/** A dependency holds when its effective judgment is favourable; null while it is open. */
+function holds(dep: ScoredCriterion, r: CriterionResult): boolean | null {
+  if (r.effective === null) return null;
+  return isPositiveCriterion(dep) ? r.effective === 1 : r.effective === 0;
+}
+
+/** Effective judgment of one criterion from its own judgment and its dependencies' states. */
+function applyRule(c: ScoredCriterion, failing: string[], open: boolean): CriterionResult {
+  if (!isPositiveCriterion(c)) return { id: c.id, effective: c.h, blockedBy: [] };
+  if (c.h === 0) return { id: c.id, effective: 0, blockedBy: [] };
+  if (failing.length > 0) return { id: c.id, effective: 0, blockedBy: failing };
+  return { id: c.id, effective: c.h === null || open ? null : 1, blockedBy: [] };
 }
 
 export function resolveDependencies(criteria: readonly ScoredCriterion[]): CriterionResult[] {
   const byId = new Map(criteria.map((c) => [c.id, c]));
   const memo = new Map<string, CriterionResult>();
-  const holds = (r: CriterionResult, c: ScoredCriterion): boolean | null =>
-    r.effective === null ? null : c.weight < 0 || c.fatal ? r.effective === 0 : r.effective === 1;
   const resolve = (c: ScoredCriterion, trail: Set<string>): CriterionResult => {
     const known = memo.get(c.id);
     if (known) return known;
     if (trail.has(c.id)) throw new Error(`criteria depend on each other in a cycle through "${c.id}"`);
     trail.add(c.id);
-    const blockedBy: string[] = [];
-    let pending = c.h === null;
+    // Every dependency is resolved, also of negatives and gates, so cycles and unknown ids always surface.
+    const failing: string[] = [];
+    let open = false;
     for (const depId of c.dependsOn) {
       const dep = byId.get(depId);
       if (!dep) throw new Error(`criterion "${c.id}" depends on unknown criterion "${depId}"`);
-      const ok = holds(resolve(dep, trail), dep);
-      if (ok === null) pending = true;
-      else if (!ok) blockedBy.push(depId);
+      const ok = holds(dep, resolve(dep, trail));
+      if (ok === null) open = true;
+      else if (!ok) failing.push(depId);
     }
     trail.delete(c.id);
-    const positive = c.weight > 0 && !c.fatal;
-    let effective: Judgment;
-    if (positive && blockedBy.length > 0) effective = 0;
-    else if (pending) effective = null;
-    else effective = c.h;
-    const result = { id: c.id, effective, blockedBy };
+    const result = applyRule(c, failing, open);
     memo.set(c.id, result);
     return result;
   };
