@@ -91,6 +91,31 @@ export class Recorder {
     this.sink?.(line);
   }
 
+  /** Requests to model endpoints (not /models listings), optionally of one API. */
+  modelCalls(api?: ApiKind): RecordedRequest[] {
+    return this.requests.filter((r) => r.api !== null && (api === undefined || r.api === api));
+  }
+
+  /** Sum of usage of every reply delivered in full. */
+  totalUsage(): { input: number; output: number; cachedInput: number } {
+    return this.requests.reduce(
+      (s, r) =>
+        r.usage
+          ? {
+              input: s.input + r.usage.input,
+              output: s.output + r.usage.output,
+              cachedInput: s.cachedInput + r.usage.cachedInput,
+            }
+          : s,
+      { input: 0, output: 0, cachedInput: 0 },
+    );
+  }
+
+  clear(): void {
+    this.requests.length = 0;
+    this.logs.length = 0;
+  }
+
   /** True when some request presented this secret (compared by hash). */
   sawCredential(secret: string): boolean {
     const h = sha256(secret);

@@ -1,0 +1,13 @@
+// What one running server keeps across requests.
+import type { Recorder } from './recorder.js';
+import type { ScriptState } from './script.js';
+
+export interface ServerState {
+  /** Replaced as a whole by setScript; read afresh at each step of a request. */
+  script: ScriptState;
+  readonly recorder: Recorder;
+  /** Requests seen so far (numbers the records). */
+  seq: number;
+  /** Replies rendered so far (numbers the reply ids). */
+  replies: number;
+}
