@@ -1,0 +1,15 @@
+export * from './results-layout.js';
+export type { BlobRef, ResultsStore } from './results-store.js';
+export { assertResultsKey } from './results-key.js';
+export { createFsResultsStore } from './create-fs-results-store.js';
+export { scopeResultsStore } from './scope-results-store.js';
+export { openResultsStore } from './open-results-store.js';
+export type { ReadRecordsOptions, RecordProblem } from './read-records.js';
+export { readTrialRecords } from './read-trial-records.js';
+export { readProjectRecords } from './read-project-records.js';
+export { writeTrialRecord } from './write-trial-record.js';
+export { writeProjectRecord } from './write-project-record.js';
+export { listRegularFiles } from './list-regular-files.js';
+export { storeFile } from './store-file.js';
+export { snapshotDirectory, type Snapshot } from './snapshot-directory.js';
+export { restoreSnapshot } from './restore-snapshot.js';
