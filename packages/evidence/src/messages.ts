@@ -92,11 +92,15 @@ export const reason = {
   rightFormat: (file: string, format: string) => `${file} is present and is ${format} by content`,
   similarNames: (names: string[]) => `similar paths in the submission: ${names.join(', ')}`,
   needsSpreadsheet: (file: string, format: string | null) =>
-    `${file} is ${format ?? 'of unknown type'}; this check needs a spreadsheet (xlsx or csv)`,
+    `${file} is ${format ?? 'of unknown type'} by content, not a spreadsheet (xlsx or csv): it has no cells to read`,
   noText: (file: string, format: string | null) => `${file} (${format ?? 'unknown type'}) has no extractable text`,
+  noTextLayer: (file: string) =>
+    `${file} has no text layer (scanned pages?): its words can only be read from the page images`,
+  absenceUnsure: (why: string, file: string) => `${why}, but ${file} was cut at a size cap, so the rest may hold it`,
   sheetMissing: (file: string, sheet: string, sheets: string[]) =>
     `${file} has no sheet ${JSON.stringify(sheet)} (sheets: ${sheets.join(', ')})`,
   cellEmpty: (anchor: string) => `${anchor} is empty`,
+  cellsCut: (anchor: string) => `${anchor} is not among the cells kept (the workbook was cut at the cell cap)`,
   formulaNoCache: (anchor: string, formula: string) =>
     `${anchor} has formula =${formula} but the file stores no cached value`,
   cellValue: (anchor: string, shown: string) => `${anchor} = ${shown}`,
@@ -130,7 +134,7 @@ export const reason = {
   headingNoStructure: (file: string, heading: string) =>
     `${file} carries no heading structure and no line matches ${JSON.stringify(heading)}`,
   slideCheckNeedsDeck: (file: string, format: string | null) =>
-    `${file} is ${format ?? 'of unknown type'}; slide checks need a pptx`,
+    `${file} is ${format ?? 'of unknown type'} by content, which has no slides (slide checks need a pptx)`,
   sheetCheckNeedsBook: (file: string, format: string | null) =>
-    `${file} is ${format ?? 'of unknown type'}; sheet checks need a spreadsheet`,
+    `${file} is ${format ?? 'of unknown type'} by content, which has no named sheets (sheet checks need an xlsx)`,
 } as const;

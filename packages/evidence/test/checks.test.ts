@@ -116,8 +116,14 @@ describe('cell-value', () => {
     expect(status({ kind: 'cell-value', file: 'missing.xlsx', cell: 'A!A1', equals: 3 })).toBe('not-satisfied');
   });
 
+  it('not satisfied: the file at the spreadsheet path is a document by content, so it has no cells', () => {
+    expect(check({ kind: 'cell-value', file: 'report.docx', cell: 'Sheet1!B3', equals: 1 })).toMatchObject({
+      status: 'not-satisfied',
+      reason: 'report.docx is docx by content, not a spreadsheet (xlsx or csv): it has no cells to read',
+    });
+  });
+
   it('cannot-evaluate', () => {
-    expect(status({ kind: 'cell-value', file: 'report.docx', cell: 'Sheet1!B3', equals: 1 })).toBe('cannot-evaluate');
     expect(status({ kind: 'cell-value', file: 'locked.pdf', cell: 'Sheet1!B3', equals: 1 })).toBe('cannot-evaluate');
     expect(status({ kind: 'cell-value', file: 'payroll-fixed.xlsx', cell: 'Payroll!B2' })).toBe('cannot-evaluate');
   });
@@ -142,7 +148,11 @@ describe('formula-cached', () => {
       /holds a typed value/,
     );
     expect(status({ kind: 'formula-cached', file: 'data.csv', range: 'data!B2:B4' })).toBe('not-satisfied');
-    expect(status({ kind: 'formula-cached', file: 'report.docx', range: 'Sheet1!A1:B2' })).toBe('cannot-evaluate');
+    expect(status({ kind: 'formula-cached', file: 'report.docx', range: 'Sheet1!A1:B2' })).toBe('not-satisfied');
+    expect(check({ kind: 'formula-cached', file: 'payroll-fixed.xlsx', range: 'Payroll!H20:H30' })).toMatchObject({
+      status: 'not-satisfied',
+      reason: 'payroll-fixed.xlsx Payroll!H20:H30 holds no values',
+    });
     expect(status({ kind: 'formula-cached', file: 'locked.pdf', range: 'Sheet1!A1:B2' })).toBe('cannot-evaluate');
   });
 });
@@ -207,8 +217,8 @@ describe('files-agree (cross-file consistency)', () => {
     expect(
       status({
         kind: 'files-agree',
-        a: { file: 'report.docx', pattern: 'Revenue \\| ([\\d.]+)' },
-        b: { file: 'deck.pptx', pattern: 'nothing (here)' },
+        a: { file: 'locked.pdf', pattern: 'Revenue ([\\d.]+)' },
+        b: { file: 'capex.xlsx', cell: "'Capex Schedule'!B3" },
       }),
     ).toBe('cannot-evaluate');
     expect(
@@ -238,7 +248,8 @@ describe('row-count', () => {
       reason: 'payroll.xlsx Employees has 7 non-empty rows (wanted 10..∞)',
     });
     expect(status({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Missing', min: 1 })).toBe('not-satisfied');
-    expect(status({ kind: 'row-count', file: 'report.docx', sheet: 'Sheet1', min: 1 })).toBe('cannot-evaluate');
+    expect(status({ kind: 'row-count', file: 'report.docx', sheet: 'Sheet1', min: 1 })).toBe('not-satisfied');
+    expect(status({ kind: 'row-count', file: 'locked.pdf', sheet: 'Sheet1', min: 1 })).toBe('cannot-evaluate');
     expect(status({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Employees' })).toBe('cannot-evaluate');
   });
 });
@@ -266,13 +277,146 @@ describe('section-present', () => {
     );
   });
 
+  it('not satisfied: a document of another format has no sheets or slides', () => {
+    expect(check({ kind: 'section-present', file: 'report.docx', slide: 1 })).toMatchObject({
+      status: 'not-satisfied',
+      reason: 'report.docx is docx by content, which has no slides (slide checks need a pptx)',
+    });
+    expect(check({ kind: 'section-present', file: 'data.csv', sheet: 'data' })).toMatchObject({
+      status: 'not-satisfied',
+      reason: 'data.csv is csv by content, which has no named sheets (sheet checks need an xlsx)',
+    });
+  });
+
   it('cannot-evaluate', () => {
-    expect(status({ kind: 'section-present', file: 'report.docx', slide: 1 })).toBe('cannot-evaluate');
+    expect(status({ kind: 'section-present', file: 'chart.png', heading: 'Revenue' })).toBe('cannot-evaluate');
     expect(status({ kind: 'section-present', file: 'report.docx' })).toBe('cannot-evaluate');
     // A pdf has no heading structure: the words are there, but not as a heading line.
     expect(check({ kind: 'section-present', file: 'report.pdf', heading: 'Hangzhou market' }).status).toBe(
       'cannot-evaluate',
     );
     expect(status({ kind: 'section-present', file: 'locked.pdf', heading: 'Risks' })).toBe('cannot-evaluate');
+  });
+});
+
+/** A valid one-page PDF with no text at all, as a scanner's image-only PDF reads to a text extractor. */
+function textlessPdf(): string {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  const rows = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}`;
+  return `${out}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+}
+
+describe('nothing found', () => {
+  it('files-agree: a side that locates no value makes the files disagree, with the pattern as the reason', () => {
+    const o = check({
+      kind: 'files-agree',
+      a: { file: 'notes/plan.md', pattern: '\\*\\*([\\d,.]+)\\*\\*' },
+      b: { file: 'deck.pptx', pattern: 'nothing (here)' },
+    });
+    expect(o).toMatchObject({ status: 'not-satisfied', reason: '/nothing (here)/ locates no value in deck.pptx' });
+    // The decided side wins over an unreadable one, on either side.
+    const mixed = check({
+      kind: 'files-agree',
+      a: { file: 'locked.pdf', pattern: 'Revenue ([\\d.]+)' },
+      b: { file: 'notes/plan.md', pattern: 'Budget: ([\\d.]+)' },
+    });
+    expect(mixed).toMatchObject({
+      status: 'not-satisfied',
+      reason: '/Budget: ([\\d.]+)/ locates no value in notes/plan.md',
+    });
+    const missing = check({
+      kind: 'files-agree',
+      a: { file: 'gone.md', pattern: '(x)' },
+      b: { file: 'capex.xlsx', cell: "'Capex Schedule'!Z99" },
+    });
+    expect(missing).toMatchObject({
+      status: 'not-satisfied',
+      reason: "gone.md is not in the submission; capex.xlsx 'Capex Schedule'!Z99 is empty",
+    });
+  });
+
+  describe('where the evidence could hide it: cannot-evaluate', () => {
+    let cut: SubmissionView;
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'assay-checks-cut-'));
+      await copyFile(join(FIX, 'notes.md'), join(dir, 'plan.md'));
+      await copyFile(join(FIX, 'payroll-libreoffice.xlsx'), join(dir, 'payroll.xlsx'));
+      await writeFile(join(dir, 'scan.pdf'), textlessPdf());
+      cut = await buildSubmissionView(dir, { limits: { maxTextChars: 20, maxCells: 5 } });
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+    const on = (raw: unknown) => {
+      const outcome = evaluateCheck(checkSchema.parse(raw), cut);
+      checkOutcomeSchema.parse(outcome);
+      return outcome;
+    };
+
+    it('text cut at the size cap', () => {
+      const o = on({ kind: 'text-contains', file: 'plan.md', text: 'Who signs the lease' });
+      expect(o.status).toBe('cannot-evaluate');
+      expect(o.reason).toBe(
+        '"Who signs the lease" not found in plan.md, but plan.md was cut at a size cap, so the rest may hold it',
+      );
+      expect(on({ kind: 'text-absent', file: 'plan.md', text: 'Shanghai' }).status).toBe('cannot-evaluate');
+      expect(on({ kind: 'text-matches', file: 'plan.md', pattern: 'COO' }).status).toBe('cannot-evaluate');
+      expect(on({ kind: 'section-present', file: 'plan.md', heading: 'Open Questions' }).status).toBe(
+        'cannot-evaluate',
+      );
+      const agree = on({
+        kind: 'files-agree',
+        a: { file: 'plan.md', pattern: '\\*\\*([\\d,.]+)\\*\\*' },
+        b: { file: 'plan.md', pattern: '\\*\\*([\\d,.]+)\\*\\*' },
+      });
+      expect(agree.status).toBe('cannot-evaluate');
+      // What the kept text does show still decides.
+      expect(on({ kind: 'text-contains', file: 'plan.md', text: 'Project Notes' }).status).toBe('satisfied');
+      expect(on({ kind: 'section-present', file: 'plan.md', heading: 'Project Notes' }).status).toBe('satisfied');
+    });
+
+    it('workbook cut at the cell cap', () => {
+      const o = on({ kind: 'cell-value', file: 'payroll.xlsx', cell: 'Dashboard!B3', min: 1 });
+      expect(o).toMatchObject({
+        status: 'cannot-evaluate',
+        reason: 'payroll.xlsx Dashboard!B3 is not among the cells kept (the workbook was cut at the cell cap)',
+      });
+      expect(on({ kind: 'formula-cached', file: 'payroll.xlsx', range: 'Payroll!B2:D7' }).status).toBe(
+        'cannot-evaluate',
+      );
+      // Rows are counted over the whole sheet, so the count still decides.
+      expect(on({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Payroll', min: 7 }).status).toBe('satisfied');
+      expect(on({ kind: 'row-count', file: 'payroll.xlsx', sheet: 'Payroll', min: 8 }).status).toBe('not-satisfied');
+    });
+
+    it('a PDF without a text layer', () => {
+      const o = on({ kind: 'text-contains', file: 'scan.pdf', text: 'Revenue' });
+      expect(o).toMatchObject({
+        status: 'cannot-evaluate',
+        reason: 'scan.pdf has no text layer (scanned pages?): its words can only be read from the page images',
+      });
+      expect(on({ kind: 'text-absent', file: 'scan.pdf', text: 'Revenue' }).status).toBe('cannot-evaluate');
+      expect(on({ kind: 'section-present', file: 'scan.pdf', heading: 'Risks' }).status).toBe('cannot-evaluate');
+      expect(
+        on({
+          kind: 'files-agree',
+          a: { file: 'scan.pdf', pattern: 'Total ([\\d.]+)' },
+          b: { file: 'payroll.xlsx', cell: 'Employees!B2' },
+        }).status,
+      ).toBe('cannot-evaluate');
+    });
   });
 });

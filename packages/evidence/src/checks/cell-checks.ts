@@ -1,6 +1,8 @@
 // Spreadsheet checks: cell-value, formula-cached, row-count, and the cell side of files-agree.
 // A formula cell whose file stores no cached result has no value in the artifact: checks on its
 // value are not satisfied (the paper's "formula exists; cached None" case), with that as the reason.
+// Nothing found decides too: a file that is not a spreadsheet by content has no cells, a missing
+// sheet or an empty cell holds no value (not-satisfied) — unless the workbook was cut at the cell cap.
 import type { Check, CheckOutcome } from '@assay/core';
 import { cellName, parseRange, sheetAnchor } from '../a1.js';
 import { cellAt, describeCell, findSheet, sheetsOf } from '../view-access.js';
@@ -14,6 +16,7 @@ import {
   notSatisfied,
   readableFile,
   satisfied,
+  textTruncated,
   withinTolerance,
 } from './check-support.js';
 
@@ -33,7 +36,8 @@ export function lookupSheet(view: SubmissionView, path: string, sheetName: strin
   const found = readableFile(view, path);
   if (found.outcome) return { outcome: found.outcome };
   const sheets = sheetsOf(found.file);
-  if (!sheets) return { outcome: cannotEvaluate(reason.needsSpreadsheet(path, found.file.format)) };
+  // The rubric names a spreadsheet (validation checks the declared format): another format is the agent's.
+  if (!sheets) return { outcome: notSatisfied(reason.needsSpreadsheet(path, found.file.format)) };
   const sheet = findSheet(found.file, sheets, sheetName);
   if (!sheet)
     return {
@@ -59,7 +63,11 @@ export function cellValue(
   const anchor = `${file.path} ${sheetAnchor(sheet.name, ref)}`;
   const cell = cellAt(sheet, row, col);
   if (!cell || (cell.kind === 'empty' && cell.formula === undefined))
-    return { outcome: notSatisfied(reason.cellEmpty(anchor)) };
+    return {
+      outcome: textTruncated(file)
+        ? cannotEvaluate(reason.cellsCut(anchor), file.notes)
+        : notSatisfied(reason.cellEmpty(anchor)),
+    };
   if (cell.formula !== undefined && !cell.cached)
     return { outcome: notSatisfied(reason.formulaNoCache(anchor, cell.formula), [`${anchor}: ${describeCell(cell)}`]) };
   return { cell, anchor };
@@ -149,7 +157,10 @@ export function evaluateFormulaCached(check: FormulaCachedCheck, view: Submissio
       (c.kind !== 'empty' || c.formula !== undefined),
   );
   const where = `${check.file} ${check.range}`;
-  if (cells.length === 0) return notSatisfied(reason.rangeEmpty(where));
+  if (cells.length === 0)
+    return textTruncated(found.file)
+      ? cannotEvaluate(reason.absenceUnsure(reason.rangeEmpty(where), check.file), found.file.notes)
+      : notSatisfied(reason.rangeEmpty(where));
   const problems: string[] = [];
   for (const c of cells) {
     const anchor = sheetAnchor(sheet.name, c.ref);
@@ -179,5 +190,6 @@ export function evaluateRowCount(check: RowCountCheck, view: SubmissionView): Ch
   const n = sheet.rowCount;
   const why = reason.rowCount(check.file, sheet.name, n, check.min, check.max);
   const ok = (check.min === undefined || n >= check.min) && (check.max === undefined || n <= check.max);
+  // Rows are counted over the whole sheet, also past the cell cap: the count decides either way.
   return ok ? satisfied(why) : notSatisfied(why);
 }

@@ -1,8 +1,11 @@
 // Shared pieces of the deterministic checks: outcomes and the file lookup rules every check follows.
 //   file absent or not a regular file  -> not-satisfied (the deliverable named by the rubric is not there)
 //   file present but unreadable        -> cannot-evaluate (evidence is missing, not negative)
+// and what "nothing found" means inside a readable file: an absence decides (not-satisfied, or
+// satisfied for text-absent) unless the evidence was cut at a cap or holds no text layer at all,
+// where the absence may be ours rather than the artifact's (cannot-evaluate, for the judge).
 import type { CheckOutcome } from '@assay/core';
-import { findFile, similarPaths } from '../view-access.js';
+import { findFile, similarPaths, textUnits } from '../view-access.js';
 import { reason } from '../messages.js';
 import type { FileView, SubmissionView } from '../types.js';
 
@@ -40,9 +43,21 @@ export function readableFile(view: SubmissionView, path: string): FileLookup {
   return { file };
 }
 
-/** True when the file's text was cut at a cap, so an absence cannot be concluded. */
+/** True when the file's text or cells were cut at a cap, so an absence cannot be concluded. */
 export function textTruncated(file: FileView): boolean {
   return file.notes.some((n) => /truncated|only the first/.test(n));
+}
+
+/** A PDF without a single line of extractable text (scanned pages): its words are only in the page images. */
+export function lacksTextLayer(file: FileView): boolean {
+  return file.evidence?.format === 'pdf' && textUnits(file).length === 0;
+}
+
+/** The outcome of finding nothing in `file`: decided, unless the evidence could have hidden it. */
+export function absence(file: FileView, decided: CheckOutcome): CheckOutcome {
+  if (textTruncated(file)) return cannotEvaluate(reason.absenceUnsure(decided.reason, file.path), file.notes);
+  if (lacksTextLayer(file)) return cannotEvaluate(reason.noTextLayer(file.path));
+  return decided;
 }
 
 /** Combines several outcomes: any not-satisfied wins, then any cannot-evaluate, else satisfied. */

@@ -1,12 +1,14 @@
 // section-present: a sheet (by name), a slide (by number) and/or a heading (by text). Headings are
 // read from structure where the format has it (docx heading styles, markdown/html headings, slide
 // titles); where it has none (pdf, txt) a line that reads as the heading counts.
+// Nothing found decides (not-satisfied): a file of another format has no sheets or slides, and a heading
+// absent from the whole text is absent — unless the text was cut at a cap or a PDF has no text layer.
 import type { Check, CheckOutcome } from '@assay/core';
 import { normalize } from '../match-text.js';
 import { sheetsOf, textUnits } from '../view-access.js';
 import { reason } from '../messages.js';
 import type { FileView, SubmissionView } from '../types.js';
-import { cannotEvaluate, combine, notSatisfied, readableFile, satisfied } from './check-support.js';
+import { absence, cannotEvaluate, combine, notSatisfied, readableFile, satisfied } from './check-support.js';
 
 type SectionCheck = Extract<Check, { kind: 'section-present' }>;
 
@@ -31,7 +33,7 @@ function lineHit(line: string, want: string): boolean {
 function sheetOutcome(file: FileView, name: string): CheckOutcome {
   const sheets = sheetsOf(file);
   if (!sheets || file.evidence?.format !== 'xlsx')
-    return cannotEvaluate(reason.sheetCheckNeedsBook(file.path, file.format));
+    return notSatisfied(reason.sheetCheckNeedsBook(file.path, file.format));
   const hit = sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
   const what = `sheet ${JSON.stringify(name)} in ${file.path}`;
   return hit
@@ -41,7 +43,7 @@ function sheetOutcome(file: FileView, name: string): CheckOutcome {
 
 function slideOutcome(file: FileView, n: number): CheckOutcome {
   const ev = file.evidence;
-  if (ev?.format !== 'pptx') return cannotEvaluate(reason.slideCheckNeedsDeck(file.path, file.format));
+  if (ev?.format !== 'pptx') return notSatisfied(reason.slideCheckNeedsDeck(file.path, file.format));
   const slide = ev.slides[n - 1];
   const what = `slide ${n} in ${file.path}`;
   return slide
@@ -55,20 +57,21 @@ function headingOutcome(file: FileView, heading: string): CheckOutcome {
   const ev = file.evidence!;
   const found = (anchor: string, text: string, styled: boolean) =>
     satisfied(reason.sectionFound(what), [`${anchor}: ${text}${styled ? '' : ' (not heading-styled)'}`]);
+  const missing = () => absence(file, notSatisfied(reason.sectionMissing(what)));
   switch (ev.format) {
     case 'docx': {
       const paras = ev.blocks.filter((b) => b.type === 'paragraph');
       const styled = paras.find((p) => p.headingLevel !== undefined && headingHit(p.text, want));
       if (styled) return found(`paragraph ${styled.index}`, styled.text, true);
       const plain = paras.find((p) => lineHit(p.text, want));
-      return plain ? found(`paragraph ${plain.index}`, plain.text, false) : notSatisfied(reason.sectionMissing(what));
+      return plain ? found(`paragraph ${plain.index}`, plain.text, false) : missing();
     }
     case 'md':
     case 'html': {
       const h = ev.headings.find((x) => headingHit(x.text, want));
       if (h) return found(`line ${h.line}`, h.text, true);
       const line = textUnits(file).find((u) => lineHit(u.text, want));
-      return line ? found(line.anchor, line.text, false) : notSatisfied(reason.sectionMissing(what));
+      return line ? found(line.anchor, line.text, false) : missing();
     }
     case 'pptx': {
       const titled = ev.slides.find((s) => s.title !== null && headingHit(s.title, want));
@@ -76,13 +79,13 @@ function headingOutcome(file: FileView, heading: string): CheckOutcome {
       const line = ev.slides
         .flatMap((s) => s.texts.flatMap((t) => t.split('\n').map((l) => ({ s, l }))))
         .find((x) => lineHit(x.l, want));
-      return line ? found(`slide ${line.s.index}`, line.l, false) : notSatisfied(reason.sectionMissing(what));
+      return line ? found(`slide ${line.s.index}`, line.l, false) : missing();
     }
     case 'xlsx': {
       const sheet = ev.sheets.find((s) => headingHit(s.name, want));
       if (sheet) return found(`sheet ${sheet.name}`, sheet.name, true);
       const cell = textUnits(file).find((u) => lineHit(u.text, want));
-      return cell ? found(cell.anchor, cell.text, false) : notSatisfied(reason.sectionMissing(what));
+      return cell ? found(cell.anchor, cell.text, false) : missing();
     }
     case 'png':
     case 'jpg':
@@ -96,9 +99,7 @@ function headingOutcome(file: FileView, heading: string): CheckOutcome {
         if (line) return found(u.anchor, line, false);
       }
       const anywhere = units.some((u) => normalize(u.text, false).includes(want));
-      return anywhere
-        ? cannotEvaluate(reason.headingNoStructure(file.path, heading))
-        : notSatisfied(reason.sectionMissing(what));
+      return anywhere ? cannotEvaluate(reason.headingNoStructure(file.path, heading)) : missing();
     }
   }
 }

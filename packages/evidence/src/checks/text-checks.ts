@@ -1,4 +1,7 @@
 // Text checks (contains / matches / absent) over a file's anchored text units, and files-agree.
+// Nothing found decides: text-contains and text-matches are not satisfied, text-absent is satisfied,
+// and a files-agree side that locates no value makes the files not agree — except where the evidence
+// could hide it (text cut at a cap, a PDF without a text layer, an image): then cannot-evaluate.
 import type { Check, CheckOutcome, Locator } from '@assay/core';
 import { cellName, parseRange } from '../a1.js';
 import { describeCell, hasText, textUnits } from '../view-access.js';
@@ -6,12 +9,13 @@ import { containsText, findPattern, normalize, PatternError } from '../match-tex
 import { reason } from '../messages.js';
 import type { FileView, SubmissionView, TextUnit } from '../types.js';
 import {
+  absence,
   cannotEvaluate,
+  combine,
   looseNumber,
   notSatisfied,
   readableFile,
   satisfied,
-  textTruncated,
   withinTolerance,
 } from './check-support.js';
 import { cellValue, lookupSheet, numericValue } from './cell-checks.js';
@@ -52,14 +56,10 @@ export function evaluateTextContains(check: TextContains | TextAbsent, view: Sub
   const evidence = hits.slice(0, MAX_ANCHORS).map(snippet);
   if (check.kind === 'text-contains') {
     if (hits.length > 0) return satisfied(reason.textFound(check.text, anchorsOf(hits)), evidence);
-    return textTruncated(got.file)
-      ? cannotEvaluate(reason.textNotFound(check.text, check.file), got.file.notes)
-      : notSatisfied(reason.textNotFound(check.text, check.file));
+    return absence(got.file, notSatisfied(reason.textNotFound(check.text, check.file)));
   }
   if (hits.length > 0) return notSatisfied(reason.textFound(check.text, anchorsOf(hits)), evidence);
-  return textTruncated(got.file)
-    ? cannotEvaluate(reason.textAbsent(check.text, check.file), got.file.notes)
-    : satisfied(reason.textAbsent(check.text, check.file));
+  return absence(got.file, satisfied(reason.textAbsent(check.text, check.file)));
 }
 
 function patternOutcome(pattern: string, err: unknown): CheckOutcome {
@@ -78,9 +78,7 @@ export function evaluateTextMatches(check: TextMatches, view: SubmissionView): C
     const units = hits.map((h) => got.units[h.unit]!);
     if (hits.length > 0)
       return satisfied(reason.patternFound(check.pattern, anchorsOf(units)), units.slice(0, MAX_ANCHORS).map(snippet));
-    return textTruncated(got.file)
-      ? cannotEvaluate(reason.patternNotFound(check.pattern, check.file), got.file.notes)
-      : notSatisfied(reason.patternNotFound(check.pattern, check.file));
+    return absence(got.file, notSatisfied(reason.patternNotFound(check.pattern, check.file)));
   } catch (err) {
     return patternOutcome(check.pattern, err);
   }
@@ -111,7 +109,7 @@ function locate(view: SubmissionView, loc: Locator): Located | CheckOutcome {
   if ('outcome' in tf) return tf.outcome;
   try {
     const hit = findPattern(tf.units, loc.pattern, { maxHits: 1 })[0];
-    if (!hit) return cannotEvaluate(reason.locatorNotFound(loc.file, loc.pattern));
+    if (!hit) return absence(tf.file, notSatisfied(reason.locatorNotFound(loc.file, loc.pattern)));
     const value = hit.groups.find((g) => g !== '') ?? hit.match;
     return {
       display: `${loc.file} ${tf.units[hit.unit]!.anchor} = ${JSON.stringify(value)}`,
@@ -125,9 +123,9 @@ function locate(view: SubmissionView, loc: Locator): Located | CheckOutcome {
 
 export function evaluateFilesAgree(check: FilesAgree, view: SubmissionView): CheckOutcome {
   const a = locate(view, check.a);
-  if ('status' in a) return a;
   const b = locate(view, check.b);
-  if ('status' in b) return b;
+  // Both sides are looked at: a side that decidedly has no value decides, even if the other is unreadable.
+  if ('status' in a || 'status' in b) return combine([a, b].filter((x): x is CheckOutcome => 'status' in x));
   const evidence = [a.display, b.display];
   const same =
     a.number !== null && b.number !== null
