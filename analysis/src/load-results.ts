@@ -1,4 +1,5 @@
-// File I/O edge: read one or more job results folders into validated records.
+// File I/O edge: read one or more job results folders into validated records, through
+// @assay/results (which owns the layout):
 //
 //   <results>/job.json                                         the job as the CLI wrote it (assay.results/v1)
 //   <results>/trials/<system>/<task>/<trial>/record.json       TrialRecord (assay.trial-record/v1, @assay/core)
@@ -6,11 +7,18 @@
 //   <results>/human-labels.csv                                 optional expert labels (see judge-agreement.ts)
 // `assay judge` writes re-judged records to <results>/judges/<name>/ in the same layout;
 // pass that folder as another job to compare judge setups.
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { projectRecordSchema, trialRecordSchema } from '@assay/core';
 import type { ProjectRecord, TrialRecord } from '@assay/core';
+import {
+  jobKey,
+  openResultsStore,
+  PROJECTS_PREFIX,
+  readProjectRecords,
+  readTrialRecords,
+  TRIALS_PREFIX,
+  type RecordProblem,
+  type ResultsStore,
+} from '@assay/results';
 import { messages } from './messages.js';
 
 export interface JobResults {
@@ -32,27 +40,16 @@ export interface LoadOptions {
 
 export async function loadJobResults(dir: string, options: LoadOptions = {}): Promise<JobResults> {
   const strict = options.strict ?? true;
-  const jobFile = path.join(dir, 'job.json');
-  const hasJob = existsSync(jobFile);
-  if (!hasJob && !existsSync(path.join(dir, 'trials')) && !existsSync(path.join(dir, 'projects'))) {
+  const store = openResultsStore(dir);
+  const hasJob = await store.has(jobKey());
+  if (!hasJob && !(await hasAny(store, TRIALS_PREFIX)) && !(await hasAny(store, PROJECTS_PREFIX))) {
     throw new Error(messages.notAResultsDir(dir));
   }
-  const job = hasJob ? ((await readJson(jobFile)) as Record<string, unknown>) : null;
-  const problems: { file: string; message: string }[] = [];
-  const trials: TrialRecord[] = [];
-  for (const file of await recordFiles(path.join(dir, 'trials'))) {
-    const parsed = trialRecordSchema.safeParse(await readJson(file));
-    if (parsed.success) trials.push(parsed.data);
-    else
-      problems.push({ file, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
-  }
-  const projects: ProjectRecord[] = [];
-  for (const file of await recordFiles(path.join(dir, 'projects'))) {
-    const parsed = projectRecordSchema.safeParse(await readJson(file));
-    if (parsed.success) projects.push(parsed.data);
-    else
-      problems.push({ file, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
-  }
+  const job = hasJob ? await readJob(store, path.join(dir, jobKey())) : null;
+  const found: RecordProblem[] = [];
+  const trials = await readTrialRecords(store, { problems: found });
+  const projects = await readProjectRecords(store, { problems: found });
+  const problems = found.map((p) => ({ file: path.join(dir, ...p.key.split('/')), message: p.message }));
   if (strict && problems.length > 0) {
     const details = problems
       .slice(0, 20)
@@ -87,32 +84,13 @@ export async function loadJobs(dirs: readonly string[], options: LoadOptions = {
   return jobs;
 }
 
-/** record.json files exactly three levels below `root` (<system>/<unit>/<trial>/record.json), sorted. */
-async function recordFiles(root: string): Promise<string[]> {
-  if (!existsSync(root)) return [];
-  const out: string[] = [];
-  for (const system of await subdirs(root)) {
-    for (const unit of await subdirs(path.join(root, system))) {
-      for (const trial of await subdirs(path.join(root, system, unit))) {
-        const file = path.join(root, system, unit, trial, 'record.json');
-        if (existsSync(file)) out.push(file);
-      }
-    }
-  }
-  return out.sort();
+async function hasAny(store: ResultsStore, prefix: string): Promise<boolean> {
+  return (await store.list(prefix)).length > 0;
 }
 
-async function subdirs(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  return entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
-}
-
-async function readJson(file: string): Promise<unknown> {
+async function readJob(store: ResultsStore, file: string): Promise<Record<string, unknown>> {
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse((await store.getText(jobKey())) ?? 'null') as Record<string, unknown>;
   } catch (err) {
     throw new Error(messages.unreadableJson(file, (err as Error).message));
   }

@@ -2,7 +2,7 @@
 // submit (or resume) the job workflow, run an embedded worker unless told not
 // to, and print the per-system summary.
 import { Client, Connection, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { readProjectRecords, readTrialRecords } from '@assay/activities';
+import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
@@ -86,8 +86,11 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   }
 
   const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * job.spec.trials]));
-  const summary = input.taskIds.length > 0 ? summarizeResults(readTrialRecords(job.resultsDir), expected) : [];
-  const projects = summarizeProjects(readProjectRecords(job.resultsDir));
+  // Invalid records are left out of the summary, as before.
+  const store = openResultsStore(job.resultsDir);
+  const summary =
+    input.taskIds.length > 0 ? summarizeResults(await readTrialRecords(store, { problems: [] }), expected) : [];
+  const projects = summarizeProjects(await readProjectRecords(store, { problems: [] }));
   const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
   if (opts.json) {
     console.log(

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
-import { readProjectRecords, readTrialRecords } from '@assay/activities';
 import { jobProgressQuery, jobWorkflowId } from '@assay/workflows/definitions';
 import { selectTasks } from '@assay/benchmark';
+import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
@@ -28,11 +28,13 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     if ((err as Error).name === 'WorkflowNotFoundError') throw new CliError(messages.jobNotFound(job.spec.id));
     if (!existsSync(job.resultsDir)) throw new CliError(messages.temporalUnreachable(address));
   }
-  const records = existsSync(job.resultsDir) ? readTrialRecords(job.resultsDir) : [];
+  // Invalid records are left out of the summary, as before; a missing folder reads as empty.
+  const store = openResultsStore(job.resultsDir);
+  const records = await readTrialRecords(store, { problems: [] });
   const tasks = selectTasks(job).length;
   const summary =
     tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
-  const projects = summarizeProjects(existsSync(job.resultsDir) ? readProjectRecords(job.resultsDir) : []);
+  const projects = summarizeProjects(await readProjectRecords(store, { problems: [] }));
   if (opts.json) {
     console.log(
       JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2),
