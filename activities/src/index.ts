@@ -19,7 +19,7 @@ export { assessFormatCompliance } from './evaluate-deliverables.js';
 export { reapContainers } from './reap-containers.js';
 export { containerNameFor, LABEL_MANAGED, LABEL_WORKFLOW } from './run-agent-container.js';
 export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
-export { SCRIPTED_AGENTS } from './harness/scripted-harness.js';
+export { SCRIPTED_AGENTS } from '@assay/core';
 export { trialPaths, trialDir, casPath, RESULTS_LAYOUT_VERSION } from './trial-paths.js';
 export { writeJsonAtomic } from './write-file-atomic.js';
 export { createProjectActivities, renderSubtaskInstruction } from './create-project-activities.js';

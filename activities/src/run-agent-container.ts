@@ -4,7 +4,7 @@
 // the time limit is measured from the container's own start time for the same reason.
 import { createHash } from 'node:crypto';
 import type Docker from 'dockerode';
-import type { ContainerPlan } from './harness/container-plan.js';
+import type { HarnessContainerSpec } from '@assay/harnesses';
 
 export const LABEL_MANAGED = 'assay.managed';
 export const LABEL_WORKFLOW = 'assay.workflow-id';
@@ -12,7 +12,7 @@ export const LABEL_WORKFLOW = 'assay.workflow-id';
 export interface AgentContainerRequest {
   workflowId: string;
   labels: Record<string, string>;
-  plan: ContainerPlan;
+  plan: HarnessContainerSpec;
   workspace: string;
   instructionDir: string;
   env: Record<string, string>;

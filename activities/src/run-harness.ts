@@ -6,10 +6,15 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { JobSpec, SystemSpec, Usage } from '@assay/core';
-import { planHarnessRun } from './harness/plan-container.js';
-import type { ProxyUsage } from '@assay/harnesses';
-import { parseAgentUsage } from './parse-agent-usage.js';
-import { FinishedElsewhere, removeContainer, runAgentContainer } from './run-agent-container.js';
+import { parseUsageLine, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
+import { planHarnessRun, type HarnessUsageReport } from './harness/plan-container.js';
+import {
+  FinishedElsewhere,
+  removeContainer,
+  runAgentContainer,
+  type AgentContainerRequest,
+  type AgentContainerResult,
+} from './run-agent-container.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
 
 export interface AgentRun {
@@ -63,42 +68,54 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
     }),
   );
-  const plan = planned.plan;
-  const finishedElsewhere = () => existsSync(resultFile);
   let result;
   try {
-    result = await runAgentContainer(
-      deps.docker,
-      {
-        workflowId: args.workflowId,
-        labels: args.labels,
-        plan,
-        workspace: args.workspace,
-        instructionDir: args.instructionDir,
-        env: {
-          ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
-          ASSAY_MAX_STEPS: String(args.limits.maxSteps),
-          ASSAY_TIME_LIMIT_SECONDS: String(args.limits.agentSeconds),
-          ...args.env,
-        },
-        limits: args.limits,
-        resources: { ...args.resources, network: plan.network ?? args.resources.network },
-      },
-      {
-        finishedElsewhere,
-        heartbeat: (d) => ctx.heartbeat(d),
-        sleep: (ms) => ctx.sleep(ms),
-        cancelled: () => ctx.cancellationSignal.aborted,
-      },
-    );
+    result = await runAgentContainer(deps.docker, containerRequest(args, planned.plan), {
+      finishedElsewhere: () => existsSync(resultFile),
+      heartbeat: (d) => ctx.heartbeat(d),
+      sleep: (ms) => ctx.sleep(ms),
+      cancelled: () => ctx.cancellationSignal.aborted,
+    });
   } catch (err) {
     // A concurrent attempt (e.g. after a heartbeat timeout under load) finished first: use its result.
     if (err instanceof FinishedElsewhere && existsSync(resultFile))
       return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
     throw err;
   }
-  const reported = planned.collect ? planned.collect(result.logs) : null;
-  const run: AgentRun = {
+  const run = agentRunOf(result, planned.collect ? planned.collect(result.logs) : null, args, ctx.info.attempt);
+  mkdirSync(args.resultDir, { recursive: true });
+  writeFileAtomic(path.join(args.resultDir, 'transcript.log'), result.logs);
+  writeJsonAtomic(resultFile, run);
+  await removeContainer(deps.docker, args.workflowId);
+  return run;
+}
+
+function containerRequest(args: HarnessRunArgs, plan: HarnessContainerSpec): AgentContainerRequest {
+  return {
+    workflowId: args.workflowId,
+    labels: args.labels,
+    plan,
+    workspace: args.workspace,
+    instructionDir: args.instructionDir,
+    env: {
+      ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
+      ASSAY_MAX_STEPS: String(args.limits.maxSteps),
+      ASSAY_TIME_LIMIT_SECONDS: String(args.limits.agentSeconds),
+      ...args.env,
+    },
+    limits: args.limits,
+    resources: { ...args.resources, network: plan.network ?? args.resources.network },
+  };
+}
+
+/** The record of a finished container; usage as the harness reported it, else the agent's usage line. */
+function agentRunOf(
+  result: AgentContainerResult,
+  reported: HarnessUsageReport | null,
+  args: HarnessRunArgs,
+  attempt: number,
+): AgentRun {
+  return {
     exitCode: result.exitCode,
     timedOut: result.timedOut,
     reason: result.timedOut
@@ -109,15 +126,10 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     startedAt: result.startedAt,
     endedAt: result.endedAt,
     durationSeconds: result.durationSeconds,
-    containerAttempts: ctx.info.attempt,
-    usage: reported ? reported.usage : parseAgentUsage(result.logs),
+    containerAttempts: attempt,
+    usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
   };
-  mkdirSync(args.resultDir, { recursive: true });
-  writeFileAtomic(path.join(args.resultDir, 'transcript.log'), result.logs);
-  writeJsonAtomic(resultFile, run);
-  await removeContainer(deps.docker, args.workflowId);
-  return run;
 }
 
 /** Heartbeat while a slow preparation (a harness image build) runs. */

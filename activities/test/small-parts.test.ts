@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffSnapshots, taskSpecSchema } from '@assay/core';
 import { assessFormatCompliance, containerNameFor, parseFaultDelays } from '../src/index.js';
 import { demuxDockerLog } from '../src/run-agent-container.js';
-import { parseAgentUsage } from '../src/parse-agent-usage.js';
+import { parseUsageLine } from '@assay/harnesses';
 
 describe('output-format compliance', () => {
   const spec = taskSpecSchema.parse({
@@ -81,14 +81,14 @@ describe('agent container helpers', () => {
 
   it('parses the usage line of a scripted agent and ignores other JSON', () => {
     const logs = 'starting\n{"progress": 1}\n{"agent":"oracle","usage":{"inputTokens":12,"outputTokens":3}}\n';
-    expect(parseAgentUsage(logs)).toEqual({
+    expect(parseUsageLine(logs)).toEqual({
       inputTokens: 12,
       outputTokens: 3,
       cachedInputTokens: 0,
       costUsd: null,
       turns: null,
     });
-    expect(parseAgentUsage('no json here')).toBeNull();
+    expect(parseUsageLine('no json here')).toBeNull();
   });
 
   it('parses fault-injection delays', () => {

@@ -1,31 +1,21 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Usage } from '@assay/core';
+import { HARNESS_NAMES, isModelHarness, isScriptedHarness, type HarnessName, type Usage } from '@assay/core';
 import {
+  HarnessConfigError,
   ensureHarnessImage,
-  isCliHarness,
   prepareHarnessRun,
   sharedModelProxy,
+  type HarnessContainerSpec,
   type ProxyUsage,
 } from '@assay/harnesses';
-import {
-  HarnessNotAvailable,
-  type ContainerPlan,
-  type HarnessContext,
-  type HarnessRunContext,
-} from './container-plan.js';
+import { HarnessNotAvailable, type HarnessContext, type HarnessRunContext } from './harness-context.js';
 import { planScriptedContainer } from './scripted-harness.js';
 
 /** Map a scripted system to its container (synchronous: no image build, no proxy). */
-export function planContainer(ctx: HarnessContext): ContainerPlan {
-  switch (ctx.system.harness) {
-    case 'oracle':
-    case 'nop':
-    case 'scripted':
-      return planScriptedContainer(ctx);
-    default:
-      throw new HarnessNotAvailable(`harness "${ctx.system.harness}" (system "${ctx.system.id}") needs planHarnessRun`);
-  }
+export function planContainer(ctx: HarnessContext): HarnessContainerSpec {
+  if (isScriptedHarness(ctx.system.harness)) return planScriptedContainer(ctx);
+  throw new HarnessNotAvailable(`harness "${ctx.system.harness}" (system "${ctx.system.id}") needs planHarnessRun`);
 }
 
 export interface HarnessUsageReport {
@@ -37,7 +27,7 @@ export interface HarnessUsageReport {
 }
 
 export interface PlannedHarnessRun {
-  plan: ContainerPlan;
+  plan: HarnessContainerSpec;
   /** Usage of the finished run; absent for scripted agents (their usage line is parsed from the logs). */
   collect?: (logs: string) => HarnessUsageReport;
 }
@@ -48,9 +38,9 @@ const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToP
 /** Any runnable harness: scripted agents as before; model CLIs and `command` through @assay/harnesses. */
 export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHarnessRun> {
   const harness = ctx.system.harness;
-  if (harness === 'oracle' || harness === 'nop' || harness === 'scripted') return { plan: planContainer(ctx) };
-  if (harness !== 'command' && !isCliHarness(harness))
-    throw new HarnessNotAvailable(`harness "${harness}" (system "${ctx.system.id}") has no adapter`);
+  if (isScriptedHarness(harness)) return { plan: planContainer(ctx) };
+  if (harness !== 'command' && !isModelHarness(harness))
+    throw new HarnessNotAvailable(`harness "${String(harness)}" (system "${ctx.system.id}") has no adapter`);
   try {
     const image =
       harness === 'command'
@@ -65,37 +55,13 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
       proxy: await sharedModelProxy(),
       limits: ctx.limits,
     });
-    const c = prepared.container;
-    return {
-      plan: {
-        image: c.image,
-        cmd: c.cmd,
-        env: c.env,
-        binds: c.binds,
-        readOnlyRoot: c.readOnlyRoot,
-        ...(c.network ? { network: c.network } : {}),
-      },
-      collect: prepared.collect,
-    };
+    return { plan: prepared.container, collect: prepared.collect };
   } catch (err) {
-    // Misconfiguration (no model, missing key variable, bad URL, unknown placeholder) will not fix itself.
-    if (/settings\.|names no model|placeholder|is not an http/.test((err as Error).message))
-      throw new HarnessNotAvailable((err as Error).message);
+    // Misconfiguration (no model, missing key variable, bad URL, bad command template) will not fix itself.
+    if (err instanceof HarnessConfigError) throw new HarnessNotAvailable(err.message);
     throw err;
   }
 }
 
-/** Harnesses this build can run; the CLI refuses jobs naming any other. Model CLIs are listed only once their e2e test passes. */
-export const RUNNABLE_HARNESSES = [
-  'oracle',
-  'nop',
-  'scripted',
-  'command',
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'qwen-code',
-  'kimi-cli',
-  'nanobot',
-  'hermes',
-] as const;
+/** Harnesses this build can run; the CLI refuses jobs naming any other. A model CLI belongs here once its e2e test passes (all do). */
+export const RUNNABLE_HARNESSES: readonly HarnessName[] = HARNESS_NAMES;

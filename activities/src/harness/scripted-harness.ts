@@ -3,32 +3,22 @@
 // no model-driven harness is ever given it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SystemSpec } from '@assay/core';
-import { HarnessNotAvailable, type ContainerPlan, type HarnessContext } from './container-plan.js';
-
-export const SCRIPTED_AGENTS = [
-  'oracle',
-  'nop',
-  'missing-deliverable',
-  'wrong-type',
-  'no-cached-values',
-  'correction-not-applied',
-  'superseded-decision',
-] as const;
-export type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
+import { SCRIPTED_AGENTS, isScriptedAgent, type ScriptedAgent, type SystemSpec } from '@assay/core';
+import type { HarnessContainerSpec } from '@assay/harnesses';
+import { HarnessNotAvailable, type HarnessContext } from './harness-context.js';
 
 export function scriptedAgentOf(system: SystemSpec): ScriptedAgent {
   if (system.harness === 'oracle' || system.harness === 'nop') return system.harness;
   const agent = system.settings.agent;
-  if (typeof agent !== 'string' || !(SCRIPTED_AGENTS as readonly string[]).includes(agent)) {
+  if (!isScriptedAgent(agent)) {
     throw new HarnessNotAvailable(
       `system "${system.id}": settings.agent must be one of ${SCRIPTED_AGENTS.join(', ')} for the scripted harness`,
     );
   }
-  return agent as ScriptedAgent;
+  return agent;
 }
 
-export function planScriptedContainer(ctx: HarnessContext): ContainerPlan {
+export function planScriptedContainer(ctx: HarnessContext): HarnessContainerSpec {
   const agent = scriptedAgentOf(ctx.system);
   const delay = Number(ctx.system.settings.delaySeconds ?? 0);
   const binds: string[] = [];

@@ -1,6 +1,7 @@
 export * from './vocabulary.js';
 export * from './check-schema.js';
 export * from './benchmark-schema.js';
+export * from './harness-names.js';
 export * from './job-schema.js';
 export * from './trial-record.js';
 export * from './score-task.js';

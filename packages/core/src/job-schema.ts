@@ -1,27 +1,13 @@
 // A job: benchmark x systems x trials, with the papers' numbers as defaults.
 import { z } from 'zod';
+import { HARNESS_NAMES } from './harness-names.js';
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be lowercase letters, digits, ".", "_" or "-"');
-
-export const HARNESSES = [
-  'oracle',
-  'nop',
-  'scripted',
-  'command',
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'qwen-code',
-  'kimi-cli',
-  'nanobot',
-  'hermes',
-] as const;
-export type HarnessName = (typeof HARNESSES)[number];
 
 export const systemSchema = z
   .object({
     id,
-    harness: z.enum(HARNESSES),
+    harness: z.enum(HARNESS_NAMES),
     model: z.string().optional(),
     /** Harness-specific settings (e.g. `flaw` for scripted agents, base URL for CLIs). */
     settings: z.record(z.string(), z.unknown()).default({}),

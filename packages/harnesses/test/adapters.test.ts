@@ -6,12 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MODEL_HARNESSES } from '@assay/core';
 import { ADAPTERS, type CliHarness } from '../src/adapters/index.js';
 import { codexConfig, parseCodexEvents, parseCodexRollouts } from '../src/adapters/codex.js';
 import { parseHermesTotals } from '../src/adapters/hermes.js';
 import { parseKimiWire } from '../src/adapters/kimi-cli.js';
 import { parseNanobotSession } from '../src/adapters/nanobot.js';
 import type { AdapterContext } from '../src/harness-adapter.js';
+import { INSTALLS } from '../src/installs.js';
 import { harnessCommand, shellWord } from '../src/shell-command.js';
 
 const FIX = path.join(import.meta.dirname, 'fixtures');
@@ -40,6 +42,15 @@ function offsetAfter(text: string, marker: string): number {
 }
 
 describe('every adapter', () => {
+  it("covers exactly core's model harnesses, each adapter under its own name and with its pinned install", () => {
+    expect(Object.keys(ADAPTERS).sort()).toEqual([...MODEL_HARNESSES].sort());
+    expect(Object.keys(INSTALLS).sort()).toEqual([...MODEL_HARNESSES].sort());
+    for (const name of MODEL_HARNESSES) {
+      expect(ADAPTERS[name].name).toBe(name);
+      expect(ADAPTERS[name].install).toEqual(INSTALLS[name]);
+    }
+  });
+
   it.each(Object.keys(ADAPTERS) as CliHarness[])(
     '%s: pinned install, prompt as one argv, no secret, fresh and resume paths',
     (name) => {

@@ -8,8 +8,10 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SystemSpec } from '@assay/core';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
-import { parseUsageLine, renderCommandTemplate } from '../src/adapters/command.js';
+import { renderCommandTemplate } from '../src/adapters/command.js';
+import { HarnessConfigError } from '../src/harness-config-error.js';
 import { startModelProxy, type ModelProxy } from '../src/model-proxy.js';
+import { parseUsageLine } from '../src/parse-usage-line.js';
 import { DUMMY_API_KEY, prepareHarnessRun, routeIdFor } from '../src/prepare-harness-run.js';
 import { makeTrialDirs, readTree, runCliSession } from './support/run-cli-session.js';
 
@@ -114,6 +116,32 @@ describe('run preparation', () => {
         limits,
       }),
     ).toThrow(/names no model/);
+  });
+
+  it('reports every bad setting as a HarnessConfigError (the worker does not retry those)', () => {
+    const prepare =
+      (sys: SystemSpec, environment: Record<string, string> = {}) =>
+      () =>
+        prepareHarnessRun({
+          system: sys,
+          runId: 'wf-cfg',
+          sessionDir: path.join(tmp, 's-cfg'),
+          image: 'img',
+          proxy,
+          limits,
+          environment,
+        });
+    expect(prepare(system({ image: 'x' }))).toThrow(HarnessConfigError);
+    expect(prepare(system({ image: 'x', command: 'agent {nope}' }))).toThrow(HarnessConfigError);
+    expect(prepare({ id: 'c', harness: 'codex', settings: {} })).toThrow(HarnessConfigError);
+    expect(prepare({ id: 'c', harness: 'codex', model: 'm', settings: { baseUrl: 'ftp://x' } })).toThrow(
+      HarnessConfigError,
+    );
+    expect(prepare({ id: 'c', harness: 'codex', model: 'm', settings: { apiKeyEnv: 'ABSENT_KEY' } })).toThrow(
+      HarnessConfigError,
+    );
+    // A valid system prepares; only settings problems use the class.
+    expect(prepare({ id: 'c', harness: 'codex', model: 'm', settings: { baseUrl: mock.url } })).not.toThrow();
   });
 
   it('keeps the pre-run session state of the first preparation for a retried activity', () => {

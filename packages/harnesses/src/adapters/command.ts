@@ -10,11 +10,11 @@
 //   settings.env      extra environment (no secrets: they would enter the container).
 // Usage: the agent's last stdout line of the form {"usage": {...}} (as scripted agents
 // print), else what the proxy counted.
-import type { Usage } from '@assay/core';
-import { usageSchema } from '@assay/core';
+import { HarnessConfigError } from '../harness-config-error.js';
 import type { ModelApi } from '../harness-adapter.js';
 import { SESSION_DIR } from '../harness-adapter.js';
 import { messages } from '../messages.js';
+import { parseUsageLine } from '../parse-usage-line.js';
 import type { PrepareHarnessRunArgs, PreparedHarnessRun } from '../prepare-harness-run.js';
 import { DUMMY_API_KEY, modelRoute, routeIdFor } from '../prepare-harness-run.js';
 import { shellWord } from '../shell-command.js';
@@ -36,26 +36,11 @@ const PLACEHOLDERS = [
 export function renderCommandTemplate(systemId: string, template: string, values: Record<string, string>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_whole, name: string) => {
     if (!(PLACEHOLDERS as readonly string[]).includes(name))
-      throw new Error(messages.commandPlaceholderUnknown(systemId, name));
+      throw new HarnessConfigError(messages.commandPlaceholderUnknown(systemId, name));
     const v = values[name] ?? '';
     // Values read from env at run time stay unexpanded variables; literal values are quoted.
     return v.startsWith('$') ? `"${v}"` : shellWord(v);
   });
-}
-
-/** The last `{"usage": …}` line of an agent's output. */
-export function parseUsageLine(logs: string): Usage | null {
-  for (const line of logs.trim().split('\n').reverse()) {
-    const text = line.trim();
-    if (!text.startsWith('{')) continue;
-    try {
-      const parsed = usageSchema.safeParse((JSON.parse(text) as { usage?: unknown }).usage);
-      if (parsed.success) return parsed.data;
-    } catch {
-      // not JSON
-    }
-  }
-  return null;
 }
 
 export function planCommandHarness(
@@ -64,7 +49,7 @@ export function planCommandHarness(
 ): PreparedHarnessRun {
   const s = args.system.settings;
   if (typeof s.image !== 'string' || typeof s.command !== 'string')
-    throw new Error(messages.commandTemplateMissing(args.system.id));
+    throw new HarnessConfigError(messages.commandTemplateMissing(args.system.id));
   const api = typeof s.api === 'string' ? (s.api as ModelApi) : null;
   const routeId = api ? routeIdFor(args.runId) : null;
   const baseUrl = api && routeId ? args.proxy.open(routeId, modelRoute(args.system, api, environment)) : '';

@@ -1,4 +1,6 @@
-// Every CLI harness adapter, by harness name.
+// Every CLI harness adapter, by harness name: exactly core's MODEL_HARNESSES (the
+// `satisfies` below fails to compile when one is missing or an extra one appears).
+import { isModelHarness, type ModelHarness } from '@assay/core';
 import type { HarnessAdapter } from '../harness-adapter.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
@@ -16,10 +18,10 @@ export const ADAPTERS = {
   'kimi-cli': kimiCli,
   nanobot,
   hermes,
-} as const satisfies Record<string, HarnessAdapter>;
+} as const satisfies Record<ModelHarness, HarnessAdapter>;
 
-export type CliHarness = keyof typeof ADAPTERS;
+export type CliHarness = ModelHarness;
 
 export function isCliHarness(name: string): name is CliHarness {
-  return Object.hasOwn(ADAPTERS, name);
+  return isModelHarness(name);
 }

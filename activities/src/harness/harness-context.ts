@@ -1,17 +1,5 @@
 import type { SystemSpec } from '@assay/core';
 
-/** What the agent activity needs to start a harness container. */
-export interface ContainerPlan {
-  image: string;
-  cmd: string[];
-  env: Record<string, string>;
-  /** Extra bind mounts (`host:container[:ro]`) besides /workspace and /assay. */
-  binds: string[];
-  readOnlyRoot: boolean;
-  /** Network the harness needs (model CLIs: `host`, to reach the worker's model proxy); default: the job's. */
-  network?: 'none' | 'host' | 'bridge';
-}
-
 export interface HarnessContext {
   system: SystemSpec;
   /** The task's evaluator folder; only scripted test instruments may mount parts of it. */
@@ -30,7 +18,10 @@ export interface HarnessRunContext extends HarnessContext {
   limits: { maxSteps: number; agentSeconds: number };
 }
 
-/** A harness that cannot run here (unknown, not built, misconfigured): not retried. */
+/**
+ * A harness that cannot run here (unknown, not built, misconfigured). Thrown from an activity it
+ * becomes an ApplicationFailure of this type, which the workflows' retry policies never retry.
+ */
 export class HarnessNotAvailable extends Error {
   override name = 'HarnessNotAvailable';
 }
