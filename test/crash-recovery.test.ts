@@ -7,7 +7,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { readTrialRecords } from '@assay/activities';
+import { readTrials } from './support/records.js';
 import { jobWorkflowId, trialKey, trialWorkflowId } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
 
@@ -20,8 +20,8 @@ const systems = (delaySeconds: number) => [
   { id: 'missing', harness: 'scripted', settings: { agent: 'missing-deliverable', delaySeconds } },
 ];
 
-function comparable(resultsDir: string) {
-  return readTrialRecords(resultsDir)
+async function comparable(resultsDir: string) {
+  return (await readTrials(resultsDir))
     .map((r) => ({
       key: trialKey(r.system.id, r.task.id, r.trial),
       status: r.status,
@@ -41,7 +41,7 @@ describe('crash recovery', () => {
     const baselineFile = writeJob({ id: 'crash-baseline', trials: 1, tasks: TASKS, systems: systems(0) });
     const baseline = collectOutput(spawnCli(['run', baselineFile, '--json'], server().address));
     expect(await baseline.exit, baseline.text()).toBe(0);
-    const expected = comparable(path.join(path.dirname(baselineFile), 'results'));
+    const expected = await comparable(path.join(path.dirname(baselineFile), 'results'));
     expect(expected).toHaveLength(4);
 
     const jobId = 'crash-chaos';
@@ -96,7 +96,7 @@ describe('crash recovery', () => {
     await w.exit;
 
     const resultsDir = path.join(path.dirname(file), 'results');
-    const actual = comparable(resultsDir);
+    const actual = await comparable(resultsDir);
     expect(
       actual.map(({ key, status, score, verdicts, deliverables }) => ({ key, status, score, verdicts, deliverables })),
     ).toEqual(expected);

@@ -4,13 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  listRegularFiles,
-  mountWorkVolume,
-  readProjectRecords,
-  readTrialRecords,
-  unmountWorkVolume,
-} from '@assay/activities';
+import { mountWorkVolume, unmountWorkVolume } from '@assay/activities';
+import { listRegularFiles, readProjects, readTrials } from './support/records.js';
 import { startMockLlm, loadScriptFile, type MockLlmServer } from '@assay/mock-llm';
 import {
   ROOT,
@@ -60,7 +55,7 @@ describe('judged job', () => {
     const run = collectOutput(spawnCli(['run', file, '--json'], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
     expect(await run.exit, run.text()).toBe(0);
     const resultsDir = path.join(path.dirname(file), 'results');
-    const records = readTrialRecords(resultsDir);
+    const records = await readTrials(resultsDir);
     expect(records).toHaveLength(4);
     for (const r of records) {
       expect(
@@ -79,14 +74,14 @@ describe('judged job', () => {
 
     expect(llm.sawCredential(KEY)).toBe(true);
     llm.assertNoSecret(KEY);
-    for (const rel of listRegularFiles(resultsDir)) {
+    for (const rel of await listRegularFiles(resultsDir)) {
       if (rel.startsWith('cas/')) continue;
       if (rel.endsWith('.ext4')) {
         // A trial's work volume: look inside it (workspace, instruction, session).
         const workDir = path.join(resultsDir, rel.slice(0, -'.ext4'.length));
         mountWorkVolume(workDir, 1);
         try {
-          for (const inner of listRegularFiles(workDir))
+          for (const inner of await listRegularFiles(workDir))
             expect(readFileSync(path.join(workDir, inner)).includes(KEY), `${rel}:${inner}`).toBe(false);
         } finally {
           unmountWorkVolume(workDir);
@@ -115,7 +110,7 @@ describe('judged job', () => {
     const before = llm.modelCalls().length;
     const run = collectOutput(spawnCli(['run', file], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
     expect(await run.exit, run.text()).toBe(0);
-    const [record] = readProjectRecords(path.join(path.dirname(file), 'results'));
+    const [record] = await readProjects(path.join(path.dirname(file), 'results'));
     expect(record?.final.unjudged).toEqual([]);
     expect(record?.final.verdicts.find((v) => v.criterionId === 'pa-handover-quality')?.source).toBe('judge');
     expect(record?.final.score).toBe(100);
@@ -137,7 +132,7 @@ describe('judged job', () => {
     const run = collectOutput(spawnCli(['run', file], server.address));
     expect(await run.exit, run.text()).toBe(0);
     const resultsDir = path.join(path.dirname(file), 'results');
-    const [before] = readProjectRecords(resultsDir);
+    const [before] = await readProjects(resultsDir);
     expect(before?.final.unjudged).toEqual(['pa-handover-quality']);
 
     const setup = path.join(path.dirname(file), 'batched.yaml');
@@ -149,7 +144,7 @@ describe('judged job', () => {
       spawnCli(['judge', file, '--judge', setup], server.address, { ASSAY_TEST_JUDGE_KEY: KEY }),
     );
     expect(await rejudge.exit, rejudge.text()).toBe(0);
-    const [after] = readProjectRecords(path.join(resultsDir, 'judges', 'batched'));
+    const [after] = await readProjects(path.join(resultsDir, 'judges', 'batched'));
     expect(after?.final.unjudged).toEqual([]);
     expect(after?.final.score).toBe(100);
     // Same submissions: snapshots and agent runs are carried over, not redone.
@@ -158,7 +153,7 @@ describe('judged job', () => {
     );
     expect(after?.checkpoints.map((c) => c.agent.startedAt)).toEqual(before?.checkpoints.map((c) => c.agent.startedAt));
     // The original record is untouched.
-    expect(readProjectRecords(resultsDir)[0]).toEqual(before);
+    expect((await readProjects(resultsDir))[0]).toEqual(before);
     expect(rejudge.text().includes(KEY)).toBe(false);
   }, 600_000);
 });

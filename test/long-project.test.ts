@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { readProjectRecords } from '@assay/activities';
+import { readProjects } from './support/records.js';
 import { jobWorkflowId, projectTrialKey, projectWorkflowId } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, waitFor } from './support/e2e.js';
 
@@ -152,7 +152,7 @@ describe('a 21-subtask project', () => {
     process.kill(worker.pid ?? 0, 'SIGTERM');
     await worker.exit;
 
-    const [record] = readProjectRecords(path.join(dir, 'results'));
+    const [record] = await readProjects(path.join(dir, 'results'));
     expect(record?.checkpoints).toHaveLength(21);
     expect(record?.checkpoints.every((c) => c.score === 100)).toBe(true);
     expect(record?.process.score).toBe(100);

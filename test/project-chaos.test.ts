@@ -6,7 +6,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { readProjectRecords } from '@assay/activities';
+import { readProjects } from './support/records.js';
 import { projectTrialKey, projectWorkflowId, type ProjectRecord } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
 
@@ -53,7 +53,7 @@ describe('project chaos', () => {
     const baseFile = writeJob({ id: 'pchaos-base', trials: 1, projects: [PROJECT], systems: systems(0) });
     const base = collectOutput(spawnCli(['run', baseFile], server().address));
     expect(await base.exit, base.text()).toBe(0);
-    const expected = readProjectRecords(path.join(path.dirname(baseFile), 'results'))
+    const expected = (await readProjects(path.join(path.dirname(baseFile), 'results')))
       .map(comparable)
       .sort((a, b) => a.system.localeCompare(b.system));
 
@@ -131,7 +131,7 @@ describe('project chaos', () => {
     process.kill(worker.pid ?? 0, 'SIGTERM');
     await worker.exit;
 
-    const actual = readProjectRecords(path.join(path.dirname(file), 'results'))
+    const actual = (await readProjects(path.join(path.dirname(file), 'results')))
       .map(comparable)
       .sort((a, b) => a.system.localeCompare(b.system));
     expect(actual).toEqual(expected);

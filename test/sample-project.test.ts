@@ -3,7 +3,7 @@
 // change note only) and P04 case (superseded decision left active), and nop.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readProjectRecords } from '@assay/activities';
+import { readProjects } from './support/records.js';
 import type { CriterionVerdict, ProjectRecord } from '@assay/core';
 import {
   collectOutput,
@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   const run = collectOutput(spawnCli(['run', file], server.address));
   expect(await run.exit, run.text()).toBe(0);
-  records = new Map(readProjectRecords(path.join(path.dirname(file), 'results')).map((r) => [r.system.id, r]));
+  records = new Map((await readProjects(path.join(path.dirname(file), 'results'))).map((r) => [r.system.id, r]));
 }, 600_000);
 
 afterAll(async () => {

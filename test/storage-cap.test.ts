@@ -4,7 +4,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTrialRecords, trialPaths } from '@assay/activities';
+import { trialPaths } from '@assay/activities';
+import { readTrials } from './support/records.js';
 import { ensureBaseImage } from '@assay/infra';
 import { ROOT, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 
@@ -29,7 +30,7 @@ describe('storage cap', () => {
     const run = collectOutput(spawnCli(['run', file], server().address));
     expect(await run.exit, run.text()).toBe(0);
     const resultsDir = path.join(path.dirname(file), 'results');
-    const [record] = readTrialRecords(resultsDir);
+    const [record] = await readTrials(resultsDir);
     expect(record?.storage).toEqual({ limitGiB: 0.0625, enforced: true, note: null });
     expect(record?.status).toBe('agent-failed');
     const big = record?.deliverables.find((d) => d.path === 'big.bin');

@@ -2,11 +2,14 @@
 // staged releases, checkpoints preserved by content, checkpoint and final
 // evaluation, and the project record. Built over injected clients like the
 // trial activities.
-import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadBenchmark, type LoadedBenchmark, type LoadedProject } from '@assay/benchmark';
+import type { LoadedProject } from '@assay/benchmark';
 import {
   checkpointRecordSchema,
+  scoreCriteriaVerdicts,
+  unjudgedCriterionVerdicts,
+  type CriteriaEvaluation,
   type CheckpointRecord,
   type FeedbackInjection,
   type ProjectRecord,
@@ -14,51 +17,59 @@ import {
   type SubtaskInput,
 } from '@assay/core';
 import type { EvidenceTools } from './evaluate-deliverables.js';
-import type { JudgeCriteria } from './evaluate-criteria.js';
+import type { JudgeFactory } from './evaluate-items.js';
+import { createBenchmarkLookup } from './load-benchmark-once.js';
 import {
   allSubtasks,
   assembleProjectRecord,
   evaluateCheckpointCriteria,
   evaluateFinalCriteria,
-  scoreCriteriaVerdicts,
   subtaskSpec,
-  type CriteriaEvaluation,
   type EvaluationDeps,
   type FinalEvaluation,
 } from './project-evaluation.js';
+import {
+  checkpointKey,
+  openResultsStore,
+  projectDirKey,
+  snapshotDirectory,
+  subtaskDirKey,
+  writeProjectRecord,
+  type ResultsStore,
+  type Snapshot,
+} from '@assay/results';
 import { projectPaths } from './project-paths.js';
 import { agentStatusOf, runHarness, type AgentRun, type HarnessDeps } from './run-harness.js';
-import { snapshotWorkspace, type Snapshot } from './snapshot-workspace.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
-import { writeJsonAtomic } from './write-file-atomic.js';
-import { emptyDir, mountWorkVolume, readStorageCap, unmountWorkVolume } from './workspace-volume.js';
+import { emptyDir, mountWorkVolume, unmountWorkVolume, type StorageCap } from './workspace-volume.js';
 
 export interface ProjectActivityDeps extends HarnessDeps {
   evidence: EvidenceTools;
-  judgeCriteria?: JudgeCriteria;
+  /** The judge for a job's setup; absent: every criterion without a decisive check stays unjudged. */
+  judgeFor?: JudgeFactory;
   /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
   faults?: Record<string, number>;
 }
 
 export function createProjectActivities(deps: ProjectActivityDeps) {
-  const benchmarks = new Map<string, LoadedBenchmark>();
-  const projectOf = (p: ProjectTrialInput): LoadedProject => {
-    let b = benchmarks.get(p.benchmark.root);
-    if (!b) {
-      b = loadBenchmark(p.benchmark.root);
-      benchmarks.set(p.benchmark.root, b);
-    }
-    const project = b.projects.find((x) => x.spec.id === p.projectId);
-    if (!project) throw new Error(`project "${p.projectId}" is not in the benchmark at ${p.benchmark.root}`);
-    return project;
-  };
-  const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+  const benchmarks = createBenchmarkLookup();
+  const projectOf = (p: ProjectTrialInput): LoadedProject => benchmarks.project(p.benchmark.root, p.projectId);
+  const storeOf = (p: ProjectTrialInput): ResultsStore => openResultsStore(p.resultsDir);
+  const subtaskKey = (p: ProjectTrialInput, id: string) => subtaskDirKey(p.system.id, p.projectId, p.trial, id);
+  const projectKey = (p: ProjectTrialInput) => projectDirKey(p.system.id, p.projectId, p.trial);
+  const readCheckpoints = (p: ProjectTrialInput, project: LoadedProject) =>
+    Promise.all(
+      allSubtasks(project).map(
+        async (id) =>
+          (await requireJson(storeOf(p), `${subtaskKey(p, id)}/checkpoint-record.json`)) as CheckpointRecord,
+      ),
+    );
 
   const evalDeps = (p: ProjectTrialInput): EvaluationDeps => ({
     evidence: deps.evidence,
-    judgeCriteria: deps.judgeCriteria,
-    judge: p.judge,
-    resultsDir: p.resultsDir,
+    judge: deps.judgeFor?.(p.judge, { resultsDir: p.resultsDir }) ?? null,
+    judgeSetup: p.judge,
+    store: storeOf(p),
   });
   const evaluateCheckpoint = async (args: {
     subtask: SubtaskInput;
@@ -66,14 +77,13 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
   }): Promise<CriteriaEvaluation> => {
     const { subtask } = args;
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
-    const dir = projectPaths(subtask.project).subtaskDir(subtask.subtaskId);
     const result = await evaluateCheckpointCriteria(evalDeps(subtask.project), {
       project: projectOf(subtask.project),
       subtaskId: subtask.subtaskId,
       snapshotFiles: args.snapshot.files,
-      workDir: path.join(dir, 'submission'),
+      workDir: path.join(projectPaths(subtask.project).evalDir, subtask.subtaskId),
     });
-    writeJsonAtomic(path.join(dir, 'evaluation.json'), result);
+    await storeOf(subtask.project).putJson(`${subtaskKey(subtask.project, subtask.subtaskId)}/evaluation.json`, result);
     return result;
   };
 
@@ -81,7 +91,8 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     async prepareProjectWorkspace(input: ProjectTrialInput): Promise<{ stages: { id: string; subtasks: string[] }[] }> {
       const project = projectOf(input);
       const p = projectPaths(input);
-      writeJsonAtomic(path.join(p.dir, 'storage.json'), mountWorkVolume(p.workDir, input.resources.storageGiB));
+      const cap = mountWorkVolume(p.workDir, input.resources.storageGiB);
+      await storeOf(input).putJson(`${projectKey(input)}/storage.json`, cap);
       if (!existsSync(p.preparedMarker)) {
         emptyDir(p.workDir);
         mkdirSync(path.join(p.workspace, 'inputs'), { recursive: true });
@@ -147,11 +158,14 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
 
     /** Preserve the whole workspace at submission. Idempotent: the first snapshot stands. */
     async snapshotCheckpoint(args: { subtask: SubtaskInput }): Promise<Snapshot> {
-      const file = path.join(projectPaths(args.subtask.project).subtaskDir(args.subtask.subtaskId), 'checkpoint.json');
-      if (existsSync(file)) return readJson<Snapshot>(file);
+      const { project, subtaskId } = args.subtask;
+      const store = storeOf(project);
+      const key = checkpointKey(project.system.id, project.projectId, project.trial, subtaskId);
+      const earlier = await store.getJson(key);
+      if (earlier) return earlier as Snapshot;
       await holdForFaultInjection(deps.faults?.snapshot ?? 0);
-      const snap = snapshotWorkspace(args.subtask.project.resultsDir, projectPaths(args.subtask.project).workspace);
-      writeJsonAtomic(file, snap);
+      const snap = await snapshotDirectory(store, projectPaths(project).workspace);
+      await store.putJson(key, snap);
       return snap;
     },
 
@@ -168,18 +182,7 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
     }): Promise<CriteriaEvaluation> {
       const project = projectOf(args.subtask.project);
       const criteria = project.evaluator.criteria.checkpoints[args.subtask.subtaskId] ?? [];
-      const verdicts = criteria.map((c) => ({
-        criterionId: c.id,
-        weight: c.weight,
-        fatal: c.fatal,
-        dimension: c.dimension,
-        target: null,
-        decision: 'unjudged' as const,
-        source: 'none' as const,
-        reason: `evaluation failed: ${args.error}`,
-        reusedFrom: null,
-        reuseKey: '',
-      }));
+      const verdicts = unjudgedCriterionVerdicts(criteria, `evaluation failed: ${args.error}`);
       return scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
     },
 
@@ -210,25 +213,20 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
         gateTriggered: args.evaluation.gateTriggered,
         unjudged: args.evaluation.unjudged,
       });
-      writeJsonAtomic(
-        path.join(projectPaths(args.subtask.project).subtaskDir(args.subtask.subtaskId), 'checkpoint-record.json'),
-        record,
-      );
+      const { project, subtaskId } = args.subtask;
+      await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/checkpoint-record.json`, record);
     },
 
     /** Final package: artifact quality (source criteria re-applied, reused when unchanged), cross-file, acceptance. */
     async evaluateFinalPackage(args: { project: ProjectTrialInput }): Promise<FinalEvaluation> {
       const project = projectOf(args.project);
-      const p = projectPaths(args.project);
-      const checkpoints = allSubtasks(project).map((id) =>
-        readJson<CheckpointRecord>(path.join(p.subtaskDir(id), 'checkpoint-record.json')),
-      );
+      const checkpoints = await readCheckpoints(args.project, project);
       const result = await evaluateFinalCriteria(evalDeps(args.project), {
         project,
         checkpoints,
-        workDir: path.join(p.finalDir, 'package'),
+        workDir: path.join(projectPaths(args.project).evalDir, 'final'),
       });
-      writeJsonAtomic(path.join(p.finalDir, 'evaluation.json'), result);
+      await storeOf(args.project).putJson(`${projectKey(args.project)}/final/evaluation.json`, result);
       return result;
     },
 
@@ -237,11 +235,10 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
       injected: { name: string; beforeSubtask: string | null }[];
     }): Promise<ProjectRecord> {
       const project = projectOf(args.project);
-      const p = projectPaths(args.project);
-      const checkpoints = allSubtasks(project).map((id) =>
-        readJson<CheckpointRecord>(path.join(p.subtaskDir(id), 'checkpoint-record.json')),
-      );
-      const final = readJson<FinalEvaluation>(path.join(p.finalDir, 'evaluation.json'));
+      const store = storeOf(args.project);
+      const checkpoints = await readCheckpoints(args.project, project);
+      const final = (await requireJson(store, `${projectKey(args.project)}/final/evaluation.json`)) as FinalEvaluation;
+      const storage = (await store.getJson(`${projectKey(args.project)}/storage.json`)) as StorageCap | null;
       const { jobId, benchmark, system, trial } = args.project;
       const record = assembleProjectRecord(
         {
@@ -254,10 +251,10 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
         checkpoints,
         final,
         args.injected,
-        readStorageCap(p.dir),
+        storage ?? undefined,
       );
-      writeJsonAtomic(p.record, record);
-      unmountWorkVolume(p.workDir);
+      await writeProjectRecord(store, record);
+      unmountWorkVolume(projectPaths(args.project).workDir);
       return record;
     },
   };
@@ -283,4 +280,10 @@ export function renderSubtaskInstruction(
     ...subtask.deliverables.map((d) => `- /workspace/outputs/${d.path} (${d.format})`),
     '',
   ].join('\n');
+}
+
+async function requireJson(store: ResultsStore, key: string): Promise<unknown> {
+  const value = await store.getJson(key);
+  if (value === null) throw new Error(`${store.location}: ${key} is missing`);
+  return value;
 }

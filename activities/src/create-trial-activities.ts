@@ -1,59 +1,40 @@
 // Activities of single-task trials, built over injected clients (Docker, evidence,
 // judge) so that only the worker constructs real ones.
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { loadBenchmark, type LoadedBenchmark, type LoadedTask } from '@assay/benchmark';
+import type { LoadedTask } from '@assay/benchmark';
+import { trialKey, projectTrialKey, type DeliverableEntry, type TrialInput, type TrialRecord } from '@assay/core';
 import {
-  TRIAL_RECORD_SCHEMA,
-  projectRecordSchema,
-  scoreTask,
-  trialRecordSchema,
-  type ProjectRecord,
-  type DeliverableEntry,
-  type RubricItem,
-  type TrialInput,
-  type TrialRecord,
-  type Verdict,
-} from '@assay/core';
-import {
-  assessFormatCompliance,
-  unjudgedVerdict,
-  verdictFromCheck,
-  type EvidenceTools,
-  type FormatCompliance,
-} from './evaluate-deliverables.js';
-import { listRegularFiles } from './list-regular-files.js';
-import { agentStatusOf, runHarness, type AgentRun } from './run-harness.js';
-import { storeFile } from './snapshot-workspace.js';
-import { emptyDir, mountWorkVolume, readStorageCap, unmountWorkVolume } from './workspace-volume.js';
+  listRegularFiles,
+  openResultsStore,
+  readProjectRecords,
+  readTrialRecords,
+  storeFile,
+  trialDirKey,
+  writeTrialRecord,
+} from '@assay/results';
+import { assembleTrialRecord } from './assemble-trial-record.js';
+import type { EvidenceTools } from './evaluate-deliverables.js';
+import type { JudgeFactory } from './evaluate-items.js';
+import { createBenchmarkLookup } from './load-benchmark-once.js';
+import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
+import { runHarness, type AgentRun } from './run-harness.js';
+import { emptyDir, mountWorkVolume, unmountWorkVolume, type StorageCap } from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
-import { writeJsonAtomic } from './write-file-atomic.js';
 
 export interface PreparedWorkspace {
   workspace: string;
   instructionDir: string;
 }
 
-export interface Evaluation {
-  verdicts: Verdict[];
-  formatCompliance: FormatCompliance;
-}
-
-/** Decides rubric items that no check decided; absent when the job uses checks only. */
-export type JudgeItems = (args: {
-  trial: TrialInput;
-  task: LoadedTask;
-  items: RubricItem[];
-  outputsDir: string;
-}) => Promise<Verdict[]>;
-
 export interface TrialActivityDeps {
   docker: Docker;
   evidence: EvidenceTools;
   images: { scriptedAgent: string };
-  judgeItems?: JudgeItems;
+  /** The judge for a job's setup; absent: every item without a decisive check stays unjudged. */
+  judgeFor?: JudgeFactory;
   log?: (line: string) => void;
   /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
   faults?: Record<string, number>;
@@ -63,53 +44,25 @@ export interface TrialActivityDeps {
 const MAX_DELIVERABLE_BYTES = 512 * 1024 ** 2;
 
 export function createTrialActivities(deps: TrialActivityDeps) {
-  const benchmarks = new Map<string, LoadedBenchmark>();
-  const benchmarkAt = (root: string): LoadedBenchmark => {
-    let b = benchmarks.get(root);
-    if (!b) {
-      b = loadBenchmark(root);
-      benchmarks.set(root, b);
-    }
-    return b;
-  };
-  const taskOf = (trial: TrialInput): LoadedTask => {
-    const task = benchmarkAt(trial.benchmark.root).tasks.find((t) => t.spec.id === trial.taskId);
-    if (!task) throw new Error(`task "${trial.taskId}" is not in the benchmark at ${trial.benchmark.root}`);
-    return task;
-  };
+  const benchmarks = createBenchmarkLookup();
+  const taskOf = (trial: TrialInput): LoadedTask => benchmarks.task(trial.benchmark.root, trial.taskId);
 
   const evaluate = async (args: {
     trial: TrialInput;
     workspace: PreparedWorkspace;
     deliverables: DeliverableEntry[];
   }): Promise<Evaluation> => {
-    const task = taskOf(args.trial);
-    const outputsDir = path.join(args.workspace.workspace, 'outputs');
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
-    const view = await deps.evidence.buildView(outputsDir);
-    const verdicts = new Map<string, Verdict>();
-    const forJudge: RubricItem[] = [];
-    for (const item of task.evaluator.rubric.items) {
-      if (item.check) {
-        const v = verdictFromCheck(item, await deps.evidence.evaluateCheck(item.check, view));
-        if (v.decision !== 'unjudged') {
-          verdicts.set(item.id, v);
-          continue;
-        }
-      }
-      forJudge.push(item);
-    }
-    if (forJudge.length > 0) {
-      const judged =
-        deps.judgeItems && args.trial.judge.mode !== 'checks-only'
-          ? await deps.judgeItems({ trial: args.trial, task, items: forJudge, outputsDir })
-          : forJudge.map((item) => unjudgedVerdict(item, 'no judge configured (judge.mode is checks-only)'));
-      for (const v of judged) verdicts.set(v.itemId, v);
-    }
-    return {
-      verdicts: task.evaluator.rubric.items.map((i) => verdicts.get(i.id) ?? unjudgedVerdict(i, 'not evaluated')),
-      formatCompliance: assessFormatCompliance(task.spec, args.deliverables),
-    };
+    const judge = deps.judgeFor?.(args.trial.judge, { resultsDir: args.trial.resultsDir }) ?? null;
+    return evaluateTaskSubmission(
+      { evidence: deps.evidence, judge },
+      {
+        task: taskOf(args.trial),
+        outputsDir: path.join(args.workspace.workspace, 'outputs'),
+        deliverables: args.deliverables,
+        judgeSetup: args.trial.judge,
+      },
+    );
   };
 
   return {
@@ -118,7 +71,10 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       const p = trialPaths(trial);
       const out = { workspace: p.workspace, instructionDir: p.instructionDir };
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
-      writeJsonAtomic(path.join(p.dir, 'storage.json'), mountWorkVolume(p.workDir, trial.resources.storageGiB));
+      await openResultsStore(trial.resultsDir).putJson(
+        storageKey(trial),
+        mountWorkVolume(p.workDir, trial.resources.storageGiB),
+      );
       if (existsSync(p.preparedMarker)) return out;
       const { agent } = taskOf(trial);
       emptyDir(p.workDir);
@@ -159,11 +115,12 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     /** Hash every file in outputs/ into the job's content-addressed store. */
     async collectDeliverables(args: { trial: TrialInput; workspace: PreparedWorkspace }): Promise<DeliverableEntry[]> {
       const outputs = path.join(args.workspace.workspace, 'outputs');
+      const store = openResultsStore(args.trial.resultsDir);
       const entries: DeliverableEntry[] = [];
-      for (const rel of listRegularFiles(outputs)) {
+      for (const rel of await listRegularFiles(outputs)) {
         const abs = path.join(outputs, rel);
         if (lstatSync(abs).size > MAX_DELIVERABLE_BYTES) continue;
-        const { sha256, size } = storeFile(args.trial.resultsDir, abs);
+        const { sha256, size } = await storeFile(store, abs);
         entries.push({ path: rel, sha256, size, detectedFormat: await deps.evidence.detectFormat(abs) });
       }
       return entries;
@@ -183,51 +140,28 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       deliverables: DeliverableEntry[];
       evaluation: Evaluation;
     }): Promise<TrialRecord> {
-      const { trial, run } = args;
-      const task = taskOf(trial);
-      const record: TrialRecord = trialRecordSchema.parse({
-        schema: TRIAL_RECORD_SCHEMA,
-        jobId: trial.jobId,
-        benchmark: { id: trial.benchmark.id, version: trial.benchmark.version },
-        system: { id: trial.system.id, harness: trial.system.harness, model: trial.system.model ?? null },
-        task: { id: task.spec.id, domain: task.spec.domain, formatRequired: task.spec.formatRequired },
-        trial: trial.trial,
-        status: agentStatusOf(run),
-        agent: {
-          exitCode: run.exitCode,
-          timedOut: run.timedOut,
-          reason: run.reason,
-          startedAt: run.startedAt,
-          endedAt: run.endedAt,
-          durationSeconds: run.durationSeconds,
-          containerAttempts: run.containerAttempts,
-        },
-        usage: run.usage,
-        deliverables: args.deliverables,
-        formatCompliance: args.evaluation.formatCompliance,
-        verdicts: args.evaluation.verdicts,
-        score: scoreTask(args.evaluation.verdicts),
-        storage: readStorageCap(trialPaths(trial).dir),
-        recordedAt: new Date().toISOString(),
-      });
-      writeJsonAtomic(trialPaths(trial).record, record);
-      unmountWorkVolume(trialPaths(trial).workDir);
+      const store = openResultsStore(args.trial.resultsDir);
+      const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
+      const record = assembleTrialRecord({ ...args, task: taskOf(args.trial), storage: storage ?? undefined });
+      await writeTrialRecord(store, record);
+      unmountWorkVolume(trialPaths(args.trial).workDir);
       return record;
     },
 
     /** Keys (`system/task/trial`) of trials with a record that is not an infrastructure failure. */
     async listFinishedTrials(args: { resultsDir: string }): Promise<string[]> {
+      const store = openResultsStore(args.resultsDir);
+      const trials = await readTrialRecords(store, { problems: [] });
+      const projects = await readProjectRecords(store, { problems: [] });
       return [
-        ...readTrialRecords(args.resultsDir)
-          .filter((r) => r.status !== 'infra-failed')
-          .map((r) => `${r.system.id}/${r.task.id}/${r.trial}`),
-        ...readProjectRecords(args.resultsDir).map((r) => `${r.system.id}/${r.project.id}/${r.trial}`),
+        ...trials.filter((r) => r.status !== 'infra-failed').map((r) => trialKey(r.system.id, r.task.id, r.trial)),
+        ...projects.map((r) => projectTrialKey(r.system.id, r.project.id, r.trial)),
       ];
     },
 
     /** `key` is `trials/<system>/<task>/<trial>` or `projects/<system>/<project>/<trial>`. */
     async recordInfraFailure(args: { resultsDir: string; key: string; error: string }): Promise<void> {
-      writeJsonAtomic(path.join(args.resultsDir, args.key, 'infra-failure.json'), {
+      await openResultsStore(args.resultsDir).putJson(`${args.key}/infra-failure.json`, {
         error: args.error,
         at: new Date().toISOString(),
       });
@@ -252,21 +186,7 @@ export function renderInstruction(request: string, outputs: LoadedTask['agent'][
   return `${lines.join('\n')}\n`;
 }
 
-export function readProjectRecords(resultsDir: string): ProjectRecord[] {
-  const root = path.join(resultsDir, 'projects');
-  return listRegularFiles(root)
-    .filter((rel) => rel.split(path.sep).length === 4 && path.basename(rel) === 'record.json')
-    .map((rel) => projectRecordSchema.safeParse(JSON.parse(readFileSync(path.join(root, rel), 'utf8'))))
-    .flatMap((r) => (r.success ? [r.data] : []));
-}
-
-export function readTrialRecords(resultsDir: string): TrialRecord[] {
-  const root = path.join(resultsDir, 'trials');
-  const records: TrialRecord[] = [];
-  for (const rel of listRegularFiles(root)) {
-    if (path.basename(rel) !== 'record.json') continue;
-    const parsed = trialRecordSchema.safeParse(JSON.parse(readFileSync(path.join(root, rel), 'utf8')));
-    if (parsed.success) records.push(parsed.data);
-  }
-  return records;
+/** The storage cap as prepared for a trial, beside its record. */
+function storageKey(t: TrialInput): string {
+  return `${trialDirKey(t.system.id, t.taskId, t.trial)}/storage.json`;
 }

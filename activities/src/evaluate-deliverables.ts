@@ -1,7 +1,5 @@
-// Evaluation of a single-task submission: deterministic checks first, then the
-// judge (when configured); whatever neither decides stays explicitly unjudged.
-import type { Check, CheckOutcome, DeliverableEntry, Format, RubricItem, TaskSpec, Verdict } from '@assay/core';
-import { IMPORTANCE_WEIGHTS } from '@assay/core';
+// What evaluation needs from evidence, and output-format compliance (deterministic, from file types).
+import type { Check, CheckOutcome, DeliverableEntry, Format, TaskSpec } from '@assay/core';
 
 /** The evidence operations evaluation needs; the worker injects @assay/evidence. */
 export interface EvidenceTools {
@@ -39,30 +37,5 @@ export function assessFormatCompliance(spec: TaskSpec, deliverables: readonly De
     compliant: missing.length === 0 && wrongType.length === 0,
     missing,
     wrongType,
-  };
-}
-
-export function verdictFromCheck(item: RubricItem, outcome: CheckOutcome): Verdict {
-  const base = {
-    itemId: item.id,
-    importance: item.importance,
-    dimension: item.dimension,
-    weight: IMPORTANCE_WEIGHTS[item.importance],
-  };
-  if (outcome.status === 'cannot-evaluate') {
-    return { ...base, decision: 'unjudged', source: 'check', reason: `check could not evaluate: ${outcome.reason}` };
-  }
-  return { ...base, decision: outcome.status, source: 'check', reason: outcome.reason };
-}
-
-export function unjudgedVerdict(item: RubricItem, reason: string): Verdict {
-  return {
-    itemId: item.id,
-    importance: item.importance,
-    dimension: item.dimension,
-    weight: IMPORTANCE_WEIGHTS[item.importance],
-    decision: 'unjudged',
-    source: 'none',
-    reason,
   };
 }

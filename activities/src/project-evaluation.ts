@@ -1,70 +1,34 @@
-// Evaluation and records of multi-stage projects, free of Temporal: used by the
-// project activities and by re-judging (`assay judge`) alike.
+// Evaluation and records of multi-stage projects, free of Temporal: used by the project
+// activities and by re-judging (`assay judge`) alike. Items are decided by evaluateItems
+// (core's decideItems); scores come from core.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedProject } from '@assay/benchmark';
 import {
   PROJECT_RECORD_SCHEMA,
   projectRecordSchema,
-  scoreGroups,
-  scoreProjectFinal,
+  scoreCriteriaVerdicts,
+  scoreProjectTrial,
+  toCriterionVerdict,
   type CheckpointRecord,
-  type CriterionVerdict,
+  type Criterion,
+  type CriteriaEvaluation,
+  type FinalCriterion,
   type JobSpec,
+  type PriorVerdict,
   type ProjectRecord,
-  type ScoredCriterion,
   type SnapshotFile,
 } from '@assay/core';
-import type { EvidenceTools } from './evaluate-deliverables.js';
-import { evaluateCriteria, type CriterionToJudge, type JudgeCriteria } from './evaluate-criteria.js';
-import { restoreSnapshot } from './snapshot-workspace.js';
+import { evaluateItems, type EvaluationItem, type EvaluationTools } from './evaluate-items.js';
+import { restoreSnapshot, type ResultsStore } from '@assay/results';
 import type { StorageCap } from './workspace-volume.js';
-
-export interface CriteriaEvaluation {
-  verdicts: CriterionVerdict[];
-  score: number | null;
-  raw: number | null;
-  gateTriggered: boolean;
-  gates: string[];
-  unjudged: string[];
-}
 
 export type FinalEvaluation = CriteriaEvaluation & { packageFiles: SnapshotFile[] };
 
-export interface EvaluationDeps {
-  evidence: EvidenceTools;
-  judgeCriteria?: JudgeCriteria | undefined;
-  judge: JobSpec['judge'];
-  /** The job's results folder: its content-addressed store holds the snapshots. */
-  resultsDir: string;
-}
-
-/** Score judged criteria with the DeliverBench rules (dependencies, gates, clipping). */
-export function scoreCriteriaVerdicts(
-  verdicts: Omit<CriterionVerdict, 'effective' | 'blockedBy'>[],
-  dependsOn: Map<string, string[]>,
-): CriteriaEvaluation {
-  const s = scoreProjectFinal(
-    verdicts.map((v) => ({
-      id: v.criterionId,
-      weight: v.weight,
-      fatal: v.fatal,
-      dependsOn: dependsOn.get(v.criterionId) ?? [],
-      h: v.decision === 'unjudged' ? null : v.decision === 'satisfied' ? 1 : 0,
-    })),
-  );
-  return {
-    verdicts: verdicts.map((v, i) => ({
-      ...v,
-      effective: s.criteria[i]?.effective ?? null,
-      blockedBy: s.criteria[i]?.blockedBy ?? [],
-    })),
-    score: s.score,
-    raw: s.raw,
-    gateTriggered: s.gateTriggered,
-    gates: s.gates,
-    unjudged: s.unjudged,
-  };
+export interface EvaluationDeps extends EvaluationTools {
+  judgeSetup: JobSpec['judge'];
+  /** The job's results: its content-addressed store holds the snapshots. */
+  store: ResultsStore;
 }
 
 export function subtaskSpec(project: LoadedProject, id: string) {
@@ -83,6 +47,32 @@ export function outputsOf(files: readonly SnapshotFile[]): SnapshotFile[] {
     .map((f) => ({ ...f, path: f.path.slice('outputs/'.length) }));
 }
 
+const dependencies = (criteria: readonly (Criterion | FinalCriterion)[]) =>
+  new Map(criteria.map((c) => [c.id, c.dependsOn]));
+
+/** Decide criteria over a restored submission and score them. */
+async function evaluateCriteriaOn(
+  deps: EvaluationDeps,
+  criteria: readonly (Criterion | FinalCriterion)[],
+  items: EvaluationItem[],
+  args: { dir: string; files: SnapshotFile[]; id: string; request: string; prior?: Map<string, PriorVerdict> },
+): Promise<CriteriaEvaluation> {
+  const decisions = await evaluateItems(deps, {
+    items,
+    submissionDir: args.dir,
+    files: args.files,
+    context: { id: args.id, request: args.request },
+    judgeSetup: deps.judgeSetup,
+    prior: args.prior,
+  });
+  const verdicts = criteria.map((c, i) => {
+    const d = decisions[i];
+    if (!d) throw new Error(`criterion "${c.id}" was not decided`);
+    return toCriterionVerdict(c, d);
+  });
+  return scoreCriteriaVerdicts(verdicts, dependencies(criteria));
+}
+
 /** A checkpoint by its own criteria, on its preserved snapshot (restored into `workDir`). */
 export async function evaluateCheckpointCriteria(
   deps: EvaluationDeps,
@@ -90,32 +80,32 @@ export async function evaluateCheckpointCriteria(
 ): Promise<CriteriaEvaluation> {
   const { project, subtaskId } = args;
   rmSync(args.workDir, { recursive: true, force: true });
-  restoreSnapshot(deps.resultsDir, args.snapshotFiles, args.workDir, 'outputs/');
+  await restoreSnapshot(deps.store, args.snapshotFiles, args.workDir, 'outputs/');
   const criteria = project.evaluator.criteria.checkpoints[subtaskId] ?? [];
-  const verdicts = await evaluateCriteria({
-    criteria: criteria.map(
-      (c): CriterionToJudge => ({
-        criterionId: c.id,
-        text: c.text,
-        weight: c.weight,
-        fatal: c.fatal,
-        dimension: c.dimension,
-        target: null,
-        check: c.check,
-      }),
-    ),
-    outputsDir: args.workDir,
-    outputs: outputsOf(args.snapshotFiles),
-    evidence: deps.evidence,
-    judge: deps.judge,
-    prior: new Map(),
-    sources: new Map(),
-    judgeCriteria: deps.judgeCriteria,
+  const items = criteria.map((c) => ({ id: c.id, text: c.text, check: c.check, group: c.dimension }));
+  return evaluateCriteriaOn(deps, criteria, items, {
+    dir: args.workDir,
+    files: outputsOf(args.snapshotFiles),
+    id: `${project.spec.id}/${subtaskId}`,
     request: subtaskSpec(project, subtaskId).instructions,
-    contextId: `${project.spec.id}/${subtaskId}`,
-    resultsDir: deps.resultsDir,
   });
-  return scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
+}
+
+/** Final criteria as applied: a `reuses` criterion takes its source's text and check. */
+function finalItems(project: LoadedProject): EvaluationItem[] {
+  const sources = new Map<string, Criterion>();
+  for (const [sub, list] of Object.entries(project.evaluator.criteria.checkpoints))
+    for (const c of list) sources.set(`${sub}/${c.id}`, c);
+  return project.evaluator.criteria.final.map((c) => {
+    const source = c.reuses ? sources.get(c.reuses) : undefined;
+    return {
+      id: c.id,
+      text: source?.text ?? c.text,
+      check: c.check ?? source?.check,
+      group: c.target,
+      reuses: c.reuses,
+    };
+  });
 }
 
 /** Final package: artifact quality (source criteria re-applied, reused when unchanged), cross-file, acceptance. */
@@ -127,40 +117,20 @@ export async function evaluateFinalCriteria(
   const last = args.checkpoints.at(-1);
   if (!last) throw new Error(`project "${project.spec.id}" has no checkpoint to evaluate`);
   rmSync(args.workDir, { recursive: true, force: true });
-  restoreSnapshot(deps.resultsDir, last.snapshot.files, args.workDir, 'outputs/');
+  await restoreSnapshot(deps.store, last.snapshot.files, args.workDir, 'outputs/');
   const outputs = outputsOf(last.snapshot.files);
-  const prior = new Map<string, CriterionVerdict>();
+  const prior = new Map<string, PriorVerdict>();
   for (const cp of args.checkpoints) for (const v of cp.verdicts) prior.set(`${cp.subtaskId}/${v.criterionId}`, v);
-  const sources = new Map<string, { text: string; check?: CriterionToJudge['check'] }>();
-  for (const [sub, list] of Object.entries(project.evaluator.criteria.checkpoints))
-    for (const c of list) sources.set(`${sub}/${c.id}`, { text: c.text, check: c.check });
-  const criteria = project.evaluator.criteria.final;
-  const verdicts = await evaluateCriteria({
-    criteria: criteria.map(
-      (c): CriterionToJudge => ({
-        criterionId: c.id,
-        text: c.text,
-        weight: c.weight,
-        fatal: c.fatal,
-        dimension: c.dimension,
-        target: c.target,
-        check: c.check,
-        reuses: c.reuses,
-      }),
-    ),
-    outputsDir: args.workDir,
-    outputs,
-    evidence: deps.evidence,
-    judge: deps.judge,
+  const packageList = project.spec.finalPackage.map((d) => d.path).join(', ');
+  const evaluation = await evaluateCriteriaOn(deps, project.evaluator.criteria.final, finalItems(project), {
+    dir: args.workDir,
+    files: outputs,
+    id: `${project.spec.id}/final`,
+    request: `${project.spec.objective}\n\nFinal package: ${packageList}`,
     prior,
-    sources,
-    judgeCriteria: deps.judgeCriteria,
-    request: `${project.spec.objective}\n\nFinal package: ${project.spec.finalPackage.map((d) => d.path).join(', ')}`,
-    contextId: `${project.spec.id}/final`,
-    resultsDir: deps.resultsDir,
   });
   return {
-    ...scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn]))),
+    ...evaluation,
     packageFiles: outputs.filter((f) => project.spec.finalPackage.some((d) => d.path === f.path)),
   };
 }
@@ -172,7 +142,7 @@ export interface ProjectRecordMeta {
   trial: number;
 }
 
-/** Process score, final score, profiles and resources from checkpoint records and the final evaluation. */
+/** The project record: checkpoints, the final evaluation, and core's process/profile/resource scores. */
 export function assembleProjectRecord(
   meta: ProjectRecordMeta,
   project: LoadedProject,
@@ -181,34 +151,13 @@ export function assembleProjectRecord(
   injected: { name: string; beforeSubtask: string | null }[],
   storage?: StorageCap,
 ): ProjectRecord {
-  const finalCriteria = project.evaluator.criteria.final;
-  const scored: ScoredCriterion[] = final.verdicts.map((v) => ({
-    id: v.criterionId,
-    weight: v.weight,
-    fatal: v.fatal,
-    dependsOn: finalCriteria.find((c) => c.id === v.criterionId)?.dependsOn ?? [],
-    target: v.target ?? undefined,
-    dimension: v.dimension,
-    h: v.decision === 'unjudged' ? null : v.decision === 'satisfied' ? 1 : 0,
-  }));
-  const scores = checkpoints.map((c) => c.score);
-  const known = scores.filter((s): s is number => s !== null);
-  const usages = checkpoints.map((c) => c.usage);
-  const tokens = usages.every((u) => u !== null)
-    ? {
-        input: usages.reduce((a, u) => a + (u?.inputTokens ?? 0), 0),
-        output: usages.reduce((a, u) => a + (u?.outputTokens ?? 0), 0),
-      }
-    : null;
+  const scores = scoreProjectTrial(checkpoints, final.verdicts, dependencies(project.evaluator.criteria.final));
   return projectRecordSchema.parse({
     schema: PROJECT_RECORD_SCHEMA,
     ...meta,
     project: { id: project.spec.id, subtasks: checkpoints.length },
     checkpoints,
-    process: {
-      score: known.length === scores.length ? known.reduce((a, b) => a + b, 0) / known.length : null,
-      passRate: known.length === scores.length ? known.filter((s) => s >= 90).length / known.length : null,
-    },
+    process: scores.process,
     final: {
       verdicts: final.verdicts,
       score: final.score,
@@ -216,16 +165,11 @@ export function assembleProjectRecord(
       gateTriggered: final.gateTriggered,
       gates: final.gates,
       unjudged: final.unjudged,
-      targets: scoreGroups(scored, (c) => c.target),
-      dimensions: scoreGroups(scored, (c) => c.dimension),
+      targets: scores.targets,
+      dimensions: scores.dimensions,
       packageFiles: final.packageFiles,
     },
-    resources: {
-      agentSeconds: checkpoints.reduce((a, c) => a + c.agent.durationSeconds, 0),
-      inputTokens: tokens?.input ?? null,
-      outputTokens: tokens?.output ?? null,
-      totalTokens: tokens ? tokens.input + tokens.output : null,
-    },
+    resources: scores.resources,
     injectedFeedback: injected,
     ...(storage ? { storage } : {}),
     recordedAt: new Date().toISOString(),

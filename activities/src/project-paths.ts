@@ -14,5 +14,7 @@ export function projectPaths(p: Pick<ProjectTrialInput, 'resultsDir' | 'system' 
     workspace: path.join(workDir, 'workspace'),
     instructionDir: path.join(workDir, 'assay'),
     preparedMarker: path.join(workDir, '.prepared'),
+    /** Scratch for restored submissions under evaluation: beside the capped volume, never inside it. */
+    evalDir: `${workDir}.eval`,
   };
 }

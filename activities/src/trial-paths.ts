@@ -1,12 +1,7 @@
-// Layout of a job's results folder (documented in the README, "Results layout").
+// Local paths of a trial on the worker: its capped work volume and where the harness writes
+// its transcript. Keys of what is recorded are @assay/results' business.
 import path from 'node:path';
 import type { TrialInput } from '@assay/core';
-
-export const RESULTS_LAYOUT_VERSION = 'assay.results/v1';
-
-export function trialDir(resultsDir: string, systemId: string, taskId: string, trial: number): string {
-  return path.join(resultsDir, 'trials', systemId, taskId, String(trial));
-}
 
 export interface TrialPaths {
   /** Where record.json, transcript and agent result live. */
@@ -22,7 +17,7 @@ export interface TrialPaths {
 }
 
 export function trialPaths(t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId' | 'trial'>): TrialPaths {
-  const dir = trialDir(t.resultsDir, t.system.id, t.taskId, t.trial);
+  const dir = path.join(t.resultsDir, 'trials', t.system.id, t.taskId, String(t.trial));
   const workDir = path.join(t.resultsDir, 'work', t.system.id, t.taskId, String(t.trial));
   return {
     dir,
@@ -34,8 +29,4 @@ export function trialPaths(t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId
     instructionDir: path.join(workDir, 'assay'),
     preparedMarker: path.join(workDir, '.prepared'),
   };
-}
-
-export function casPath(resultsDir: string, sha256: string): string {
-  return path.join(resultsDir, 'cas', 'sha256', sha256.slice(0, 2), sha256);
 }

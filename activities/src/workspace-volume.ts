@@ -74,9 +74,3 @@ export function emptyDir(dir: string): void {
     rmSync(path.join(dir, name), { recursive: true, force: true });
   }
 }
-
-/** The cap as prepared for a trial (`storage.json` in its results folder), if any. */
-export function readStorageCap(resultDir: string): StorageCap | undefined {
-  const file = path.join(resultDir, 'storage.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StorageCap) : undefined;
-}

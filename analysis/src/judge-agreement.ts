@@ -6,6 +6,7 @@ import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { cohenKappa } from './cohen-kappa.js';
 import { messages } from './messages.js';
+import { parseCsv } from './parse-csv.js';
 import { groupBy, rowsOf, tableOf } from './table-helpers.js';
 
 /**
@@ -16,13 +17,13 @@ import { groupBy, rowsOf, tableOf } from './table-helpers.js';
  */
 export async function loadHumanLabels(file: string): Promise<ColumnTable> {
   const text = await readFile(file, 'utf8');
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const header = (lines[0] ?? '').split(',').map((h) => h.trim());
+  const lines = parseCsv(text);
+  const header = (lines[0] ?? []).map((h) => h.trim());
   for (const col of ['system', 'unit', 'trial', 'item', 'label']) {
     if (!header.includes(col)) throw new Error(messages.labelsInvalid(file, 1, `missing column "${col}"`));
   }
   const rows = lines.slice(1).map((line, i) => {
-    const cells = line.split(',').map((c) => c.trim());
+    const cells = line.map((c) => c.trim());
     const rec = Object.fromEntries(header.map((h, j) => [h, cells[j] ?? '']));
     const label = parseLabel(rec.label ?? '');
     if (label === null)

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { InvalidInputError, formatIssue, loadJob, selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
-import { RESULTS_LAYOUT_VERSION, RUNNABLE_HARNESSES, writeJsonAtomic } from '@assay/activities';
+import { RUNNABLE_HARNESSES } from '@assay/activities';
+import { RESULTS_LAYOUT_VERSION, jobKey, openResultsStore } from '@assay/results';
 import type { JobInput } from '@assay/workflows/definitions';
 import { CliError } from './cli-error.js';
 import { messages } from './messages.js';
@@ -44,9 +43,8 @@ export function jobInputOf(job: LoadedJob, heartbeatSeconds: number): JobInput {
 }
 
 /** `<results>/job.json`: the resolved job (no secrets: keys are only ever named by env var). */
-export function writeJobManifest(job: LoadedJob): void {
-  mkdirSync(job.resultsDir, { recursive: true });
-  writeJsonAtomic(path.join(job.resultsDir, 'job.json'), {
+export async function writeJobManifest(job: LoadedJob): Promise<void> {
+  await openResultsStore(job.resultsDir).putJson(jobKey(), {
     layout: RESULTS_LAYOUT_VERSION,
     jobFile: job.file,
     benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },

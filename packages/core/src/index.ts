@@ -10,3 +10,7 @@ export * from './json-schemas.js';
 export * from './score-project.js';
 export * from './project-record.js';
 export * from './diff-snapshots.js';
+export * from './judge-protocol.js';
+export * from './decide-items.js';
+export * from './score-criteria.js';
+export * from './to-verdicts.js';

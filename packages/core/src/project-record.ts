@@ -21,6 +21,8 @@ export const criterionVerdictSchema = z.object({
   reusedFrom: z.string().nullable().default(null),
   /** Hash of (criterion, artifacts, evidence context, judge setup) used for reuse. */
   reuseKey: z.string(),
+  /** Judge metadata (identity, usage, cited evidence), as on a task verdict. */
+  judge: z.record(z.string(), z.unknown()).optional(),
   effective: z.union([z.literal(0), z.literal(1), z.null()]),
   blockedBy: z.array(z.string()).default([]),
 });

@@ -26,24 +26,6 @@ export {
   type VerdictCache,
   type CachedVerdict,
 } from './verdict-cache.js';
-export { toCoreVerdict, rubricJudgeItems, criteriaJudgeItems } from './to-core-verdict.js';
 export { judgeCost, sumJudgeCosts, type JudgeCost, type TokenPrices } from './judge-cost.js';
-export { parseHumanLabels, loadHumanLabels, parseCsv, type HumanLabel } from './human-labels.js';
-export {
-  computeAgreement,
-  agreementStats,
-  successAgreement,
-  type AgreementReport,
-  type AgreementStats,
-  type JudgedDecision,
-} from './agreement.js';
-export { rejudgeTrial, type RejudgeTrialInput, type RejudgeTrialOutput } from './rejudge-trial.js';
 export { parseJudgeSetup, loadJudgeSetupFile } from './judge-setup-file.js';
-export {
-  createJudgeActivities,
-  type JudgeActivities,
-  type JudgeActivitiesOptions,
-  type JudgeSubmissionInput,
-  type JudgeSubmissionOutput,
-  type SubmissionRef,
-} from './activities.js';
+export { createJudge, toAnswer, type CreateJudgeOptions } from './create-judge.js';

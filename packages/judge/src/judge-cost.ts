@@ -11,7 +11,7 @@ export interface JudgeCost {
   /** Wall time of judging and the part spent waiting on the model, ms. */
   wallMs: number;
   modelMs: number;
-  items: { total: number; byCheck: number; reused: number; judged: number; unjudged: number };
+  items: { total: number; reused: number; judged: number; unjudged: number };
   malformedReplies: number;
   /** Money, when per-million-token prices are given. */
   costUsd: number | null;
@@ -39,7 +39,7 @@ export function judgeCost(run: Pick<JudgeRunResult, 'stats'>, prices?: TokenPric
     usage: { ...s.usage },
     wallMs: s.wallMs,
     modelMs: s.modelMs,
-    items: { total: s.items, byCheck: s.byCheck, reused: s.reused, judged: s.judged, unjudged: s.unjudged },
+    items: { total: s.items, reused: s.reused, judged: s.judged, unjudged: s.unjudged },
     malformedReplies: s.malformedReplies,
     costUsd: cost,
   };
@@ -54,7 +54,7 @@ export function sumJudgeCosts(costs: readonly JudgeCost[]): JudgeCost {
     usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
     wallMs: 0,
     modelMs: 0,
-    items: { total: 0, byCheck: 0, reused: 0, judged: 0, unjudged: 0 },
+    items: { total: 0, reused: 0, judged: 0, unjudged: 0 },
     malformedReplies: 0,
     costUsd: costs.length > 0 ? 0 : null,
   };

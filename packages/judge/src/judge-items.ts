@@ -1,6 +1,7 @@
-// Judge a rubric: deterministic checks first, then reuse of unchanged verdicts, then agent-judge
-// sessions in the configured mode. Every item ends decided or explicitly unjudged with a reason.
-import type { CheckOutcome, JudgeSetup } from '@assay/core';
+// Judge items: reuse of cached verdicts, then agent-judge sessions in the configured mode. Every
+// item ends decided or explicitly unjudged with a reason. Deterministic checks are not the judge's
+// business: evaluation (core's decideItems) runs them first and sends only what they left open.
+import type { JudgeSetup } from '@assay/core';
 import type { EvidenceSource } from './evidence-source.js';
 import type { JudgeModel } from './judge-model.js';
 import { scheduleSessions } from './judge-modes.js';
@@ -12,7 +13,6 @@ import type {
   JudgeItem,
   JudgeRunResult,
   JudgeVerdict,
-  RunCheck,
   SessionRecord,
   TokenUsage,
   UnjudgedReason,
@@ -24,10 +24,8 @@ export interface JudgeItemsInput {
   context: JudgeContext;
   evidence: EvidenceSource;
   setup: JudgeSetup;
-  /** The judge model; may be omitted in checks-only mode. */
+  /** The judge model; without one (or in checks-only mode) every item stays unjudged. */
   model?: JudgeModel | null;
-  /** Evaluates a deterministic check over the submission (packages/evidence). */
-  runCheck?: RunCheck;
   cache?: VerdictCache;
   /** Version of the evidence renderer and anything else the judge sees besides files and request. */
   evidenceContextVersion: string;
@@ -75,194 +73,124 @@ function unjudgedFrom(sessions: SessionRecord[]): { why: UnjudgedReason; reason:
   }
 }
 
-async function runChecks(items: readonly JudgeItem[], runCheck: RunCheck | undefined) {
-  const outcomes = new Map<string, CheckOutcome>();
-  if (!runCheck) return outcomes;
-  for (const item of items) {
-    if (!item.check) continue;
-    try {
-      outcomes.set(item.id, await runCheck(item.check));
-    } catch (err) {
-      outcomes.set(item.id, { status: 'cannot-evaluate', reason: (err as Error).message, evidence: [] });
-    }
-  }
-  return outcomes;
+type Identity = JudgeIdentity;
+type CacheKeys = Map<string, string>;
+
+function unjudgedVerdict(item: JudgeItem, why: UnjudgedReason, reason: string): JudgeVerdict {
+  return { itemId: item.id, decision: 'unjudged', source: 'none', reason, evidence: [], unjudgedReason: why };
 }
 
-export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult> {
-  const started = performance.now();
-  const { items, setup } = input;
-  const verdicts = new Map<string, JudgeVerdict>();
-  const checks = await runChecks(items, input.runCheck);
-  const checkInfo = (item: JudgeItem) => {
-    const o = checks.get(item.id);
-    return item.check && o ? { check: { kind: item.check.kind, status: o.status, reason: o.reason } } : {};
-  };
-
-  const forJudge: JudgeItem[] = [];
+/** Cached verdicts for unchanged items; returns the items still to judge. */
+async function reuseCached(
+  items: readonly JudgeItem[],
+  keys: CacheKeys,
+  cache: VerdictCache | undefined,
+  verdicts: Map<string, JudgeVerdict>,
+): Promise<JudgeItem[]> {
+  const toJudge: JudgeItem[] = [];
   for (const item of items) {
-    const o = checks.get(item.id);
-    if (o && o.status !== 'cannot-evaluate') {
-      verdicts.set(item.id, {
-        itemId: item.id,
-        decision: o.status,
-        source: 'check',
-        reason: o.reason,
-        evidence: o.evidence,
-        ...checkInfo(item),
-      });
-    } else forJudge.push(item);
+    const key = keys.get(item.id) ?? '';
+    const hit = cache ? await cache.get(key) : null;
+    if (!hit) {
+      toJudge.push(item);
+      continue;
+    }
+    const reusedMeta = { attempts: 0, malformedReplies: 0, usage: zero(), latencyMs: 0, reused: true, cacheKey: key };
+    verdicts.set(item.id, {
+      itemId: item.id,
+      decision: hit.decision,
+      source: 'judge',
+      reason: hit.reason,
+      evidence: hit.evidence,
+      judge: { ...hit.judge, ...reusedMeta },
+    });
   }
+  return toJudge;
+}
 
-  const model = setup.mode === 'checks-only' ? null : (input.model ?? null);
-  const identity = model && setup.mode !== 'checks-only' ? judgeIdentity(model, setup.mode) : null;
-  const sessions: SessionRecord[] = [];
-  let scheduleMs = 0;
-
-  if (!identity || !model) {
-    for (const item of forJudge) {
-      const o = checks.get(item.id);
-      const why: UnjudgedReason = setup.mode === 'checks-only' ? 'checks-only' : 'no-judge';
-      const reason = o
-        ? messages.checkCannotEvaluate(o.reason)
-        : why === 'checks-only'
-          ? messages.checksOnly()
-          : messages.noJudge();
-      verdicts.set(item.id, {
-        itemId: item.id,
-        decision: 'unjudged',
-        source: 'none',
-        reason,
-        evidence: [],
-        unjudgedReason: why,
-        ...checkInfo(item),
-      });
-    }
-  } else {
-    const files = await input.evidence.listFiles();
-    const keys = new Map(
-      forJudge.map((item) => [
-        item.id,
-        verdictCacheKey({
-          item,
-          files,
-          context: input.context,
-          evidenceContextVersion: input.evidenceContextVersion,
-          identity,
-        }),
-      ]),
-    );
-    const toJudge: JudgeItem[] = [];
-    for (const item of forJudge) {
-      const key = keys.get(item.id) ?? '';
-      const hit = input.cache ? await input.cache.get(key) : null;
-      if (!hit) {
-        toJudge.push(item);
-        continue;
-      }
-      verdicts.set(item.id, {
-        itemId: item.id,
-        decision: hit.decision,
-        source: 'judge',
-        reason: hit.reason,
-        evidence: hit.evidence,
-        ...checkInfo(item),
-        judge: {
-          ...hit.judge,
-          attempts: 0,
-          malformedReplies: 0,
-          usage: zero(),
-          latencyMs: 0,
-          reused: true,
-          cacheKey: key,
-        },
-      });
-    }
-
-    if (toJudge.length > 0) {
-      const overview = await input.evidence.renderOverview();
-      let done = 0;
-      let resolved = 0;
-      const t0 = performance.now();
-      const out = await scheduleSessions({
-        mode: identity.mode,
-        items: toJudge,
-        model,
-        evidence: input.evidence,
-        context: input.context,
-        overview,
-        batchSize: setup.batchSize,
-        concurrency: setup.concurrency,
-        attempts: setup.attempts,
-        fallbackAttempts: input.fallbackAttempts ?? 1,
-        maxSteps: setup.maxSteps,
-        correctionTurns: input.correctionTurns ?? 1,
-        signal: input.signal,
-        onSession: (rec) => {
-          done += 1;
-          resolved += rec.resolvedItemIds.length;
-          input.onProgress?.({ sessions: done, decided: verdicts.size + resolved, total: items.length });
-        },
-      });
-      scheduleMs = performance.now() - t0;
-      sessions.push(...out.sessions);
-      for (const item of toJudge) {
-        const mine = out.sessions.filter((s) => s.itemIds.includes(item.id));
-        const share = zero();
-        for (const s of mine) {
-          share.inputTokens += s.usage.inputTokens / s.itemIds.length;
-          share.outputTokens += s.usage.outputTokens / s.itemIds.length;
-          share.cachedInputTokens += s.usage.cachedInputTokens / s.itemIds.length;
-        }
-        const got = out.decided.get(item.id);
-        const key = keys.get(item.id) ?? '';
-        const meta = {
-          ...identity,
-          phase: got?.phase ?? mine.at(-1)?.phase ?? 'per-item',
-          attempts: mine.length,
-          malformedReplies: mine.reduce((n, s) => n + s.malformedReplies, 0),
-          usage: share,
-          latencyMs: mine.reduce((n, s) => n + s.wallMs, 0),
-          reused: false,
-          cacheKey: key,
-        };
-        if (got) {
-          const v = got.verdict;
-          verdicts.set(item.id, {
-            itemId: item.id,
-            decision: v.decision,
-            source: 'judge',
-            reason: v.justification,
-            evidence: v.evidence,
-            ...checkInfo(item),
-            judge: meta,
-          });
-          await input.cache?.put({
-            key,
-            itemId: item.id,
-            decision: v.decision,
-            reason: v.justification,
-            evidence: v.evidence,
-            judge: { ...identity, phase: meta.phase },
-            storedAt: new Date().toISOString(),
-          });
-        } else {
-          const u = unjudgedFrom(mine);
-          verdicts.set(item.id, {
-            itemId: item.id,
-            decision: 'unjudged',
-            source: 'none',
-            reason: u.reason,
-            evidence: [],
-            unjudgedReason: u.why,
-            ...checkInfo(item),
-            judge: meta,
-          });
-        }
-      }
-    }
+/** This item's share of the sessions it was in. */
+function itemMeta(
+  item: JudgeItem,
+  sessions: readonly SessionRecord[],
+  identity: Identity,
+  key: string,
+  phase?: string,
+) {
+  const mine = sessions.filter((s) => s.itemIds.includes(item.id));
+  const usage = zero();
+  for (const s of mine) {
+    usage.inputTokens += s.usage.inputTokens / s.itemIds.length;
+    usage.outputTokens += s.usage.outputTokens / s.itemIds.length;
+    usage.cachedInputTokens += s.usage.cachedInputTokens / s.itemIds.length;
   }
+  return {
+    meta: {
+      ...identity,
+      phase: (phase ?? mine.at(-1)?.phase ?? 'per-item') as SessionRecord['phase'],
+      attempts: mine.length,
+      malformedReplies: mine.reduce((n, s) => n + s.malformedReplies, 0),
+      usage,
+      latencyMs: mine.reduce((n, s) => n + s.wallMs, 0),
+      reused: false,
+      cacheKey: key,
+    },
+    mine,
+  };
+}
 
+/** Run the sessions of the configured mode and turn their outcome into verdicts (cached when decided). */
+async function judgeFresh(
+  input: JudgeItemsInput,
+  toJudge: readonly JudgeItem[],
+  ctx: { model: JudgeModel; identity: Identity; keys: CacheKeys; verdicts: Map<string, JudgeVerdict> },
+): Promise<SessionRecord[]> {
+  const { setup } = input;
+  let done = 0;
+  let resolved = 0;
+  const out = await scheduleSessions({
+    mode: ctx.identity.mode,
+    items: toJudge,
+    model: ctx.model,
+    evidence: input.evidence,
+    context: input.context,
+    overview: await input.evidence.renderOverview(),
+    batchSize: setup.batchSize,
+    concurrency: setup.concurrency,
+    attempts: setup.attempts,
+    fallbackAttempts: input.fallbackAttempts ?? 1,
+    maxSteps: setup.maxSteps,
+    correctionTurns: input.correctionTurns ?? 1,
+    signal: input.signal,
+    onSession: (rec) => {
+      done += 1;
+      resolved += rec.resolvedItemIds.length;
+      input.onProgress?.({ sessions: done, decided: ctx.verdicts.size + resolved, total: input.items.length });
+    },
+  });
+  for (const item of toJudge) {
+    const got = out.decided.get(item.id);
+    const key = ctx.keys.get(item.id) ?? '';
+    const { meta, mine } = itemMeta(item, out.sessions, ctx.identity, key, got?.phase);
+    if (!got) {
+      const u = unjudgedFrom(mine);
+      ctx.verdicts.set(item.id, { ...unjudgedVerdict(item, u.why, u.reason), judge: meta });
+      continue;
+    }
+    const v = got.verdict;
+    const decided = { decision: v.decision, reason: v.justification, evidence: v.evidence };
+    ctx.verdicts.set(item.id, { itemId: item.id, source: 'judge', ...decided, judge: meta });
+    const stored = { key, itemId: item.id, ...decided, storedAt: new Date().toISOString() };
+    await input.cache?.put({ ...stored, judge: { ...ctx.identity, phase: meta.phase } });
+  }
+  return out.sessions;
+}
+
+function summarize(
+  items: readonly JudgeItem[],
+  verdicts: Map<string, JudgeVerdict>,
+  sessions: readonly SessionRecord[],
+  timing: { started: number; scheduleMs: number },
+): JudgeRunResult['stats'] & { ordered: JudgeVerdict[] } {
   const ordered = items.map((i) => verdicts.get(i.id)).filter((v): v is JudgeVerdict => v !== undefined);
   const usage = zero();
   for (const s of sessions) {
@@ -270,23 +198,48 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
     usage.outputTokens += s.usage.outputTokens;
     usage.cachedInputTokens += s.usage.cachedInputTokens;
   }
+  const now = performance.now();
   return {
-    verdicts: ordered,
-    sessions,
-    identity,
-    stats: {
-      items: items.length,
-      byCheck: ordered.filter((v) => v.source === 'check').length,
-      reused: ordered.filter((v) => v.judge?.reused).length,
-      judged: ordered.filter((v) => v.source === 'judge' && !v.judge?.reused).length,
-      unjudged: ordered.filter((v) => v.decision === 'unjudged').length,
-      sessions: sessions.length,
-      modelCalls: sessions.reduce((n, s) => n + s.calls, 0),
-      malformedReplies: sessions.reduce((n, s) => n + s.malformedReplies, 0),
-      usage,
-      wallMs: performance.now() - started,
-      modelMs: sessions.reduce((n, s) => n + s.modelMs, 0),
-      bookkeepingMs: performance.now() - started - scheduleMs,
-    },
+    ordered,
+    items: items.length,
+    reused: ordered.filter((v) => v.judge?.reused).length,
+    judged: ordered.filter((v) => v.source === 'judge' && !v.judge?.reused).length,
+    unjudged: ordered.filter((v) => v.decision === 'unjudged').length,
+    sessions: sessions.length,
+    modelCalls: sessions.reduce((n, s) => n + s.calls, 0),
+    malformedReplies: sessions.reduce((n, s) => n + s.malformedReplies, 0),
+    usage,
+    wallMs: now - timing.started,
+    modelMs: sessions.reduce((n, s) => n + s.modelMs, 0),
+    bookkeepingMs: now - timing.started - timing.scheduleMs,
   };
+}
+
+export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult> {
+  const started = performance.now();
+  const { items, setup } = input;
+  const verdicts = new Map<string, JudgeVerdict>();
+  const model = setup.mode === 'checks-only' ? null : (input.model ?? null);
+  const identity = model && setup.mode !== 'checks-only' ? judgeIdentity(model, setup.mode) : null;
+  const sessions: SessionRecord[] = [];
+  let scheduleMs = 0;
+  if (!identity || !model) {
+    const why: UnjudgedReason = setup.mode === 'checks-only' ? 'checks-only' : 'no-judge';
+    const reason = why === 'checks-only' ? messages.checksOnly() : messages.noJudge();
+    for (const item of items) verdicts.set(item.id, unjudgedVerdict(item, why, reason));
+  } else {
+    const files = await input.evidence.listFiles();
+    const { context, evidenceContextVersion } = input;
+    const keys: CacheKeys = new Map(
+      items.map((item) => [item.id, verdictCacheKey({ item, files, context, evidenceContextVersion, identity })]),
+    );
+    const toJudge = await reuseCached(items, keys, input.cache, verdicts);
+    if (toJudge.length > 0) {
+      const t0 = performance.now();
+      sessions.push(...(await judgeFresh(input, toJudge, { model, identity, keys, verdicts })));
+      scheduleMs = performance.now() - t0;
+    }
+  }
+  const { ordered, ...stats } = summarize(items, verdicts, sessions, { started, scheduleMs });
+  return { verdicts: ordered, sessions, identity, stats };
 }

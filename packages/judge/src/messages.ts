@@ -22,8 +22,6 @@ export const messages = {
   submitInvalid: (detail: string) => `verdict rejected: ${detail}. Call the submit tool again with valid arguments.`,
   submitMissing: (tool: string) => `You must finish by calling ${tool}; a plain text answer is not recorded.`,
   unknownItems: (ids: string[]) => `unknown item ids: ${ids.join(', ')}`,
-  labelsParse: (where: string, line: number, detail: string) => `human labels ${where}, line ${line}: ${detail}`,
-  labelsFormat: (where: string) => `human labels ${where}: unknown format (use .csv or .jsonl)`,
   setupInvalid: (where: string, detail: string) => `judge setup ${where} is invalid: ${detail}`,
   cacheCorrupt: (path: string) => `verdict cache entry ${path} is unreadable; ignoring it`,
 } as const;

@@ -1,11 +1,10 @@
-// The judge's own vocabulary. `JudgeVerdict` maps onto core's Verdict (see to-core-verdict.ts).
-import type { Check, CheckOutcome, Decision, JudgeSetup } from '@assay/core';
+// The judge's own vocabulary; create-judge.ts turns a JudgeVerdict into core's JudgeAnswer.
+import type { Decision, JudgeSetup } from '@assay/core';
 
 /** A rubric item or criterion to decide. */
 export interface JudgeItem {
   id: string;
   text: string;
-  check?: Check;
   /** For agreement reports: target, dimension, importance... */
   group?: string;
   /**
@@ -60,14 +59,12 @@ export type UnjudgedReason =
 export interface JudgeVerdict {
   itemId: string;
   decision: Decision;
-  source: 'check' | 'judge' | 'none';
-  /** Justification (judge), the check's reason, or why the item is unjudged. */
+  source: 'judge' | 'none';
+  /** Justification, or why the item is unjudged. */
   reason: string;
-  /** Anchors the judge cited (file + location) or the check's evidence. */
+  /** Anchors the judge cited (file + location). */
   evidence: string[];
   unjudgedReason?: UnjudgedReason;
-  /** Outcome of the item's deterministic check, when it has one. */
-  check?: { kind: Check['kind']; status: CheckOutcome['status']; reason: string };
   judge?: JudgeIdentity & {
     /** 'batched' verdicts decided in the per-item fallback say so here. */
     phase: 'per-item' | 'batch' | 'fallback' | 'holistic';
@@ -110,7 +107,6 @@ export interface JudgeRunResult {
   identity: JudgeIdentity | null;
   stats: {
     items: number;
-    byCheck: number;
     reused: number;
     judged: number;
     unjudged: number;
@@ -121,11 +117,9 @@ export interface JudgeRunResult {
     wallMs: number;
     /** Summed over sessions (they may overlap). */
     modelMs: number;
-    /** Wall time outside judge sessions: checks, reuse lookups, verdict assembly, cache writes. */
+    /** Wall time outside judge sessions: reuse lookups, verdict assembly, cache writes. */
     bookkeepingMs: number;
   };
 }
-
-export type RunCheck = (check: Check) => CheckOutcome | Promise<CheckOutcome>;
 
 export type { JudgeSetup };

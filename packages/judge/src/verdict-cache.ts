@@ -1,4 +1,4 @@
-// Verdict reuse. A verdict is reused only when the criterion (text and check), the artifacts it
+// Verdict reuse. A verdict is reused only when the criterion text, the artifacts it
 // is about (content hashes), the requirements it is judged against, the evidence-context version
 // and the judge setup are all unchanged: the key is a hash of exactly those.
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import type { EvidenceFile } from './evidence-source.js';
 import { messages } from './messages.js';
 import type { JudgeContext, JudgeIdentity, JudgeItem, JudgeVerdict } from './types.js';
 
-export const CACHE_KEY_VERSION = 'assay.verdict-key/v1';
+export const CACHE_KEY_VERSION = 'assay.verdict-key/v2';
 
 /** A decided judge verdict as stored for reuse. */
 export interface CachedVerdict {
@@ -58,7 +58,7 @@ export function verdictCacheKey(k: CacheKeyInput): string {
   return sha(
     canonical({
       v: CACHE_KEY_VERSION,
-      criterion: { text: k.item.text, check: k.item.check ?? null },
+      criterion: { text: k.item.text },
       artifacts,
       requirements: sha(k.item.contextKey ?? k.context.request),
       evidenceContextVersion: k.evidenceContextVersion,

@@ -2,7 +2,7 @@
 import { judgeSetupSchema, type JudgeSetup } from '@assay/core';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createJudgeModel, criteriaJudgeItems, judgeItems, PROMPT_VERSION, type JudgeRunResult } from '../src/index.js';
+import { createJudgeModel, judgeItems, PROMPT_VERSION, type JudgeRunResult } from '../src/index.js';
 import { CONTEXT, ITEMS, KEY, KEY_ENV, env, evidence, judgeScript, truth } from './fixtures.js';
 
 let server: MockLlmServer;
@@ -240,34 +240,6 @@ describe('judge modes', () => {
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(r.verdicts.every((v) => v.decision === 'unjudged' && v.unjudgedReason === 'cancelled')).toBe(true);
     expect(r.sessions.every((x) => x.outcome === 'cancelled')).toBe(true);
-  });
-
-  it('DeliverBench criteria map to judge items grouped by target or dimension', () => {
-    const items = criteriaJudgeItems(
-      [
-        { id: 'a', text: 'Totals match', weight: 3, dimension: 'correctness', fatal: false, dependsOn: [] },
-        {
-          id: 'b',
-          text: 'Memo and model agree',
-          weight: 5,
-          dimension: 'consistency',
-          target: 'cross-file-consistency',
-          fatal: false,
-          dependsOn: [],
-        },
-      ],
-      { artifacts: ['model.xlsx'], contextKey: 'stage-2' },
-    );
-    expect(items).toEqual([
-      { id: 'a', text: 'Totals match', group: 'correctness', artifacts: ['model.xlsx'], contextKey: 'stage-2' },
-      {
-        id: 'b',
-        text: 'Memo and model agree',
-        group: 'cross-file-consistency',
-        artifacts: ['model.xlsx'],
-        contextKey: 'stage-2',
-      },
-    ]);
   });
 
   it('names the missing key variable', () => {

@@ -28,7 +28,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
     if (!opts.json) console.log(line);
   };
   const runtime = await ensureRuntime({ root, log, needDocker: opts.worker });
-  writeJobManifest(job);
+  await writeJobManifest(job);
 
   const connection = await Connection.connect({ address: runtime.address }).catch(() => {
     throw new CliError(messages.temporalUnreachable(runtime.address));

@@ -37,7 +37,7 @@ export function createEvidenceSource(
       if (!f) return null;
       let pages = rendered.get(f.path);
       if (!pages) {
-        const out = path.join(opts.pagesDir, f.path.replaceAll('/', '__'));
+        const out = path.join(opts.pagesDir, f.sha256 ?? f.path.replaceAll('/', '__'));
         mkdirSync(out, { recursive: true });
         pages = renderPageImages(path.join(view.root, f.path), out).then((r) => r.pages);
         rendered.set(f.path, pages);

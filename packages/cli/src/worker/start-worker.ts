@@ -13,7 +13,7 @@ import {
 } from '@assay/activities';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
-import { createCriteriaJudge, createTrialJudge } from './judge-trial-items.js';
+import { createJudgeFactory } from './create-judge-factory.js';
 
 const require = createRequire(import.meta.url);
 
@@ -75,11 +75,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     images: opts.images,
     log: opts.log,
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
+    judgeFor: createJudgeFactory({ log: opts.log }),
   };
-  const activities = heartbeating({
-    ...createTrialActivities({ ...shared, judgeItems: createTrialJudge(opts.log) }),
-    ...createProjectActivities({ ...shared, judgeCriteria: createCriteriaJudge(opts.log) }),
-  });
+  const activities = heartbeating({ ...createTrialActivities(shared), ...createProjectActivities(shared) });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

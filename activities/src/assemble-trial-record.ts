@@ -1,0 +1,49 @@
+// The trial record from what the trial's activities produced; scores come from core.
+import type { LoadedTask } from '@assay/benchmark';
+import {
+  TRIAL_RECORD_SCHEMA,
+  scoreTask,
+  trialRecordSchema,
+  type DeliverableEntry,
+  type TrialInput,
+  type TrialRecord,
+} from '@assay/core';
+import { agentStatusOf, type AgentRun } from './run-harness.js';
+import type { Evaluation } from './task-evaluation.js';
+import type { StorageCap } from './workspace-volume.js';
+
+export function assembleTrialRecord(args: {
+  trial: TrialInput;
+  task: LoadedTask;
+  run: AgentRun;
+  deliverables: DeliverableEntry[];
+  evaluation: Evaluation;
+  storage: StorageCap | undefined;
+}): TrialRecord {
+  const { trial, task, run } = args;
+  return trialRecordSchema.parse({
+    schema: TRIAL_RECORD_SCHEMA,
+    jobId: trial.jobId,
+    benchmark: { id: trial.benchmark.id, version: trial.benchmark.version },
+    system: { id: trial.system.id, harness: trial.system.harness, model: trial.system.model ?? null },
+    task: { id: task.spec.id, domain: task.spec.domain, formatRequired: task.spec.formatRequired },
+    trial: trial.trial,
+    status: agentStatusOf(run),
+    agent: {
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      reason: run.reason,
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+      durationSeconds: run.durationSeconds,
+      containerAttempts: run.containerAttempts,
+    },
+    usage: run.usage,
+    deliverables: args.deliverables,
+    formatCompliance: args.evaluation.formatCompliance,
+    verdicts: args.evaluation.verdicts,
+    score: scoreTask(args.evaluation.verdicts),
+    ...(args.storage ? { storage: args.storage } : {}),
+    recordedAt: new Date().toISOString(),
+  });
+}

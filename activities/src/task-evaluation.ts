@@ -1,0 +1,54 @@
+// Evaluation of a single-task submission, free of Temporal: used by the trial activities
+// and by re-judging (`assay judge`). Items are decided by evaluateItems (core's decideItems).
+import type { LoadedTask } from '@assay/benchmark';
+import {
+  scoreTask,
+  toTaskVerdict,
+  type DeliverableEntry,
+  type JobSpec,
+  type TrialRecord,
+  type Verdict,
+} from '@assay/core';
+import { assessFormatCompliance, type FormatCompliance } from './evaluate-deliverables.js';
+import { evaluateItems, type EvaluationTools } from './evaluate-items.js';
+
+export interface Evaluation {
+  verdicts: Verdict[];
+  formatCompliance: FormatCompliance;
+}
+
+export async function evaluateTaskSubmission(
+  tools: EvaluationTools,
+  args: {
+    task: LoadedTask;
+    outputsDir: string;
+    deliverables: readonly DeliverableEntry[];
+    judgeSetup: JobSpec['judge'];
+  },
+): Promise<Evaluation> {
+  const { task } = args;
+  const rubric = task.evaluator.rubric.items;
+  const decisions = await evaluateItems(tools, {
+    items: rubric.map((i) => ({ id: i.id, text: i.text, check: i.check, group: i.dimension })),
+    submissionDir: args.outputsDir,
+    files: args.deliverables,
+    context: { id: task.spec.id, title: task.spec.title, request: task.spec.request },
+    judgeSetup: args.judgeSetup,
+  });
+  const verdicts = rubric.map((item, i) => {
+    const d = decisions[i];
+    if (!d) throw new Error(`rubric item "${item.id}" was not decided`);
+    return toTaskVerdict(item, d);
+  });
+  return { verdicts, formatCompliance: assessFormatCompliance(task.spec, args.deliverables) };
+}
+
+/** A stored trial re-judged: verdicts replaced, score recomputed; the agent's part unchanged. */
+export function withEvaluation(record: TrialRecord, evaluation: Evaluation): TrialRecord {
+  return {
+    ...record,
+    verdicts: evaluation.verdicts,
+    score: scoreTask(evaluation.verdicts),
+    recordedAt: new Date().toISOString(),
+  };
+}
