@@ -1,4 +1,4 @@
 export * from './issue.js';
 export * from './load-benchmark.js';
 export * from './load-job.js';
-export { findCycle } from './check-references.js';
+export { findCycle } from './find-cycle.js';

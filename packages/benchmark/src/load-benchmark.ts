@@ -1,5 +1,5 @@
-// Load a benchmark folder into typed tasks and projects, collecting every problem
-// as file:field: reason. Agent-visible and evaluator-only parts are returned in
+// Load a benchmark folder into typed tasks and projects, collecting every problem — schema and
+// references together, in one pass — as file:field: reason. Agent-visible and evaluator-only parts are returned in
 // separate objects so workspace preparation can never reach rubrics or references.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -15,11 +15,14 @@ import {
   type Rubric,
   type TaskSpec,
 } from '@assay/core';
-import { InvalidInputError, reportDuplicates, type Issue } from './issue.js';
+import { checkProject } from './check-project.js';
+import { checkTask } from './check-task.js';
+import { InvalidInputError, type Issue } from './issue.js';
+import { str, strings, type Raw } from './loose.js';
 import { messages } from './messages.js';
 import { walkContained } from './paths.js';
-import { readYamlFile } from './read-yaml-file.js';
-import { checkProject, checkTask } from './check-references.js';
+import { reportDuplicates } from './report-duplicates.js';
+import { readYamlFile } from './yaml-file.js';
 
 /** What an agent may see of a task: the request, the required outputs and the inputs folder. */
 export interface TaskAgentView {
@@ -60,9 +63,14 @@ export interface LoadedBenchmark {
 export interface LoadResult {
   benchmark: LoadedBenchmark | null;
   issues: Issue[];
+  /** The index as written (id, task and project ids), when benchmark.yaml could be read: for checking job filters. */
+  listed?: { id: string; tasks: string[]; projects: string[] };
 }
 
-/** Load and validate; never throws for bad input, returns issues instead. */
+/** Ids as the schema allows them: also what keeps a folder name inside tasks/ or projects/. */
+const FOLDER_ID = /^[a-z0-9][a-z0-9._-]*$/;
+
+/** Load and validate in one pass: schema and reference problems together. Never throws for bad input. */
 export function inspectBenchmark(dir: string, cwd = process.cwd()): LoadResult {
   const root = path.resolve(dir);
   const issues: Issue[] = [];
@@ -76,25 +84,35 @@ export function inspectBenchmark(dir: string, cwd = process.cwd()): LoadResult {
     return { benchmark: null, issues };
   }
   const indexFile = path.join(root, 'benchmark.yaml');
-  const index = readYamlFile(indexFile, labelOf(indexFile), benchmarkIndexSchema, issues);
-  if (!index) return { benchmark: null, issues };
-  if (index.tasks.length === 0 && index.projects.length === 0) {
-    issues.push({ file: labelOf(indexFile), field: 'tasks', reason: messages.emptyBenchmark });
-  }
-  reportDuplicates(index.tasks, 'task', labelOf(indexFile), 'tasks', issues);
-  reportDuplicates(index.projects, 'project', labelOf(indexFile), 'projects', issues);
-
-  const tasks: LoadedTask[] = [];
-  for (const id of new Set(index.tasks)) {
-    const task = loadTask(root, path.join(root, 'tasks', id), labelOf, issues);
-    if (task) tasks.push(task);
-  }
-  const projects: LoadedProject[] = [];
-  for (const id of new Set(index.projects)) {
-    const project = loadProject(root, path.join(root, 'projects', id), labelOf, issues);
-    if (project) projects.push(project);
-  }
-  return { benchmark: issues.length === 0 ? { root, index, tasks, projects } : null, issues };
+  const file = readYamlFile(indexFile, labelOf(indexFile), issues);
+  if (!file) return { benchmark: null, issues };
+  const index = file.validate(benchmarkIndexSchema);
+  const raw = file.raw as Raw;
+  const taskIds = strings(raw.tasks);
+  const projectIds = strings(raw.projects);
+  if (taskIds.length === 0 && projectIds.length === 0) file.report(['tasks'], messages.emptyBenchmark);
+  reportDuplicates(
+    file,
+    taskIds.map((t) => ({ id: t.value, at: ['tasks', t.index] })),
+    'task id',
+  );
+  reportDuplicates(
+    file,
+    projectIds.map((t) => ({ id: t.value, at: ['projects', t.index] })),
+    'project id',
+  );
+  const unique = (ids: { value: string }[]) => [...new Set(ids.map((t) => t.value))].filter((id) => FOLDER_ID.test(id));
+  const tasks = unique(taskIds).flatMap((id) => loadTask(root, path.join(root, 'tasks', id), labelOf, issues) ?? []);
+  const projects = unique(projectIds).flatMap(
+    (id) => loadProject(root, path.join(root, 'projects', id), labelOf, issues) ?? [],
+  );
+  const listed = {
+    id: str(raw.id) ?? path.basename(root),
+    tasks: taskIds.map((t) => t.value),
+    projects: projectIds.map((t) => t.value),
+  };
+  const benchmark = issues.length === 0 && index ? { root, index, tasks, projects } : null;
+  return { benchmark, issues, listed };
 }
 
 /** Load or throw an InvalidInputError listing every issue. */
@@ -107,19 +125,14 @@ export function loadBenchmark(dir: string, cwd = process.cwd()): LoadedBenchmark
 function loadTask(root: string, dir: string, labelOf: (p: string) => string, issues: Issue[]): LoadedTask | null {
   const specFile = path.join(dir, 'task.yaml');
   const rubricFile = path.join(dir, 'evaluator', 'rubric.yaml');
-  const spec = readYamlFile(specFile, labelOf(specFile), taskSpecSchema, issues);
-  const rubric = readYamlFile(rubricFile, labelOf(rubricFile), rubricSchema, issues);
-  if (!spec || !rubric) return null;
-  if (spec.id !== path.basename(dir))
-    issues.push({ file: labelOf(specFile), field: 'id', reason: messages.idMismatch(spec.id, path.basename(dir)) });
+  const specYaml = readYamlFile(specFile, labelOf(specFile), issues);
+  const rubricYaml = readYamlFile(rubricFile, labelOf(rubricFile), issues);
+  const spec = specYaml?.validate(taskSpecSchema) ?? null;
+  const rubric = rubricYaml?.validate(rubricSchema) ?? null;
   const inputsDir = path.join(dir, 'inputs');
   walkContained(root, inputsDir, labelOf(inputsDir), issues);
-  const before = issues.length;
-  checkTask(
-    { root, dir, spec, rubric, specLabel: labelOf(specFile), rubricLabel: labelOf(rubricFile), labelOf },
-    issues,
-  );
-  if (issues.length > before) return null;
+  checkTask({ root, dir, spec: specYaml, rubric: rubricYaml, labelOf });
+  if (!spec || !rubric) return null;
   return {
     dir,
     spec,
@@ -135,17 +148,12 @@ function loadTask(root: string, dir: string, labelOf: (p: string) => string, iss
 function loadProject(root: string, dir: string, labelOf: (p: string) => string, issues: Issue[]): LoadedProject | null {
   const specFile = path.join(dir, 'project.yaml');
   const criteriaFile = path.join(dir, 'evaluator', 'criteria.yaml');
-  const spec = readYamlFile(specFile, labelOf(specFile), projectSpecSchema, issues);
-  const criteria = readYamlFile(criteriaFile, labelOf(criteriaFile), projectCriteriaSchema, issues);
+  const specYaml = readYamlFile(specFile, labelOf(specFile), issues);
+  const criteriaYaml = readYamlFile(criteriaFile, labelOf(criteriaFile), issues);
+  const spec = specYaml?.validate(projectSpecSchema) ?? null;
+  const criteria = criteriaYaml?.validate(projectCriteriaSchema) ?? null;
+  checkProject({ root, dir, spec: specYaml, criteria: criteriaYaml, labelOf });
   if (!spec || !criteria) return null;
-  if (spec.id !== path.basename(dir))
-    issues.push({ file: labelOf(specFile), field: 'id', reason: messages.idMismatch(spec.id, path.basename(dir)) });
-  const before = issues.length;
-  checkProject(
-    { root, dir, spec, criteria, specLabel: labelOf(specFile), criteriaLabel: labelOf(criteriaFile), labelOf },
-    issues,
-  );
-  if (issues.length > before) return null;
   return {
     dir,
     spec,

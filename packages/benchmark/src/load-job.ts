@@ -4,7 +4,9 @@ import path from 'node:path';
 import { jobSchema, type JobSpec } from '@assay/core';
 import { InvalidInputError, type Issue } from './issue.js';
 import { inspectBenchmark, type LoadedBenchmark } from './load-benchmark.js';
-import { readYamlFile } from './read-yaml-file.js';
+import { str, strings, type Raw } from './loose.js';
+import { messages } from './messages.js';
+import { readYamlFile } from './yaml-file.js';
 
 export interface LoadedJob {
   file: string;
@@ -22,27 +24,23 @@ export function inspectJob(
   const abs = path.resolve(cwd, file);
   const label = path.relative(cwd, abs) || abs;
   const issues: Issue[] = [];
-  const spec = readYamlFile(abs, label, jobSchema, issues);
-  if (!spec) return { job: null, issues };
-  const benchDir = path.resolve(path.dirname(abs), spec.benchmark);
-  const { benchmark, issues: benchIssues } = inspectBenchmark(benchDir, cwd);
+  const yaml = readYamlFile(abs, label, issues);
+  if (!yaml) return { job: null, issues };
+  // One pass: the benchmark and the filters are checked even when the job itself has schema problems.
+  const spec = yaml.validate(jobSchema);
+  const raw = yaml.raw as Raw;
+  const benchRel = str(raw.benchmark);
+  if (benchRel === undefined) return { job: null, issues };
+  const { benchmark, issues: benchIssues, listed } = inspectBenchmark(path.resolve(path.dirname(abs), benchRel), cwd);
   issues.push(...benchIssues);
-  if (!benchmark) return { job: null, issues };
-  const known = new Set(benchmark.index.tasks);
-  spec.tasks?.forEach((id, i) => {
-    if (!known.has(id))
-      issues.push({ file: label, field: `tasks[${i}]`, reason: `unknown task "${id}" (not in ${benchmark.index.id})` });
-  });
-  const knownProjects = new Set(benchmark.index.projects);
-  spec.projects?.forEach((id, i) => {
-    if (!knownProjects.has(id))
-      issues.push({
-        file: label,
-        field: `projects[${i}]`,
-        reason: `unknown project "${id}" (not in ${benchmark.index.id})`,
-      });
-  });
-  if (issues.length > 0) return { job: null, issues };
+  if (listed) {
+    for (const t of strings(raw.tasks))
+      if (!listed.tasks.includes(t.value)) yaml.report(['tasks', t.index], messages.unknownJobTask(t.value, listed.id));
+    for (const p of strings(raw.projects))
+      if (!listed.projects.includes(p.value))
+        yaml.report(['projects', p.index], messages.unknownJobProject(p.value, listed.id));
+  }
+  if (!spec || !benchmark || issues.length > 0) return { job: null, issues };
   const resultsDir = spec.results
     ? path.resolve(path.dirname(abs), spec.results)
     : path.join(opts.repoRoot, '.assay', 'results', spec.id);
