@@ -25,6 +25,7 @@ import {
   type TrialInput,
   type TrialOutcome,
 } from './definitions.js';
+import { failureMessage } from './failure-message.js';
 import { projectWorkflow } from './project-workflow.js';
 import { trialWorkflow } from './trial-workflow.js';
 
@@ -127,8 +128,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       }
     } catch (err) {
       // Infrastructure gave up after its retries: say so on disk, never as a score.
-      const message =
-        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      const message = failureMessage(err);
       await recordInfraFailure({
         resultsDir: input.resultsDir,
         key: `${'taskId' in trial ? 'trials' : 'projects'}/${key}`,

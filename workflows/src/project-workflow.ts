@@ -34,20 +34,21 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   };
   const pending: FeedbackInjection[] = [];
   const injected: { name: string; beforeSubtask: string | null }[] = [];
-  let nextSubtask: string | null = null;
-  let finished = false;
+  // Subtasks that feedback accepted now would still reach, in order (null until the plan is read).
+  let upcoming: string[] | null = null;
   setHandler(projectProgressQuery, () => progress);
   setHandler(
     injectFeedbackUpdate,
     (feedback) => {
       pending.push(feedback);
       progress.injectedFeedback++;
-      injected.push({ name: feedback.name, beforeSubtask: nextSubtask });
-      return { accepted: true as const, releaseBefore: nextSubtask };
+      const releaseBefore = upcoming?.[0] ?? null;
+      injected.push({ name: feedback.name, beforeSubtask: releaseBefore });
+      return { accepted: true as const, releaseBefore };
     },
     {
       validator: (feedback) => {
-        if (finished) throw new Error('the project has no subtask left to receive feedback');
+        if (upcoming?.length === 0) throw new Error('the project has no subtask left to receive feedback');
         if (!/^[A-Za-z0-9._-]{1,100}$/.test(feedback.name)) throw new Error('feedback name must be a plain file name');
       },
     },
@@ -65,6 +66,7 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   });
 
   const plan = await quick.prepareProjectWorkspace(input);
+  upcoming = plan.stages.flatMap((s) => s.subtasks);
   let index = 0;
   for (const stage of plan.stages) {
     progress.stage = stage.id;
@@ -72,8 +74,10 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     await quick.releaseStage({ project: input, stageId: stage.id });
     for (const subtaskId of stage.subtasks) {
       index++;
-      nextSubtask = subtaskId;
-      if (pending.length > 0) await quick.releaseFeedback({ project: input, feedback: pending.splice(0) });
+      // What arrives from here on (even while this release runs) goes before the following subtask.
+      const feedback = pending.splice(0);
+      upcoming.shift();
+      if (feedback.length > 0) await quick.releaseFeedback({ project: input, feedback });
       progress.subtask = subtaskId;
       progress.phase = 'subtask';
       const outcome = await executeChild(subtaskWorkflow, {
@@ -83,8 +87,6 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
       progress.checkpoints.push(outcome);
     }
   }
-  finished = true;
-  nextSubtask = null;
   progress.phase = 'final';
   const final = await verifier.evaluateFinalPackage({ project: input });
   progress.finalScore = final.score;

