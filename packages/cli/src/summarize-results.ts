@@ -1,5 +1,6 @@
 // The end-of-run summary: one row per system, from the trial records on disk.
 import type { TrialRecord } from '@assay/core';
+import { renderTable } from './render-table.js';
 
 export interface SystemSummary {
   system: string;
@@ -11,6 +12,7 @@ export interface SystemSummary {
   meanScore: number | null;
   /** Mean score over decided items only (every trial). */
   meanDecided: number | null;
+  /** Pooled over trials whose every item is decided (success needs the full score); null when none is. */
   successRate: number | null;
   /** Share of rubric weight decided, averaged over trials. */
   coverage: number;
@@ -26,10 +28,6 @@ export function summarizeResults(
   return [...bySystem.entries()].map(([system, rs]) => {
     const complete = rs.filter((r) => r.score.value !== null);
     const decided = rs.filter((r) => r.score.decided !== null);
-    const successBase =
-      complete.length > 0
-        ? complete.map((r) => r.score.value as number)
-        : decided.map((r) => r.score.decided as number);
     return {
       system,
       trials: expectedPerSystem.get(system) ?? rs.length,
@@ -38,8 +36,9 @@ export function summarizeResults(
       unjudged: rs.filter((r) => r.verdicts.some((v) => v.decision === 'unjudged')).length,
       meanScore: mean(complete.map((r) => r.score.value as number)),
       meanDecided: mean(decided.map((r) => r.score.decided as number)),
+      // Success is defined on the full score only: a trial with unjudged items is neither.
       successRate:
-        successBase.length > 0 ? (100 * successBase.filter((s) => s >= 90).length) / successBase.length : null,
+        complete.length > 0 ? (100 * complete.filter((r) => r.score.success === true).length) / complete.length : null,
       coverage: rs.length > 0 ? rs.reduce((a, r) => a + r.score.coverage, 0) / rs.length : 0,
     };
   });
@@ -73,8 +72,5 @@ export function renderSummaryTable(rows: readonly SystemSummary[]): string {
     String(r.unjudged),
     (100 * r.coverage).toFixed(0),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+  return renderTable(header, body);
 }

@@ -5,12 +5,7 @@
 // the same layout, so `assay report` reads them like any job; the original records are untouched.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import {
-  evaluateTaskSubmission,
-  rejudgeProject,
-  withEvaluation,
-  type EvaluationTools,
-} from '@assay/activities';
+import { evaluateTaskSubmission, rejudgeProject, withEvaluation, type EvaluationTools } from '@assay/activities';
 import type { LoadedBenchmark } from '@assay/benchmark';
 import type { JobSpec, ProjectRecord, TrialRecord } from '@assay/core';
 import { judgeCost, loadJudgeSetupFile, sumJudgeCosts, type JudgeCost } from '@assay/judge';

@@ -5,6 +5,7 @@ import { Client, Connection, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } f
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
+import { createProgressReporter } from '../progress-reporter.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot, temporalNamespace } from '../repo-root.js';
@@ -53,30 +54,19 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const worker = opts.worker
     ? await startWorker({ address: runtime.address, namespace: temporalNamespace(), images: runtime.images!, log })
     : null;
-  const seen = new Set<string>();
+  // Every finished unit is printed exactly once: while polling, and from the final result
+  // for those that finished after the last poll.
+  const report = createProgressReporter(log);
   const poll = setInterval(() => {
     handle
       .query(jobProgressQuery)
-      .then((p: JobProgress) => {
-        for (const d of p.done) {
-          if (seen.has(d.key) || d.status === 'skipped') continue;
-          seen.add(d.key);
-          const f = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
-          if (d.kind === 'project') {
-            log(
-              `  ${d.key}: ${d.status}, final ${f(d.score)}, process ${f(d.decided)}${d.unjudged ? `, ${d.unjudged} checkpoint criteria unjudged` : ''}`,
-            );
-            continue;
-          }
-          const score = d.score !== null ? f(d.score) : d.decided !== null ? `${f(d.decided)} (decided items)` : '—';
-          log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
-        }
-      })
+      .then(report)
       .catch(() => undefined);
   }, 2000);
   let progress: JobProgress;
   try {
     progress = await handle.result();
+    report(progress);
   } catch (err) {
     throw new CliError(messages.jobFailed(err instanceof Error ? err.message : String(err)));
   } finally {

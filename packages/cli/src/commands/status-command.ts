@@ -34,7 +34,8 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   const tasks = selectTasks(job).length;
   const summary =
     tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
-  const projects = summarizeProjects(await readProjectRecords(store, { problems: [] }));
+  const projectRecords = await readProjectRecords(store, { problems: [] });
+  const projects = summarizeProjects(projectRecords);
   if (opts.json) {
     console.log(
       JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2),
@@ -43,7 +44,7 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     return;
   }
   console.log(
-    `job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s) in ${job.resultsDir}`,
+    `job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s), ${projectRecords.length} project record(s) in ${job.resultsDir}`,
   );
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
