@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkOutcomeSchema, checkSchema } from '@assay/core';
-import type { CheckOutcome } from '@assay/core';
+import { loadBenchmark } from '@assay/benchmark';
+import { checkOutcomeSchema, checkSchema, scoreGroups, scoreProcess, scoreProjectFinal } from '@assay/core';
+import type { CheckOutcome, Criterion, FinalCriterion, ScoredCriterion } from '@assay/core';
 import { buildSubmissionView, evaluateCheck } from '../src/index.js';
 import type { SubmissionView } from '../src/index.js';
 
@@ -418,5 +419,130 @@ describe('nothing found', () => {
         }).status,
       ).toBe('cannot-evaluate');
     });
+  });
+});
+
+// The guide's examples (docs/writing-a-benchmark.md): what it says each check decides on them is
+// what the checks decide, and its worked example is what core's scoring computes from these decisions.
+describe('the examples of the guide (docs/examples)', () => {
+  const EXAMPLES = join(import.meta.dirname, '../../../docs/examples');
+  const bench = loadBenchmark(EXAMPLES);
+  const project = bench.projects[0]!;
+  const criteria = project.evaluator.criteria;
+  const views = new Map<string, SubmissionView>();
+  const viewOf = async (dir: string) => views.get(dir) ?? views.set(dir, await buildSubmissionView(dir)).get(dir)!;
+  const judgment = (s: CheckOutcome['status']) => (s === 'satisfied' ? 1 : s === 'not-satisfied' ? 0 : null);
+
+  /** Decide every criterion by its check (a reused criterion by its source's) over `dir`, then score the list. */
+  async function score(dir: string, list: readonly (Criterion | FinalCriterion)[]) {
+    const view = await viewOf(dir);
+    const scored = list.map((c): ScoredCriterion => {
+      const [sub, id] = ('reuses' in c && c.reuses ? c.reuses : '/').split('/');
+      const check = c.check ?? criteria.checkpoints[sub ?? '']?.find((x) => x.id === id)?.check;
+      if (!check) throw new Error(`${c.id} has no check`);
+      const target = 'target' in c ? c.target : undefined;
+      return { ...c, target, h: judgment(evaluateCheck(check, view).status) };
+    });
+    return { h: Object.fromEntries(scored.map((c) => [c.id, c.h])), scored, s: scoreProjectFinal(scored) };
+  }
+  const reference = (sub: string) => join(project.evaluator.referenceDir, sub);
+  const flaw = (sub: string) => join(project.evaluator.flawsDir, 'correction-not-applied', sub);
+
+  it('the task reference satisfies every check of its rubric', async () => {
+    const task = bench.tasks[0]!;
+    const view = await viewOf(task.evaluator.referenceDir);
+    const decided = task.evaluator.rubric.items.flatMap((i) => (i.check ? [[i.id, evaluateCheck(i.check, view)]] : []));
+    expect(decided.map(([id, o]) => [id, (o as CheckOutcome).status])).toEqual(
+      decided.map(([id]) => [id, 'satisfied']),
+    );
+  });
+
+  it('openpyxl leaves formulas without cached values, so a formula-cached check fails on its file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'assay-guide-openpyxl-'));
+    await copyFile(join(EXAMPLES, 'producers/variance-openpyxl.xlsx'), join(dir, 'variance.xlsx'));
+    const view = await buildSubmissionView(dir);
+    await rm(dir, { recursive: true, force: true });
+    const items = new Map(bench.tasks[0]!.evaluator.rubric.items.map((i) => [i.id, i.check!]));
+    expect(evaluateCheck(items.get('variance-formulas')!, view)).toMatchObject({
+      status: 'not-satisfied',
+      reason: expect.stringMatching(
+        /^5 of 5 cells in variance.xlsx Variance!D2:D6 fail: Variance!D2 has formula =C2-B2 but the file stores no cached value/,
+      ),
+    });
+    expect(evaluateCheck(items.get('total-variance')!, view).status).toBe('not-satisfied');
+  });
+
+  it('text checks compare numbers by value: the change log quoting the old total would trip a stale-figure check', async () => {
+    const view = await viewOf(reference('t3-apply-correction'));
+    const stale = (file: string) => evaluateCheck({ kind: 'text-contains', file, text: '12,300' }, view).status;
+    expect([stale('changes.md'), stale('memo.docx')]).toEqual(['satisfied', 'not-satisfied']);
+    expect(evaluateCheck({ kind: 'text-contains', file: 'changes.md', text: '12300.00' }, view).status).toBe(
+      'satisfied',
+    );
+  });
+
+  it('the reference scores 100 at every checkpoint and on the final package', async () => {
+    for (const [sub, list] of Object.entries(criteria.checkpoints))
+      expect((await score(reference(sub), list)).s.score, sub).toBe(100);
+    expect((await score(reference('t3-apply-correction'), criteria.final)).s).toMatchObject({ score: 100, gates: [] });
+  });
+
+  it('the worked example: correction-not-applied at t3 and in the final package', async () => {
+    const t3 = await score(flaw('t3-apply-correction'), criteria.checkpoints['t3-apply-correction']!);
+    expect(t3.h).toEqual({
+      'quote-corrected': 0,
+      'total-corrected': 0,
+      'memo-corrected': 0,
+      'memo-stale': 1,
+      'change-logged': 1,
+    });
+    expect(t3.s.raw).toBeCloseTo((100 * -2) / 15, 10);
+    expect(t3.s.score).toBe(0);
+    expect(t3.s.criteria.every((r) => r.blockedBy.length === 0)).toBe(true); // nothing lost credit to a dependency
+    const checkpoints = [100, 100, t3.s.score];
+    expect(scoreProcess(checkpoints)).toBeCloseTo(200 / 3, 10);
+
+    const final = await score(flaw('t3-apply-correction'), criteria.final);
+    expect(final.h).toEqual({
+      'aq-quote': 0,
+      'aq-total-cached': 1,
+      'cf-memo-total': 1,
+      'cf-change-logged': 1,
+      'pa-no-stale-total': 1,
+      'pa-next-steps': 1,
+      'fatal-old-quote': 1,
+    });
+    expect(final.s.criteria.map((r) => [r.id, r.effective, r.blockedBy])).toEqual([
+      ['aq-quote', 0, []],
+      ['aq-total-cached', 1, []],
+      ['cf-memo-total', 0, ['aq-quote']],
+      ['cf-change-logged', 0, ['cf-memo-total']],
+      ['pa-no-stale-total', 1, []],
+      ['pa-next-steps', 1, []],
+      ['fatal-old-quote', 1, []],
+    ]);
+    expect(final.s).toMatchObject({ raw: 6.25, score: 0, gateTriggered: true, gates: ['fatal-old-quote'] });
+    expect(scoreGroups(final.scored, (c) => c.target)).toEqual([
+      { group: 'artifact-quality', score: 25, available: true, positiveWeight: 8 },
+      { group: 'cross-file-consistency', score: 0, available: true, positiveWeight: 6 },
+      { group: 'package-acceptance', score: 0, available: true, positiveWeight: 2 },
+    ]);
+    // Unjudged but decided: its dependency already fails, and the chain after it with it.
+    const unjudged = (scored: ScoredCriterion[]) =>
+      scoreProjectFinal(scored.map((c) => (c.id === 'cf-memo-total' ? { ...c, h: null } : c)));
+    const open = unjudged(final.scored);
+    expect(open.criteria.slice(2, 5).map((r) => [r.id, r.effective, r.blockedBy])).toEqual([
+      ['cf-memo-total', 0, ['aq-quote']],
+      ['cf-change-logged', 0, ['cf-memo-total']],
+      ['pa-no-stale-total', 1, []],
+    ]);
+    expect(open).toMatchObject({ raw: 6.25, score: 0 });
+    const onReference = unjudged((await score(reference('t3-apply-correction'), criteria.final)).scored);
+    expect(onReference).toMatchObject({ score: null, unjudged: ['cf-memo-total', 'cf-change-logged'] });
+    expect(scoreGroups(final.scored, (c) => c.dimension)).toEqual([
+      { group: 'correctness', score: 0, available: true, positiveWeight: 6 },
+      { group: 'usability', score: 100, available: true, positiveWeight: 4 },
+      { group: 'consistency', score: 0, available: true, positiveWeight: 6 },
+    ]);
   });
 });
