@@ -2,6 +2,7 @@
 import type { LoadedTask } from '@assay/benchmark';
 import {
   TRIAL_RECORD_SCHEMA,
+  agentRunSchema,
   scoreTask,
   trialRecordSchema,
   type DeliverableEntry,
@@ -29,15 +30,7 @@ export function assembleTrialRecord(args: {
     task: { id: task.spec.id, domain: task.spec.domain, formatRequired: task.spec.formatRequired },
     trial: trial.trial,
     status: agentStatusOf(run),
-    agent: {
-      exitCode: run.exitCode,
-      timedOut: run.timedOut,
-      reason: run.reason,
-      startedAt: run.startedAt,
-      endedAt: run.endedAt,
-      durationSeconds: run.durationSeconds,
-      containerAttempts: run.containerAttempts,
-    },
+    agent: agentRunSchema.parse(run),
     usage: run.usage,
     deliverables: args.deliverables,
     formatCompliance: args.evaluation.formatCompliance,

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedProject } from '@assay/benchmark';
 import {
+  agentRunSchema,
   checkpointRecordSchema,
   scoreCriteriaVerdicts,
   unjudgedCriterionVerdicts,
@@ -196,16 +197,7 @@ export function createProjectActivities(deps: ProjectActivityDeps) {
       const record: CheckpointRecord = checkpointRecordSchema.parse({
         subtaskId: args.subtask.subtaskId,
         stageId: args.subtask.stageId,
-        agent: {
-          status: agentStatusOf(run),
-          exitCode: run.exitCode,
-          timedOut: run.timedOut,
-          reason: run.reason,
-          startedAt: run.startedAt,
-          endedAt: run.endedAt,
-          durationSeconds: run.durationSeconds,
-          containerAttempts: run.containerAttempts,
-        },
+        agent: { ...agentRunSchema.parse(run), status: agentStatusOf(run) },
         usage: run.usage,
         snapshot: args.snapshot,
         verdicts: args.evaluation.verdicts,

@@ -4,7 +4,7 @@ import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/commo
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { JobProgress } from '@assay/core';
 
-export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId } from '@assay/core';
+export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId, unitSettings } from '@assay/core';
 export type { TrialInput, JobInput, TrialOutcome, JobProgress } from '@assay/core';
 
 export const jobProgressQuery = defineQuery<JobProgress>('progress');

@@ -19,6 +19,7 @@ import {
   searchKeys,
   trialKey,
   trialWorkflowId,
+  unitSettings,
   type JobInput,
   type JobProgress,
   type ProjectTrialInput,
@@ -57,18 +58,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
           if (!carry && finished.has(key)) progress.skipped++;
           continue;
         }
-        pending.push({
-          jobId: input.jobId,
-          resultsDir: input.resultsDir,
-          benchmark: input.benchmark,
-          taskId,
-          system,
-          trial,
-          limits: input.limits,
-          resources: input.resources,
-          judge: input.judge,
-          heartbeatSeconds: input.heartbeatSeconds,
-        });
+        pending.push({ ...unitSettings(input, system, trial), taskId });
       }
     }
     for (const projectId of input.projectIds) {
@@ -79,18 +69,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
           if (!carry && finished.has(key)) progress.skipped++;
           continue;
         }
-        pending.push({
-          jobId: input.jobId,
-          resultsDir: input.resultsDir,
-          benchmark: input.benchmark,
-          projectId,
-          system,
-          trial,
-          limits: input.limits,
-          resources: input.resources,
-          judge: input.judge,
-          heartbeatSeconds: input.heartbeatSeconds,
-        });
+        pending.push({ ...unitSettings(input, system, trial), projectId });
       }
     }
   }

@@ -110,56 +110,43 @@ export type ProjectSpec = z.infer<typeof projectSpecSchema>;
 /** DeliverBench weights: signed integers with |w| in 1..10; fatal gates carry weight 0. */
 const signedWeight = z.number().int().min(-10).max(10);
 
-export const criterionSchema = z
-  .object({
-    id,
-    text: z.string().min(1),
-    weight: signedWeight,
-    dimension: z.enum(QUALITY_DIMENSIONS),
-    fatal: z.boolean().default(false),
-    dependsOn: z.array(id).default([]),
-    check: checkSchema.optional(),
-  })
-  .strict()
-  .superRefine((c, ctx) => {
-    if (c.fatal && c.weight !== 0)
-      ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
-    if (!c.fatal && c.weight === 0)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['weight'],
-        message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)',
-      });
-  });
+const criterionFields = {
+  id,
+  text: z.string().min(1),
+  weight: signedWeight,
+  dimension: z.enum(QUALITY_DIMENSIONS),
+  fatal: z.boolean().default(false),
+  dependsOn: z.array(id).default([]),
+  check: checkSchema.optional(),
+};
+
+/** Gates carry weight 0 and nothing else does. */
+function refineWeight(c: { fatal: boolean; weight: number }, ctx: z.RefinementCtx): void {
+  if (c.fatal && c.weight !== 0)
+    ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
+  if (!c.fatal && c.weight === 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['weight'],
+      message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)',
+    });
+}
+
+export const criterionSchema = z.object(criterionFields).strict().superRefine(refineWeight);
 export type Criterion = z.infer<typeof criterionSchema>;
 
 export const finalCriterionSchema = z
   .object({
-    id,
-    text: z.string().min(1),
-    weight: signedWeight,
-    dimension: z.enum(QUALITY_DIMENSIONS),
+    ...criterionFields,
     target: z.enum(TARGETS),
-    fatal: z.boolean().default(false),
-    dependsOn: z.array(id).default([]),
     /** Artifact quality: re-apply a checkpoint criterion (`subtask/criterion`) to the final file versions. */
     reuses: z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/, 'must be "subtask-id/criterion-id"')
       .optional(),
-    check: checkSchema.optional(),
   })
   .strict()
-  .superRefine((c, ctx) => {
-    if (c.fatal && c.weight !== 0)
-      ctx.addIssue({ code: 'custom', path: ['weight'], message: 'a fatal gate must have weight 0' });
-    if (!c.fatal && c.weight === 0)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['weight'],
-        message: 'must be a signed integer with |weight| in 1..10 (0 only for fatal gates)',
-      });
-  });
+  .superRefine(refineWeight);
 export type FinalCriterion = z.infer<typeof finalCriterionSchema>;
 
 export const projectCriteriaSchema = z

@@ -3,7 +3,7 @@
 // scores stay separate; unjudged criteria stay explicit; null is never 0.
 import { z } from 'zod';
 import { QUALITY_DIMENSIONS, TARGETS } from './vocabulary.js';
-import { decisionSchema, storageCapSchema, trialStatusSchema, usageSchema } from './trial-record.js';
+import { agentRunSchema, decisionSchema, storageCapSchema, trialStatusSchema, usageSchema } from './trial-record.js';
 
 export const PROJECT_RECORD_SCHEMA = 'assay.project-record/v1' as const;
 
@@ -35,16 +35,7 @@ export const snapshotFileSchema = z.object({
 });
 export type SnapshotFile = z.infer<typeof snapshotFileSchema>;
 
-export const agentSummarySchema = z.object({
-  status: trialStatusSchema,
-  exitCode: z.number().int().nullable(),
-  timedOut: z.boolean(),
-  reason: z.string().nullable(),
-  startedAt: z.string(),
-  endedAt: z.string(),
-  durationSeconds: z.number().nonnegative(),
-  containerAttempts: z.number().int().nonnegative(),
-});
+export const agentSummarySchema = agentRunSchema.extend({ status: trialStatusSchema });
 
 export const checkpointRecordSchema = z.object({
   subtaskId: z.string(),

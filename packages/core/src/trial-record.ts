@@ -57,6 +57,18 @@ export type DeliverableEntry = z.infer<typeof deliverableEntrySchema>;
 /** The workspace storage cap and whether this machine could enforce it. */
 export const storageCapSchema = z.object({ limitGiB: z.number(), enforced: z.boolean(), note: z.string().nullable() });
 
+/** How the agent's one attempt went (container exit, limit, timings). */
+export const agentRunSchema = z.object({
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  reason: z.string().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  durationSeconds: z.number().nonnegative(),
+  containerAttempts: z.number().int().nonnegative(),
+});
+export type AgentRunSummary = z.infer<typeof agentRunSchema>;
+
 export const trialRecordSchema = z.object({
   schema: z.literal(TRIAL_RECORD_SCHEMA),
   jobId: z.string(),
@@ -65,15 +77,7 @@ export const trialRecordSchema = z.object({
   task: z.object({ id: z.string(), domain: z.enum(DOMAINS), formatRequired: z.boolean() }),
   trial: z.number().int().positive(),
   status: trialStatusSchema,
-  agent: z.object({
-    exitCode: z.number().int().nullable(),
-    timedOut: z.boolean(),
-    reason: z.string().nullable(),
-    startedAt: z.string(),
-    endedAt: z.string(),
-    durationSeconds: z.number().nonnegative(),
-    containerAttempts: z.number().int().nonnegative(),
-  }),
+  agent: agentRunSchema,
   usage: usageSchema.nullable(),
   deliverables: z.array(deliverableEntrySchema),
   formatCompliance: z.object({

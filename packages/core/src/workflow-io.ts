@@ -5,12 +5,14 @@ import type { TrialStatus } from './trial-record.js';
 
 export const TASK_QUEUE = 'assay';
 
-/** Everything a trial needs. */
-export interface TrialInput {
+/**
+ * The job's settings as one unit of work (a task trial or a project trial) carries them: the
+ * job file's own values, resolved once by the client, passed unchanged down to the container.
+ */
+export interface UnitSettings {
   jobId: string;
   resultsDir: string;
   benchmark: { id: string; version: string; root: string };
-  taskId: string;
   system: SystemSpec;
   trial: number;
   limits: JobSpec['limits'];
@@ -18,6 +20,17 @@ export interface TrialInput {
   judge: JobSpec['judge'];
   /** Seconds without a heartbeat before a lost agent activity is retried elsewhere. */
   heartbeatSeconds: number;
+}
+
+/** Everything a trial needs. */
+export interface TrialInput extends UnitSettings {
+  taskId: string;
+}
+
+/** The settings of one unit of a job, for a system and trial number. */
+export function unitSettings(job: JobInput, system: SystemSpec, trial: number): UnitSettings {
+  const { jobId, resultsDir, benchmark, limits, resources, judge, heartbeatSeconds } = job;
+  return { jobId, resultsDir, benchmark, system, trial, limits, resources, judge, heartbeatSeconds };
 }
 
 export interface JobInput {
@@ -73,17 +86,8 @@ export function jobWorkflowId(jobId: string): string {
 }
 
 /** One (system, project, trial): a persistent workspace carried through every subtask. */
-export interface ProjectTrialInput {
-  jobId: string;
-  resultsDir: string;
-  benchmark: { id: string; version: string; root: string };
+export interface ProjectTrialInput extends UnitSettings {
   projectId: string;
-  system: SystemSpec;
-  trial: number;
-  limits: JobSpec['limits'];
-  resources: JobSpec['resources'];
-  judge: JobSpec['judge'];
-  heartbeatSeconds: number;
 }
 
 export interface SubtaskInput {
