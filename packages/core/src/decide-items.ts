@@ -64,7 +64,7 @@ export function decideItems(input: DecideInput): ItemDecision[] {
 export function itemsNeedingJudge(input: Omit<DecideInput, 'answers'>): ItemToDecide[] {
   return input.items.filter((item) => {
     if (reusable(item, input.prior)) return false;
-    const check = input.checks?.get(item.id);
+    const check = checkOf(item, input.checks);
     return !check || check.status === 'cannot-evaluate';
   });
 }
@@ -79,6 +79,11 @@ function reusable(item: ItemToDecide, prior: ReadonlyMap<string, PriorVerdict> |
   return earlier && earlier.reuseKey === item.reuseKey && earlier.decision !== 'unjudged' ? earlier : null;
 }
 
+/** An item's check outcome; only an item that has a check can be decided by one. */
+function checkOf(item: ItemToDecide, checks: ReadonlyMap<string, CheckOutcome> | undefined): CheckOutcome | undefined {
+  return item.hasCheck ? checks?.get(item.id) : undefined;
+}
+
 function decideOne(item: ItemToDecide, input: DecideInput): ItemDecision {
   const base = { id: item.id, reuseKey: item.reuseKey, reusedFrom: null, evidence: [] };
   const earlier = reusable(item, input.prior);
@@ -86,7 +91,7 @@ function decideOne(item: ItemToDecide, input: DecideInput): ItemDecision {
     const reason = decisionMessages.reused(item.reuses, earlier.reason);
     return { ...base, decision: earlier.decision, source: 'reused', reason, reusedFrom: item.reuses };
   }
-  const check = item.hasCheck ? input.checks?.get(item.id) : undefined;
+  const check = checkOf(item, input.checks);
   if (check && check.status !== 'cannot-evaluate') {
     return { ...base, decision: check.status, source: 'check', reason: check.reason, evidence: [...check.evidence] };
   }
