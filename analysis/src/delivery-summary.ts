@@ -7,7 +7,7 @@ import type { ColumnTable } from 'arquero';
 import { clusterBootstrap } from './cluster-bootstrap.js';
 import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
-import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
+import { groupBy, intervalColumns, isNum, meanOf, rowsOf, sumOf, tableOf } from './table-helpers.js';
 
 export interface ProjectOutcome {
   system: string;
@@ -68,36 +68,31 @@ export function deliverySummary(projects: ColumnTable, options: BootstrapOptions
       );
     const finals = list.map((o) => o.final).filter(isNum);
     const processes = list.map((o) => o.process).filter(isNum);
-    const both = list.filter((o) => isNum(o.final) && isNum(o.process));
+    const both = bothScored(list);
     const f = boot(finals, 'final');
     const p = boot(processes, 'process');
-    const g = boot(
-      both.map((o) => (o.process as number) - (o.final as number)),
-      'gap',
-    );
+    const g = boot(both.map(processFinalGap), 'gap');
     const c = counts.filter((r) => r.system === system);
-    const judged = c.reduce((a, r) => a + r.checkpoints_judged, 0);
-    const passed = c.reduce((a, r) => a + r.checkpoints_passed, 0);
+    const judged = sumOf(c, (r) => r.checkpoints_judged);
+    const passed = sumOf(c, (r) => r.checkpoints_passed);
+    const line = belowEqualScoreLine(list);
     return {
       system,
       projects: list.length,
       final_projects: finals.length,
       process_projects: processes.length,
       final_mean: f.estimate,
-      final_ci_low: f.percentile?.low ?? null,
-      final_ci_high: f.percentile?.high ?? null,
+      ...intervalColumns('final_ci', f.percentile),
       process_mean: p.estimate,
-      process_ci_low: p.percentile?.low ?? null,
-      process_ci_high: p.percentile?.high ?? null,
+      ...intervalColumns('process_ci', p.percentile),
       gap: g.estimate,
-      gap_ci_low: g.percentile?.low ?? null,
-      gap_ci_high: g.percentile?.high ?? null,
-      checkpoints: c.reduce((a, r) => a + r.checkpoints, 0),
+      ...intervalColumns('gap_ci', g.percentile),
+      checkpoints: sumOf(c, (r) => r.checkpoints),
       checkpoints_judged: judged,
       checkpoints_passed: passed,
       pass_rate: judged > 0 ? (100 * passed) / judged : null,
-      below_line: both.filter((o) => (o.final as number) < (o.process as number)).length,
-      outcomes: both.length,
+      below_line: line.below,
+      outcomes: line.outcomes,
     };
   });
   return tableOf(out, DELIVERY_COLUMNS).orderby(aq.desc('final_mean'));
@@ -105,8 +100,18 @@ export function deliverySummary(projects: ColumnTable, options: BootstrapOptions
 
 /** Outcomes below the equal-score line across all systems and projects. */
 export function belowEqualScoreLine(outcomes: readonly ProjectOutcome[]): { below: number; outcomes: number } {
-  const both = outcomes.filter((o) => isNum(o.final) && isNum(o.process));
+  const both = bothScored(outcomes);
   return { below: both.filter((o) => (o.final as number) < (o.process as number)).length, outcomes: both.length };
+}
+
+/** The outcomes with both a final and a process score (the only ones a gap or the line can speak of). */
+function bothScored(outcomes: readonly ProjectOutcome[]): ProjectOutcome[] {
+  return outcomes.filter((o) => isNum(o.final) && isNum(o.process));
+}
+
+/** Process minus final of an outcome that has both. */
+function processFinalGap(o: ProjectOutcome): number {
+  return (o.process as number) - (o.final as number);
 }
 
 /** Final and process means per system over equally weighted projects, and the process–final gap. */
@@ -123,14 +128,15 @@ export function deliveryMeans(
 /** Per project: how many systems' outcomes lie below the equal-score line, and the mean process–final gap. */
 export function belowLineByProject(outcomes: readonly ProjectOutcome[]): ColumnTable {
   const rows = [...groupBy(outcomes, (o) => o.project).entries()].map(([project, list]) => {
-    const both = list.filter((o) => isNum(o.final) && isNum(o.process));
+    const both = bothScored(list);
+    const line = belowEqualScoreLine(both);
     return {
       project,
-      outcomes: both.length,
-      below_line: both.filter((o) => (o.final as number) < (o.process as number)).length,
+      outcomes: line.outcomes,
+      below_line: line.below,
       mean_final: meanOf(both.map((o) => o.final)),
       mean_process: meanOf(both.map((o) => o.process)),
-      mean_gap: meanOf(both.map((o) => (o.process as number) - (o.final as number))),
+      mean_gap: meanOf(both.map(processFinalGap)),
     };
   });
   return tableOf(

@@ -6,7 +6,7 @@ import { SUCCESS_THRESHOLD } from '@assay/core';
 import { clusterBootstrap } from './cluster-bootstrap.js';
 import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
-import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
+import { groupBy, intervalColumns, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 
 export const ORACLE_COLUMNS = [
   'system',
@@ -47,8 +47,7 @@ export function oracleBestOfK(trials: ColumnTable, options: BootstrapOptions = {
       all_runs_mean: allMean,
       all_runs_success: allSuccess,
       oracle_mean: ci.estimate,
-      oracle_ci_low: ci.percentile?.low ?? null,
-      oracle_ci_high: ci.percentile?.high ?? null,
+      ...intervalColumns('oracle_ci', ci.percentile),
       oracle_success: oracleSuccess,
       oracle_gap: ci.estimate === null || allMean === null ? null : ci.estimate - allMean,
       oracle_success_gap: oracleSuccess === null || allSuccess === null ? null : oracleSuccess - allSuccess,

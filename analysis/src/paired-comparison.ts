@@ -8,7 +8,7 @@ import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { mcnemarTest } from './mcnemar-test.js';
 import { messages } from './messages.js';
 import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
-import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
+import { groupBy, intervalColumns, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 
 export interface PairedComparison {
   a: string;
@@ -135,10 +135,8 @@ export function pairwiseComparisons(
       b: r.b,
       tasks: r.tasks,
       difference: r.difference,
-      ci_low: r.ci?.low ?? null,
-      ci_high: r.ci?.high ?? null,
-      bca_low: r.bca?.low ?? null,
-      bca_high: r.bca?.high ?? null,
+      ...intervalColumns('ci', r.ci),
+      ...intervalColumns('bca', r.bca),
       a_only_success: r.successAOnly,
       b_only_success: r.successBOnly,
       mcnemar_p: r.mcnemarP,

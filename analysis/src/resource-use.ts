@@ -8,29 +8,30 @@ export const RESOURCE_COLUMNS = ['system', 'units', 'with_usage', 'mean_hours', 
 
 /** Per system: mean agent hours and tokens (millions) per trial, and mean score. */
 export function resourceUse(trials: ColumnTable): ColumnTable {
-  const rows = rowsOf<{ system: string; agent_seconds: number | null; tokens: number | null; score: number | null }>(
-    trials.select('system', 'agent_seconds', 'tokens', 'score'),
-  );
-  return tableOf(
-    summarize(rows.map((r) => ({ system: r.system, seconds: r.agent_seconds, tokens: r.tokens, score: r.score }))),
-    RESOURCE_COLUMNS,
-  );
+  return resourcesAgainst(trials, 'score');
 }
 
 /** Per system: mean agent hours and tokens (millions) per project, and mean final score. */
 export function projectResources(projects: ColumnTable): ColumnTable {
-  const rows = rowsOf<{ system: string; agent_seconds: number | null; tokens: number | null; final: number | null }>(
-    projects.select('system', 'agent_seconds', 'tokens', 'final'),
-  );
-  return tableOf(
-    summarize(rows.map((r) => ({ system: r.system, seconds: r.agent_seconds, tokens: r.tokens, score: r.final }))),
-    RESOURCE_COLUMNS,
-  );
+  return resourcesAgainst(projects, 'final');
 }
 
-function summarize(
-  rows: { system: string; seconds: number | null; tokens: number | null; score: number | null }[],
-): Record<string, unknown>[] {
+interface UnitUse {
+  system: string;
+  seconds: number | null;
+  tokens: number | null;
+  score: number | null;
+}
+
+/** Per system over a table with one row per unit (trial or project), against the unit's score column. */
+function resourcesAgainst(units: ColumnTable, scoreColumn: 'score' | 'final'): ColumnTable {
+  const rows = rowsOf<UnitUse>(
+    units.select({ system: 'system', agent_seconds: 'seconds', tokens: 'tokens', [scoreColumn]: 'score' }),
+  );
+  return tableOf(summarize(rows), RESOURCE_COLUMNS);
+}
+
+function summarize(rows: UnitUse[]): Record<string, unknown>[] {
   return [...groupBy(rows, (r) => r.system).entries()].map(([system, list]) => {
     const hours = meanOf(list.map((r) => r.seconds));
     const tokens = meanOf(list.map((r) => r.tokens));

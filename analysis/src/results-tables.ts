@@ -43,14 +43,20 @@ export function fromJobResults(jobs: readonly JobResults[]): ResultTables {
   const trials: TrialRecord[] = [];
   const projects: ProjectRecord[] = [];
   const seen = new Map<string, string>();
+  // The record as its job names it, stamped with the job id.
+  const named = <R extends TrialRecord | ProjectRecord>(jobId: string, r: R): R => ({
+    ...r,
+    jobId,
+    system: { ...r.system, id: name(jobId, r.system.id) },
+  });
   for (const j of jobs) {
     for (const r of j.trials) {
-      const rec = { ...r, jobId: j.jobId, system: { ...r.system, id: name(j.jobId, r.system.id) } };
+      const rec = named(j.jobId, r);
       checkUnique(seen, `trial ${rec.system.id}/${r.task.id}/${r.trial}`, j.dir);
       trials.push(rec);
     }
     for (const r of j.projects) {
-      const rec = { ...r, jobId: j.jobId, system: { ...r.system, id: name(j.jobId, r.system.id) } };
+      const rec = named(j.jobId, r);
       checkUnique(seen, `project ${rec.system.id}/${r.project.id}/${r.trial}`, j.dir);
       projects.push(rec);
     }
@@ -68,12 +74,10 @@ export function fromTrialRecords(records: readonly TrialRecord[]): Pick<ResultTa
   const trials: Row[] = [];
   const verdicts: Row[] = [];
   for (const r of records) {
-    const base = { job: r.jobId, system: r.system.id, harness: r.system.harness, model: r.system.model ?? r.system.id };
+    const base = { ...systemFields(r), task: r.task.id, domain: r.task.domain };
     const u = r.usage;
     trials.push({
       ...base,
-      task: r.task.id,
-      domain: r.task.domain,
       format_required: r.formatCompliance.required,
       trial: r.trial,
       status: r.status,
@@ -94,15 +98,13 @@ export function fromTrialRecords(records: readonly TrialRecord[]): Pick<ResultTa
     for (const v of r.verdicts) {
       verdicts.push({
         ...base,
-        task: r.task.id,
-        domain: r.task.domain,
         trial: r.trial,
         item: v.itemId,
         importance: v.importance,
         dimension: v.dimension,
         weight: v.weight,
         decision: v.decision,
-        satisfied: v.decision === 'satisfied' ? 1 : v.decision === 'not-satisfied' ? 0 : null,
+        satisfied: satisfiedValue(v.decision),
         source: v.source,
       });
     }
@@ -124,14 +126,7 @@ export function fromProjectRecords(
   const criteria: Row[] = [];
   const groups: Row[] = [];
   for (const r of records) {
-    const base = {
-      job: r.jobId,
-      system: r.system.id,
-      harness: r.system.harness,
-      model: r.system.model ?? r.system.id,
-      project: r.project.id,
-      trial: r.trial,
-    };
+    const base = { ...systemFields(r), project: r.project.id, trial: r.trial };
     const scores = r.checkpoints.map((c) => c.score).filter((x): x is number => x !== null);
     const res = r.resources;
     const pending = Math.max(0, r.project.subtasks - r.checkpoints.length);
@@ -202,6 +197,16 @@ export function fromProjectRecords(
   };
 }
 
+/** The columns every row starts with: which job and system produced it. */
+function systemFields(r: TrialRecord | ProjectRecord): Row {
+  return { job: r.jobId, system: r.system.id, harness: r.system.harness, model: r.system.model ?? r.system.id };
+}
+
+/** A decision as 1 / 0, null when it was not decided (unjudged stays out of rates). */
+function satisfiedValue(decision: string): 1 | 0 | null {
+  return decision === 'satisfied' ? 1 : decision === 'not-satisfied' ? 0 : null;
+}
+
 function criterionRow(base: Row, scope: 'final' | 'checkpoint', subtask: string | null, v: CriterionVerdict): Row {
   return {
     ...base,
@@ -214,20 +219,19 @@ function criterionRow(base: Row, scope: 'final' | 'checkpoint', subtask: string 
     fatal: v.fatal,
     decision: v.decision,
     // The judge's own decision (what expert labels are compared with) ...
-    satisfied: v.decision === 'satisfied' ? 1 : v.decision === 'not-satisfied' ? 0 : null,
+    satisfied: satisfiedValue(v.decision),
     // ... and the effective judgment after dependency resolution (what the score used).
     h: v.effective,
     source: v.source,
   };
 }
 
+// Every table starts with the system columns; task and project tables then name their unit.
+const SYSTEM_COLUMNS = ['job', 'system', 'harness', 'model'];
+const TASK_UNIT_COLUMNS = [...SYSTEM_COLUMNS, 'task', 'domain'];
+const PROJECT_UNIT_COLUMNS = [...SYSTEM_COLUMNS, 'project', 'trial'];
 const TRIAL_COLUMNS = [
-  'job',
-  'system',
-  'harness',
-  'model',
-  'task',
-  'domain',
+  ...TASK_UNIT_COLUMNS,
   'format_required',
   'trial',
   'status',
@@ -245,12 +249,7 @@ const TRIAL_COLUMNS = [
   'format_compliant',
 ];
 const VERDICT_COLUMNS = [
-  'job',
-  'system',
-  'harness',
-  'model',
-  'task',
-  'domain',
+  ...TASK_UNIT_COLUMNS,
   'trial',
   'item',
   'importance',
@@ -261,12 +260,7 @@ const VERDICT_COLUMNS = [
   'source',
 ];
 const PROJECT_COLUMNS = [
-  'job',
-  'system',
-  'harness',
-  'model',
-  'project',
-  'trial',
+  ...PROJECT_UNIT_COLUMNS,
   'status',
   'final',
   'final_raw',
@@ -286,12 +280,7 @@ const PROJECT_COLUMNS = [
   'tokens',
 ];
 const CHECKPOINT_COLUMNS = [
-  'job',
-  'system',
-  'harness',
-  'model',
-  'project',
-  'trial',
+  ...PROJECT_UNIT_COLUMNS,
   'subtask',
   'stage',
   'index',
@@ -303,12 +292,7 @@ const CHECKPOINT_COLUMNS = [
   'agent_seconds',
 ];
 const CRITERION_COLUMNS = [
-  'job',
-  'system',
-  'harness',
-  'model',
-  'project',
-  'trial',
+  ...PROJECT_UNIT_COLUMNS,
   'scope',
   'subtask',
   'criterion',
@@ -321,19 +305,7 @@ const CRITERION_COLUMNS = [
   'h',
   'source',
 ];
-const GROUP_COLUMNS = [
-  'job',
-  'system',
-  'harness',
-  'model',
-  'project',
-  'trial',
-  'by',
-  'group',
-  'score',
-  'available',
-  'positive_weight',
-];
+const GROUP_COLUMNS = [...PROJECT_UNIT_COLUMNS, 'by', 'group', 'score', 'available', 'positive_weight'];
 
 /** A table with the given columns even when there are no rows (so downstream code never meets a missing column). */
 function table(rows: Row[], columns: string[]): ColumnTable {

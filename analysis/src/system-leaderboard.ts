@@ -5,9 +5,9 @@ import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { SUCCESS_THRESHOLD } from '@assay/core';
 import { clusterBootstrap } from './cluster-bootstrap.js';
-import type { BootstrapOptions, BootstrapResult } from './cluster-bootstrap.js';
+import type { BootstrapOptions, BootstrapResult, Interval } from './cluster-bootstrap.js';
 import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
-import { rowsOf, tableOf } from './table-helpers.js';
+import { groupBy, intervalColumns, rowsOf, sumOf, tableOf } from './table-helpers.js';
 
 export const LEADERBOARD_COLUMNS = [
   'system',
@@ -64,12 +64,7 @@ export type LeaderboardOptions = BootstrapOptions;
 /** One row per system, sorted by mean score (descending). Scores 0–100, rates in %. */
 export function systemLeaderboard(trials: ColumnTable, options: LeaderboardOptions = {}): ColumnTable {
   const seed = options.seed ?? DEFAULT_SEED;
-  const bySystem = new Map<string, TaskAgg[]>();
-  for (const r of rowsOf<TaskAgg>(taskAggregates(trials))) {
-    const list = bySystem.get(r.system) ?? [];
-    list.push(r);
-    bySystem.set(r.system, list);
-  }
+  const bySystem = groupBy(rowsOf<TaskAgg>(taskAggregates(trials)), (r) => r.system);
   const rows = [...bySystem.entries()].map(([system, tasks]) => {
     const scoredTasks = tasks.filter((t) => t.scored > 0);
     const mean = clusterBootstrap(
@@ -81,8 +76,8 @@ export function systemLeaderboard(trials: ColumnTable, options: LeaderboardOptio
       { ...options, seed: deriveSeed(seed, `success:${system}`) },
     );
     const first = tasks[0] as TaskAgg;
-    const trialsN = tasks.reduce((a, t) => a + t.n, 0);
-    const scored = tasks.reduce((a, t) => a + t.scored, 0);
+    const trialsN = sumOf(tasks, (t) => t.n);
+    const scored = sumOf(tasks, (t) => t.scored);
     return {
       system,
       model: first.model,
@@ -99,14 +94,12 @@ export function systemLeaderboard(trials: ColumnTable, options: LeaderboardOptio
 }
 
 function ciColumns(r: BootstrapResult, prefix: '' | 'success_', scale: number): Record<string, number | null> {
-  const s = (x: number | undefined | null): number | null => (x === undefined || x === null ? null : x * scale);
+  const scaled = (i: Interval | null) => i && { low: i.low * scale, high: i.high * scale };
   const name = prefix === '' ? 'mean' : 'success_rate';
   return {
-    [name]: s(r.estimate),
-    [`${prefix}ci_low`]: s(r.percentile?.low),
-    [`${prefix}ci_high`]: s(r.percentile?.high),
-    [`${prefix}bca_low`]: s(r.bca?.low),
-    [`${prefix}bca_high`]: s(r.bca?.high),
+    [name]: r.estimate === null ? null : r.estimate * scale,
+    ...intervalColumns(`${prefix}ci`, scaled(r.percentile)),
+    ...intervalColumns(`${prefix}bca`, scaled(r.bca)),
   };
 }
 

@@ -36,3 +36,16 @@ export function meanOf(xs: readonly unknown[]): number | null {
   const v = xs.filter(isNum);
   return v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length;
 }
+
+/** Sum of one number per item, in order (so a float total is the same wherever it is taken). */
+export function sumOf<T>(items: readonly T[], value: (t: T) => number): number {
+  return items.reduce((a, t) => a + value(t), 0);
+}
+
+/** An interval as the table columns `<name>_low` and `<name>_high`, null when there is none. */
+export function intervalColumns(
+  name: string,
+  interval: { low: number; high: number } | null | undefined,
+): Record<string, number | null> {
+  return { [`${name}_low`]: interval?.low ?? null, [`${name}_high`]: interval?.high ?? null };
+}

@@ -1,6 +1,7 @@
 // StartupBench figures: leaderboard with CI bars (Fig. 3), domain and dimension
 // profiles (Table 3, Fig. 4), importance levels (Table 4), format compliance
 // (Table 5), harness swap (Table 6), oracle best-of-k vs all runs (Table 7).
+import { OVERALL } from '../domain-profile.js';
 import { figure, PALETTE } from './figure-config.js';
 import type { VlSpec } from './figure-config.js';
 
@@ -16,23 +17,17 @@ export interface LeaderboardPoint {
 
 export function leaderboardFigure(rows: readonly LeaderboardPoint[], subtitle?: string): VlSpec {
   const order = [...rows].sort((a, b) => (b.mean ?? -1) - (a.mean ?? -1)).map((r) => r.system);
+  const bar = (system: string, metric: string, value: number | null, low?: number | null, high?: number | null) => ({
+    system,
+    metric,
+    value,
+    low: low ?? null,
+    high: high ?? null,
+    label_y: top(value, high),
+  });
   const values = rows.flatMap((r) => [
-    {
-      system: r.system,
-      metric: 'Average score',
-      value: r.mean,
-      low: r.ci_low ?? null,
-      high: r.ci_high ?? null,
-      label_y: top(r.mean, r.ci_high),
-    },
-    {
-      system: r.system,
-      metric: 'Success rate (≥ 90), %',
-      value: r.success_rate,
-      low: r.success_ci_low ?? null,
-      high: r.success_ci_high ?? null,
-      label_y: top(r.success_rate, r.success_ci_high),
-    },
+    bar(r.system, 'Average score', r.mean, r.ci_low, r.ci_high),
+    bar(r.system, 'Success rate (≥ 90), %', r.success_rate, r.success_ci_low, r.success_ci_high),
   ]);
   const x = { field: 'system', type: 'nominal', sort: order, title: null, axis: { labelAngle: -35 } };
   const color = {
@@ -136,6 +131,40 @@ export function heatmapFigure(opts: {
   });
 }
 
+/** Table 3 as a heatmap: a value per system and domain; the Overall row is a summary, not a domain, and stays out. */
+export function domainFigure(opts: {
+  title: string;
+  rows: readonly { system: string; domain: string; value: number | null }[];
+  domains: readonly string[];
+  systems: readonly string[];
+  valueTitle: string;
+}): VlSpec {
+  return heatmapFigure({
+    title: opts.title,
+    rows: opts.rows
+      .filter((r) => r.domain !== OVERALL)
+      .map((r) => ({ system: r.system, category: r.domain, value: r.value })),
+    categoryTitle: 'Domain',
+    categories: opts.domains,
+    systems: opts.systems,
+    valueTitle: opts.valueTitle,
+  });
+}
+
+/** Fig. 4 as a heatmap: importance-weighted pass rate per system and rubric dimension. */
+export function dimensionFigure(
+  rows: readonly { system: string; dimension: string; value: number | null }[],
+  systems: readonly string[],
+): VlSpec {
+  return heatmapFigure({
+    title: 'Pass rate by rubric dimension',
+    rows: rows.map((r) => ({ system: r.system, category: r.dimension, value: r.value })),
+    categoryTitle: 'Dimension',
+    systems,
+    valueTitle: 'Pass rate, %',
+  });
+}
+
 export function importanceFigure(
   rows: readonly { system: string; level: string; satisfaction: number | null }[],
   systems?: readonly string[],
@@ -188,35 +217,19 @@ export function formatComplianceFigure(rows: readonly { system: string; complian
 export function harnessSwapFigure(
   rows: readonly { model: string; harness: string; avg_score: number | null }[],
 ): VlSpec {
-  return figure('Harness swap', 'Same model and tasks, only the harness changes; the line spans max–min', {
-    data: { values: rows },
-    width: 380,
-    height: { step: 30 },
-    encoding: { y: { field: 'model', type: 'nominal', title: null } },
-    layer: [
-      {
-        mark: { type: 'rule', color: '#999' },
-        encoding: {
-          x: {
-            aggregate: 'min',
-            field: 'avg_score',
-            type: 'quantitative',
-            title: 'Average score',
-            scale: { zero: false },
-          },
-          x2: { aggregate: 'max', field: 'avg_score' },
-        },
-      },
-      {
-        mark: { type: 'point', filled: true, size: 80 },
-        encoding: {
-          x: { field: 'avg_score', type: 'quantitative' },
-          color: { field: 'harness', type: 'nominal', title: 'Harness', legend: { orient: 'top' } },
-          tooltip: [{ field: 'model' }, { field: 'harness' }, { field: 'avg_score', format: '.2f' }],
-        },
-      },
-    ],
-  });
+  return figure(
+    'Harness swap',
+    'Same model and tasks, only the harness changes; the line spans max–min',
+    rangeDots({
+      values: rows,
+      rowStep: 30,
+      row: 'model',
+      value: 'avg_score',
+      valueTitle: 'Average score',
+      dotSize: 80,
+      dot: { field: 'harness', type: 'nominal', title: 'Harness', legend: { orient: 'top' } },
+    }),
+  );
 }
 
 export function oracleFigure(
@@ -227,33 +240,61 @@ export function oracleFigure(
     { system: r.system, kind: 'All runs', value: r.all_runs },
     { system: r.system, kind: 'Best of k (oracle)', value: r.oracle },
   ]);
-  return figure('Oracle best-of-k vs all runs', `${what}: mean over all trials vs the best trial per task`, {
-    data: { values },
+  return figure(
+    'Oracle best-of-k vs all runs',
+    `${what}: mean over all trials vs the best trial per task`,
+    rangeDots({
+      values,
+      rowStep: 24,
+      row: 'system',
+      value: 'value',
+      valueTitle: what,
+      dotSize: 70,
+      dot: {
+        field: 'kind',
+        type: 'nominal',
+        title: null,
+        scale: { range: [PALETTE.score, PALETTE.success] },
+        legend: { orient: 'top' },
+      },
+    }),
+  );
+}
+
+/**
+ * One line per row spanning the min–max of its values, with a dot per value coloured by
+ * `dot` (its field is the dot's category; the tooltip names row, category and value).
+ */
+function rangeDots(o: {
+  values: readonly object[];
+  rowStep: number;
+  row: string;
+  value: string;
+  valueTitle: string;
+  dotSize: number;
+  dot: { field: string } & Record<string, unknown>;
+}): VlSpec {
+  return {
+    data: { values: o.values },
     width: 380,
-    height: { step: 24 },
-    encoding: { y: { field: 'system', type: 'nominal', title: null } },
+    height: { step: o.rowStep },
+    encoding: { y: { field: o.row, type: 'nominal', title: null } },
     layer: [
       {
         mark: { type: 'rule', color: '#999' },
         encoding: {
-          x: { aggregate: 'min', field: 'value', type: 'quantitative', title: what, scale: { zero: false } },
-          x2: { aggregate: 'max', field: 'value' },
+          x: { aggregate: 'min', field: o.value, type: 'quantitative', title: o.valueTitle, scale: { zero: false } },
+          x2: { aggregate: 'max', field: o.value },
         },
       },
       {
-        mark: { type: 'point', filled: true, size: 70 },
+        mark: { type: 'point', filled: true, size: o.dotSize },
         encoding: {
-          x: { field: 'value', type: 'quantitative' },
-          color: {
-            field: 'kind',
-            type: 'nominal',
-            title: null,
-            scale: { range: [PALETTE.score, PALETTE.success] },
-            legend: { orient: 'top' },
-          },
-          tooltip: [{ field: 'system' }, { field: 'kind' }, { field: 'value', format: '.2f' }],
+          x: { field: o.value, type: 'quantitative' },
+          color: o.dot,
+          tooltip: [{ field: o.row }, { field: o.dot.field }, { field: o.value, format: '.2f' }],
         },
       },
     ],
-  });
+  };
 }

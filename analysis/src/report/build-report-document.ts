@@ -1,5 +1,6 @@
 // The narrative of a report on a user's own runs: for each statistic a sentence that
 // says what the numbers show (with their uncertainty), the table and the figure.
+import type { ColumnTable } from 'arquero';
 import type { Analysis } from '../analyze-results.js';
 import { projectProfiles } from '../delivery-profiles.js';
 import { OVERALL } from '../domain-profile.js';
@@ -9,7 +10,10 @@ import {
   systemBarFigure,
   trajectoriesFigure,
 } from '../figures/deliver-figures.js';
+import type { SystemValue } from '../figures/deliver-figures.js';
 import {
+  dimensionFigure,
+  domainFigure,
   formatComplianceFigure,
   harnessSwapFigure,
   heatmapFigure,
@@ -20,6 +24,7 @@ import {
 import type { ResultTables } from '../results-tables.js';
 import { rowsOf } from '../table-helpers.js';
 import type { Row } from '../table-helpers.js';
+import { AGREEMENT_FORMATS, harnessSwapFormats, intervalFormats, resourceFormats } from './column-formats.js';
 import { DocumentBuilder } from './report-document.js';
 import type { ReportDocument } from './report-document.js';
 
@@ -56,15 +61,7 @@ resampled as clusters, so all trials of a task move together. Both percentile an
       title: 'Agreement between judge setups',
       caption: 'Raw agreement (%) and Cohen’s kappa on common decided items.',
       table: analysis.judgeSetups,
-      columns: [
-        { name: 'a' },
-        { name: 'b' },
-        { name: 'n' },
-        { name: 'agree' },
-        { name: 'agreement', label: 'agreement %', digits: 2 },
-        { name: 'kappa', digits: 3 },
-        { name: 'unjudged' },
-      ],
+      columns: [{ name: 'a' }, { name: 'b' }, ...AGREEMENT_FORMATS],
     });
   }
   return {
@@ -96,13 +93,10 @@ Overlapping intervals do not by themselves show a difference; the paired compari
       { name: 'trials' },
       { name: 'unjudged' },
       { name: 'mean', digits: 2 },
-      { name: 'ci_low', label: 'CI low', digits: 2 },
-      { name: 'ci_high', label: 'CI high', digits: 2 },
-      { name: 'bca_low', label: 'BCa low', digits: 2 },
-      { name: 'bca_high', label: 'BCa high', digits: 2 },
+      ...intervalFormats('ci', 'CI'),
+      ...intervalFormats('bca', 'BCa'),
       { name: 'success_rate', label: 'success %', digits: 2 },
-      { name: 'success_ci_low', label: 'succ. CI low', digits: 2 },
-      { name: 'success_ci_high', label: 'succ. CI high', digits: 2 },
+      ...intervalFormats('success_ci', 'succ. CI'),
     ],
   });
   d.figure(
@@ -173,13 +167,10 @@ ${
       id: 'domains',
       title: 'Average score by domain',
       caption: 'Mean score per system and domain.',
-      spec: heatmapFigure({
+      spec: domainFigure({
         title: 'Average score by domain',
-        rows: dom
-          .filter((r) => r.domain !== OVERALL)
-          .map((r) => ({ system: r.system, category: r.domain, value: r.mean })),
-        categoryTitle: 'Domain',
-        categories: domains,
+        rows: dom.map((r) => ({ system: r.system, domain: r.domain, value: r.mean })),
+        domains,
         systems,
         valueTitle: 'Score',
       }),
@@ -205,13 +196,10 @@ ${
       id: 'dimensions',
       title: 'Pass rate by rubric dimension',
       caption: 'Importance-weighted pass rates.',
-      spec: heatmapFigure({
-        title: 'Pass rate by rubric dimension',
-        rows: dims.map((r) => ({ system: r.system, category: r.dimension, value: r.pass_rate })),
-        categoryTitle: 'Dimension',
+      spec: dimensionFigure(
+        dims.map((r) => ({ system: r.system, dimension: r.dimension, value: r.pass_rate })),
         systems,
-        valueTitle: 'Pass rate, %',
-      }),
+      ),
     },
     ['value'],
   );
@@ -290,8 +278,7 @@ ${
       { name: 'all_runs_mean', label: 'all runs', digits: 2 },
       { name: 'all_runs_success', label: 'all runs success %', digits: 2 },
       { name: 'oracle_mean', label: 'oracle', digits: 2 },
-      { name: 'oracle_ci_low', label: 'CI low', digits: 2 },
-      { name: 'oracle_ci_high', label: 'CI high', digits: 2 },
+      ...intervalFormats('oracle_ci', 'CI'),
       { name: 'oracle_success', label: 'oracle success %', digits: 2 },
       { name: 'oracle_gap', label: 'gap', digits: 2 },
     ],
@@ -329,11 +316,7 @@ ${
       title: 'Harness swap (Table 6)',
       caption: 'Mean score per model and harness on the tasks scored under every harness of that model.',
       table: hs.wide,
-      columns: hs.wide.columnNames().map((name) => ({
-        name,
-        label: name === 'max_min' ? 'Max–Min' : name,
-        ...(name === 'model' ? {} : { digits: 2 }),
-      })),
+      columns: harnessSwapFormats(hs.wide),
     });
     d.figure(
       {
@@ -366,8 +349,7 @@ ${
         { name: 'b' },
         { name: 'tasks' },
         { name: 'difference', digits: 2 },
-        { name: 'bca_low', label: 'BCa low', digits: 2 },
-        { name: 'bca_high', label: 'BCa high', digits: 2 },
+        ...intervalFormats('bca', 'BCa'),
         { name: 'a_only_success', label: 'A-only succ.' },
         { name: 'b_only_success', label: 'B-only succ.' },
         { name: 'mcnemar_p', label: 'McNemar p', digits: 4 },
@@ -381,35 +363,14 @@ ${
     title: 'Resource use',
     caption: 'Mean agent hours and tokens (input + output, millions) per trial; with_usage = trials reporting tokens.',
     table: t.resources,
-    columns: [
-      { name: 'system' },
-      { name: 'units', label: 'trials' },
-      { name: 'with_usage' },
-      { name: 'mean_hours', label: 'hours', digits: 3 },
-      { name: 'mean_tokens_m', label: 'tokens (M)', digits: 3 },
-      { name: 'mean_score', label: 'score', digits: 2 },
-    ],
+    columns: resourceFormats({ units: 'trials', hoursDigits: 3, tokensDigits: 3, score: 'score' }),
   });
-  if (t.agreement) {
-    d.markdown(
-      '## Judge agreement (single tasks)\n\nAgreement of the judge with expert labels on binary rubric decisions, pooled and per importance level.',
+  if (t.agreement)
+    agreementSection(
+      d,
+      { id: 'agreement-tasks', scope: 'single tasks', decisions: 'rubric', groups: 'importance level' },
+      t.agreement,
     );
-    d.table({
-      id: 'agreement-tasks',
-      title: 'Judge agreement',
-      caption: 'Raw agreement (%) and Cohen’s kappa.',
-      table: t.agreement,
-      columns: [
-        { name: 'group' },
-        { name: 'n' },
-        { name: 'agree' },
-        { name: 'agreement', label: 'agreement %', digits: 2 },
-        { name: 'kappa', digits: 3 },
-        { name: 'unjudged' },
-        { name: 'unmatched' },
-      ],
-    });
-  }
 }
 
 function projectSections(d: DocumentBuilder, p: NonNullable<Analysis['projects']>, tables: ResultTables): void {
@@ -431,12 +392,10 @@ ${p.belowLine.below} of ${p.belowLine.outcomes} system–project outcomes lie be
       { name: 'system' },
       { name: 'projects' },
       { name: 'final_mean', label: 'final', digits: 2 },
-      { name: 'final_ci_low', label: 'CI low', digits: 2 },
-      { name: 'final_ci_high', label: 'CI high', digits: 2 },
+      ...intervalFormats('final_ci', 'CI'),
       { name: 'process_mean', label: 'process', digits: 2 },
       { name: 'gap', digits: 2 },
-      { name: 'gap_ci_low', label: 'gap CI low', digits: 2 },
-      { name: 'gap_ci_high', label: 'gap CI high', digits: 2 },
+      ...intervalFormats('gap_ci', 'gap CI'),
       { name: 'checkpoints_judged', label: 'checkpoints judged' },
       { name: 'pass_rate', label: 'pass rate %', digits: 1 },
       { name: 'below_line', label: 'below line' },
@@ -449,12 +408,7 @@ ${p.belowLine.below} of ${p.belowLine.outcomes} system–project outcomes lie be
       caption: 'Mean final score with percentile CI.',
       spec: systemBarFigure({
         title: 'Final-delivery score',
-        rows: del.map((r) => ({
-          system: r.system,
-          value: r.final_mean as number | null,
-          low: r.final_ci_low as number | null,
-          high: r.final_ci_high as number | null,
-        })),
+        rows: barRows(del, 'final_mean', 'final_ci'),
         valueTitle: 'Final score',
         domain: [0, 100],
       }),
@@ -468,12 +422,7 @@ ${p.belowLine.below} of ${p.belowLine.outcomes} system–project outcomes lie be
       caption: 'Process mean minus final mean, paired CI over projects.',
       spec: systemBarFigure({
         title: 'Process − final gap',
-        rows: del.map((r) => ({
-          system: r.system,
-          value: r.gap as number | null,
-          low: r.gap_ci_low as number | null,
-          high: r.gap_ci_high as number | null,
-        })),
+        rows: barRows(del, 'gap', 'gap_ci'),
         valueTitle: 'Points',
         color: '#72b7b2',
       }),
@@ -508,14 +457,7 @@ ${p.belowLine.below} of ${p.belowLine.outcomes} system–project outcomes lie be
     title: 'Resources (Fig. 5d)',
     caption: 'Mean agent hours (model waits + tools; not setup or judging) and tokens (millions) per project.',
     table: p.resources,
-    columns: [
-      { name: 'system' },
-      { name: 'units', label: 'projects' },
-      { name: 'with_usage' },
-      { name: 'mean_hours', label: 'hours', digits: 2 },
-      { name: 'mean_tokens_m', label: 'tokens (M)', digits: 1 },
-      { name: 'mean_score', label: 'final', digits: 2 },
-    ],
+    columns: resourceFormats({ units: 'projects', hoursDigits: 2, tokensDigits: 1, score: 'final' }),
   });
   d.figure(
     {
@@ -576,24 +518,38 @@ ${p.belowLine.below} of ${p.belowLine.outcomes} system–project outcomes lie be
     },
     ['score'],
   );
-  if (p.agreement) {
-    d.markdown(
-      '## Judge agreement (projects)\n\nAgreement of the judge with expert labels on binary criterion decisions, pooled and per target.',
+  if (p.agreement)
+    agreementSection(
+      d,
+      { id: 'agreement-projects', scope: 'projects', decisions: 'criterion', groups: 'target' },
+      p.agreement,
     );
-    d.table({
-      id: 'agreement-projects',
-      title: 'Judge agreement',
-      caption: 'Raw agreement (%) and Cohen’s kappa.',
-      table: p.agreement,
-      columns: [
-        { name: 'group' },
-        { name: 'n' },
-        { name: 'agree' },
-        { name: 'agreement', label: 'agreement %', digits: 2 },
-        { name: 'kappa', digits: 3 },
-        { name: 'unjudged' },
-        { name: 'unmatched' },
-      ],
-    });
-  }
+}
+
+/** Expert labels against the judge's decisions, pooled and per group (tasks: importance level; projects: target). */
+function agreementSection(
+  d: DocumentBuilder,
+  o: { id: string; scope: string; decisions: string; groups: string },
+  table: ColumnTable,
+): void {
+  d.markdown(
+    `## Judge agreement (${o.scope})\n\nAgreement of the judge with expert labels on binary ${o.decisions} decisions, pooled and per ${o.groups}.`,
+  );
+  d.table({
+    id: o.id,
+    title: 'Judge agreement',
+    caption: 'Raw agreement (%) and Cohen’s kappa.',
+    table,
+    columns: [{ name: 'group' }, ...AGREEMENT_FORMATS, { name: 'unmatched' }],
+  });
+}
+
+/** Bar rows of a system's value with its interval columns `<ci>_low` / `<ci>_high` (Fig. 5a, 5b). */
+function barRows(rows: readonly Row[], value: string, ci: string): SystemValue[] {
+  return rows.map((r) => ({
+    system: r.system as string,
+    value: r[value] as number | null,
+    low: r[`${ci}_low`] as number | null,
+    high: r[`${ci}_high`] as number | null,
+  }));
 }

@@ -6,9 +6,10 @@ import { OVERALL } from '../domain-profile.js';
 import { figure } from '../figures/figure-config.js';
 import { processFinalScatter, systemBarFigure } from '../figures/deliver-figures.js';
 import {
+  dimensionFigure,
+  domainFigure,
   formatComplianceFigure,
   harnessSwapFigure,
-  heatmapFigure,
   importanceFigure,
   leaderboardFigure,
 } from '../figures/startup-figures.js';
@@ -16,6 +17,7 @@ import { summarizeHarnessSwap } from '../harness-swap.js';
 import { loadPublished, resolvePublishedDir } from '../published-data.js';
 import { deliverOutcomes, reproduceFrom, reproduceTable } from '../reproduce-published.js';
 import { rowsOf, tableOf } from '../table-helpers.js';
+import { harnessSwapFormats } from './column-formats.js';
 import { DocumentBuilder } from './report-document.js';
 import type { ReportDocument } from './report-document.js';
 import { writeDocument } from './write-document.js';
@@ -72,13 +74,10 @@ records, which the papers do not publish; they appear in reports on your own run
     id: 'startup-domains',
     title: 'Average score by domain (Table 3)',
     caption: 'Importance-weighted mean task score per domain.',
-    spec: heatmapFigure({
+    spec: domainFigure({
       title: 'Average score by domain',
-      rows: t3
-        .filter((r) => r.domain !== OVERALL)
-        .map((r) => ({ system: r.model, category: r.domain, value: r.avg_score })),
-      categoryTitle: 'Domain',
-      categories: domains,
+      rows: t3.map((r) => ({ system: r.model, domain: r.domain, value: r.avg_score })),
+      domains,
       systems: models,
       valueTitle: 'Score',
     }),
@@ -87,13 +86,10 @@ records, which the papers do not publish; they appear in reports on your own run
     id: 'startup-domain-success',
     title: 'Success rate by domain (Table 3)',
     caption: 'Share of runs scoring at least 90, pooled over three runs (%).',
-    spec: heatmapFigure({
+    spec: domainFigure({
       title: 'Success rate by domain',
-      rows: t3
-        .filter((r) => r.domain !== OVERALL)
-        .map((r) => ({ system: r.model, category: r.domain, value: r.success_rate_pct })),
-      categoryTitle: 'Domain',
-      categories: domains,
+      rows: t3.map((r) => ({ system: r.model, domain: r.domain, value: r.success_rate_pct })),
+      domains,
       systems: models,
       valueTitle: 'Success, %',
     }),
@@ -102,15 +98,14 @@ records, which the papers do not publish; they appear in reports on your own run
     id: 'startup-dimensions',
     title: 'Rubric dimensions (Fig. 4)',
     caption: 'Importance-weighted pass rate per rubric dimension (%).',
-    spec: heatmapFigure({
-      title: 'Pass rate by rubric dimension',
-      rows: rowsOf<{ model: string; dimension: string; weighted_pass_rate_pct: number }>(data.startupFigure4).map(
-        (r) => ({ system: r.model, category: r.dimension, value: r.weighted_pass_rate_pct }),
-      ),
-      categoryTitle: 'Dimension',
-      systems: models,
-      valueTitle: 'Pass rate, %',
-    }),
+    spec: dimensionFigure(
+      rowsOf<{ model: string; dimension: string; weighted_pass_rate_pct: number }>(data.startupFigure4).map((r) => ({
+        system: r.model,
+        dimension: r.dimension,
+        value: r.weighted_pass_rate_pct,
+      })),
+      models,
+    ),
   });
   d.figure({
     id: 'startup-importance',
@@ -142,11 +137,7 @@ records, which the papers do not publish; they appear in reports on your own run
     title: 'Harness swap (Table 6)',
     caption: 'Recomputed Average row and Max–Min from the published cells.',
     table: swap.wide,
-    columns: swap.wide.columnNames().map((name) => ({
-      name,
-      label: name === 'max_min' ? 'Max–Min' : name,
-      ...(name === 'model' ? {} : { digits: 2 }),
-    })),
+    columns: harnessSwapFormats(swap.wide),
   });
   d.figure({
     id: 'startup-harness-swap',
