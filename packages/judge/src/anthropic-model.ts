@@ -2,7 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
-import type { ProviderOptions } from './openai-chat-model.js';
+import { toClientOptions, type ProviderOptions } from './provider-options.js';
 
 function parseInput(args: string): Record<string, unknown> {
   try {
@@ -55,12 +55,7 @@ function toMessages(req: ModelRequest): MessageParam[] {
 }
 
 export function createAnthropicModel(o: ProviderOptions): JudgeModel {
-  const client = new Anthropic({
-    apiKey: o.apiKey,
-    baseURL: o.baseUrl,
-    timeout: o.timeoutMs,
-    maxRetries: o.transportRetries,
-  });
+  const client = new Anthropic(toClientOptions(o));
   return {
     provider: 'anthropic',
     model: o.model,

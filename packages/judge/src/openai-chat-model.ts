@@ -2,18 +2,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
-
-export interface ProviderOptions {
-  model: string;
-  apiKey: string;
-  baseUrl?: string;
-  temperature: number;
-  seed: number | null;
-  timeoutMs: number;
-  /** SDK-level retries of 429/5xx/connection errors within one model request. */
-  transportRetries: number;
-  maxOutputTokens: number;
-}
+import { toClientOptions, type ProviderOptions } from './provider-options.js';
 
 function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [{ role: 'system', content: req.system }];
@@ -55,12 +44,7 @@ function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
 }
 
 export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
-  const client = new OpenAI({
-    apiKey: o.apiKey,
-    baseURL: o.baseUrl,
-    timeout: o.timeoutMs,
-    maxRetries: o.transportRetries,
-  });
+  const client = new OpenAI(toClientOptions(o));
   return {
     provider: 'openai',
     model: o.model,
