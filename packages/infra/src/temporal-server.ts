@@ -119,14 +119,7 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
         namespace,
         startedByUs: !!s,
         spawned,
-        ...(s
-          ? {
-              pid: s.pid,
-              dbFile: s.dbFile,
-              logFile: temporalLogFile(opts.root, port),
-              ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}),
-            }
-          : {}),
+        ...serverDetails(opts.root, port, s),
         ...ns,
       } satisfies TemporalServerInfo & NamespaceState;
     },
@@ -186,14 +179,7 @@ export async function temporalServerStatus(opts: { root: string; port?: number }
     running,
     address,
     startedByUs: !!s,
-    ...(s
-      ? {
-          pid: s.pid,
-          dbFile: s.dbFile,
-          logFile: temporalLogFile(opts.root, port),
-          ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}),
-        }
-      : {}),
+    ...serverDetails(opts.root, port, s),
   };
 }
 
@@ -207,6 +193,16 @@ function ourServer(root: string, port: number): ServerState | undefined {
   } catch {
     return { pid, port, dbFile: '', startedAt: '' };
   }
+}
+
+/** What start and status report about a dev server of ours: its pid, database, log and UI. */
+function serverDetails(
+  root: string,
+  port: number,
+  s: ServerState | undefined,
+): Pick<TemporalStatus, 'pid' | 'dbFile' | 'logFile' | 'uiUrl'> {
+  if (!s) return {};
+  return { pid: s.pid, dbFile: s.dbFile, logFile: temporalLogFile(root, port), ...(s.uiUrl ? { uiUrl: s.uiUrl } : {}) };
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
