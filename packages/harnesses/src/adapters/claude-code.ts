@@ -2,7 +2,7 @@
 // events on stdout, the final `result` event carries usage, cost and turns.
 // Root in a container needs IS_SANDBOX=1 for --dangerously-skip-permissions.
 import type { Usage } from '@assay/core';
-import type { HarnessAdapter } from '../harness-adapter.js';
+import type { AdapterContext, HarnessAdapter } from '../harness-adapter.js';
 import { INSTALLS } from '../installs.js';
 import { jsonLines, num, obj, str } from '../json-lines.js';
 
@@ -33,31 +33,9 @@ export const claudeCode: HarnessAdapter = {
       content: `${JSON.stringify({ autoUpdates: false, includeCoAuthoredBy: false, env: { DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1' } }, null, 2)}\n`,
     },
   ],
-  freshArgs: (ctx) => [
-    '-p',
-    '{prompt}',
-    '--output-format',
-    'stream-json',
-    '--verbose',
-    '--dangerously-skip-permissions',
-    '--model',
-    ctx.model,
-    '--max-turns',
-    String(ctx.maxSteps),
-  ],
-  resumeArgs: (ctx) => [
-    '--continue',
-    '-p',
-    '{prompt}',
-    '--output-format',
-    'stream-json',
-    '--verbose',
-    '--dangerously-skip-permissions',
-    '--model',
-    ctx.model,
-    '--max-turns',
-    String(ctx.maxSteps),
-  ],
+  freshArgs: printArgs,
+  // The same command, continuing the session's last conversation.
+  resumeArgs: (ctx) => ['--continue', ...printArgs(ctx)],
   resumeTest: 'ls /session/.claude/projects/*/*.jsonl >/dev/null 2>&1',
   parseUsage: ({ logs }) => parseClaudeResult(logs),
   sessionId: ({ logs }) => {
@@ -65,6 +43,22 @@ export const claudeCode: HarnessAdapter = {
     return null;
   },
 };
+
+/** Print mode: stream-json events, permissions bypassed (the container is the sandbox), the step cap as a turn cap. */
+function printArgs(ctx: AdapterContext): string[] {
+  return [
+    '-p',
+    '{prompt}',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--dangerously-skip-permissions',
+    '--model',
+    ctx.model,
+    '--max-turns',
+    String(ctx.maxSteps),
+  ];
+}
 
 /**
  * Usage of Claude-style stream-json: the last `result` event. Per-model usage covers every
