@@ -4,16 +4,8 @@ import { cpSync, existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { LoadedTask } from '@assay/benchmark';
-import { trialKey, projectTrialKey, type DeliverableEntry, type TrialInput, type TrialRecord } from '@assay/core';
-import {
-  listRegularFiles,
-  openResultsStore,
-  readProjectRecords,
-  readTrialRecords,
-  storeFile,
-  trialDirKey,
-  writeTrialRecord,
-} from '@assay/results';
+import type { DeliverableEntry, TrialInput, TrialRecord } from '@assay/core';
+import { listRegularFiles, openResultsStore, storeFile, trialDirKey, writeTrialRecord } from '@assay/results';
 import { assembleTrialRecord } from './assemble-trial-record.js';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
@@ -146,25 +138,6 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       await writeTrialRecord(store, record);
       unmountWorkVolume(trialPaths(args.trial).workDir);
       return record;
-    },
-
-    /** Keys (`system/task/trial`) of trials with a record that is not an infrastructure failure. */
-    async listFinishedTrials(args: { resultsDir: string }): Promise<string[]> {
-      const store = openResultsStore(args.resultsDir);
-      const trials = await readTrialRecords(store, { problems: [] });
-      const projects = await readProjectRecords(store, { problems: [] });
-      return [
-        ...trials.filter((r) => r.status !== 'infra-failed').map((r) => trialKey(r.system.id, r.task.id, r.trial)),
-        ...projects.map((r) => projectTrialKey(r.system.id, r.project.id, r.trial)),
-      ];
-    },
-
-    /** `key` is `trials/<system>/<task>/<trial>` or `projects/<system>/<project>/<trial>`. */
-    async recordInfraFailure(args: { resultsDir: string; key: string; error: string }): Promise<void> {
-      await openResultsStore(args.resultsDir).putJson(`${args.key}/infra-failure.json`, {
-        error: args.error,
-        at: new Date().toISOString(),
-      });
     },
   };
 }

@@ -11,7 +11,7 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { TrialActivities } from '@assay/activities';
+import type { JobActivities } from '@assay/activities';
 import {
   jobProgressQuery,
   projectTrialKey,
@@ -41,7 +41,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   const failedBefore = new Set(carry?.infraFailed.map((o) => o.key) ?? []);
   setHandler(jobProgressQuery, () => progress);
 
-  const { listFinishedTrials, recordInfraFailure } = proxyActivities<TrialActivities>({
+  const { listFinishedTrials, recordInfraFailure } = proxyActivities<JobActivities>({
     startToCloseTimeout: '5 minutes',
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5 },

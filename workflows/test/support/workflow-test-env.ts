@@ -13,13 +13,13 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
-import type { ProjectActivities, TrialActivities } from '@assay/activities';
+import type { JobActivities, ProjectActivities, TrialActivities } from '@assay/activities';
 import { ASSAY_SEARCH_ATTRIBUTES, ensureTemporalTestServer } from '@assay/infra';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type Activities = TrialActivities & ProjectActivities;
+export type Activities = JobActivities & TrialActivities & ProjectActivities;
 /** Only what a test's workflows call; a call to a missing one fails that activity. */
 export type Stubs = Partial<Activities>;
 

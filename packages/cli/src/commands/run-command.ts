@@ -57,11 +57,17 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   // Every finished unit is printed exactly once: while polling, and from the final result
   // for those that finished after the last poll.
   const report = createProgressReporter(log);
+  // One query at a time, awaited before the connection closes: a query still retrying on a
+  // closed channel throws from a timer and would take the process down.
+  let inflight: Promise<void> | null = null;
   const poll = setInterval(() => {
-    handle
+    inflight ??= handle
       .query(jobProgressQuery)
       .then(report)
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        inflight = null;
+      });
   }, 2000);
   let progress: JobProgress;
   try {
@@ -71,6 +77,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
     throw new CliError(messages.jobFailed(err instanceof Error ? err.message : String(err)));
   } finally {
     clearInterval(poll);
+    await inflight;
     await worker?.shutdown();
     await connection.close();
   }

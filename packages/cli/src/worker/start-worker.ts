@@ -5,6 +5,7 @@ import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import Docker from 'dockerode';
 import {
+  createJobActivities,
   createProjectActivities,
   createTrialActivities,
   heartbeating,
@@ -77,7 +78,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
     judgeFor: createJudgeFactory({ log: opts.log }),
   };
-  const activities = heartbeating({ ...createTrialActivities(shared), ...createProjectActivities(shared) });
+  const activities = heartbeating({
+    ...createJobActivities(),
+    ...createTrialActivities(shared),
+    ...createProjectActivities(shared),
+  });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -1,0 +1,104 @@
+// Activities of a project's persistent workspace: prepare it, release each stage's materials
+// and feedback, run the agent of one subtask.
+import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LoadedProject } from '@assay/benchmark';
+import type { FeedbackInjection, ProjectTrialInput, SubtaskInput } from '@assay/core';
+import { holdForFaultInjection } from './heartbeat.js';
+import type { ProjectContext } from './project-context.js';
+import { subtaskSpec } from './project-evaluation.js';
+import { projectPaths } from './project-paths.js';
+import { runHarness, type AgentRun } from './run-harness.js';
+import { emptyDir, mountWorkVolume } from './workspace-volume.js';
+
+export function createProjectWorkspaceActivities(ctx: ProjectContext) {
+  const { deps, projectOf, storeOf, projectKey } = ctx;
+  return {
+    async prepareProjectWorkspace(input: ProjectTrialInput): Promise<{ stages: { id: string; subtasks: string[] }[] }> {
+      const project = projectOf(input);
+      const p = projectPaths(input);
+      const cap = mountWorkVolume(p.workDir, input.resources.storageGiB);
+      await storeOf(input).putJson(`${projectKey(input)}/storage.json`, cap);
+      if (!existsSync(p.preparedMarker)) {
+        emptyDir(p.workDir);
+        mkdirSync(path.join(p.workspace, 'inputs'), { recursive: true });
+        mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
+        mkdirSync(p.instructionDir, { recursive: true });
+        writeFileSync(p.preparedMarker, new Date().toISOString());
+      }
+      return { stages: project.spec.stages.map((s) => ({ id: s.id, subtasks: s.subtasks.map((t) => t.id) })) };
+    },
+
+    /** Copy one stage's materials and feedback into the workspace; later stages stay out of reach. */
+    async releaseStage(args: { project: ProjectTrialInput; stageId: string }): Promise<string[]> {
+      const project = projectOf(args.project);
+      await holdForFaultInjection(deps.faults?.release ?? 0);
+      const stage = project.spec.stages.find((s) => s.id === args.stageId);
+      if (!stage) throw new Error(`project "${project.spec.id}" has no stage "${args.stageId}"`);
+      const inputs = path.join(projectPaths(args.project).workspace, 'inputs');
+      return stage.releases.map((r) => {
+        const to = r.to ?? path.basename(r.path);
+        mkdirSync(path.dirname(path.join(inputs, to)), { recursive: true });
+        copyFileSync(path.join(project.releasesDir, r.path), path.join(inputs, to));
+        return to;
+      });
+    },
+
+    async releaseFeedback(args: { project: ProjectTrialInput; feedback: FeedbackInjection[] }): Promise<void> {
+      const dir = path.join(projectPaths(args.project).workspace, 'inputs', 'feedback');
+      mkdirSync(dir, { recursive: true });
+      for (const f of args.feedback) writeFileSync(path.join(dir, path.basename(f.name)), f.text);
+    },
+
+    async runSubtaskAgent(args: { subtask: SubtaskInput; workflowId: string }): Promise<AgentRun> {
+      const { subtask } = args;
+      const project = projectOf(subtask.project);
+      const spec = subtaskSpec(project, subtask.subtaskId);
+      const p = projectPaths(subtask.project);
+      writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderSubtaskInstruction(project, spec));
+      return runHarness(deps, {
+        workflowId: args.workflowId,
+        resultDir: p.subtaskDir(subtask.subtaskId),
+        system: subtask.project.system,
+        evaluatorDir: path.join(project.dir, 'evaluator'),
+        workspace: p.workspace,
+        instructionDir: p.instructionDir,
+        env: {
+          ASSAY_PROJECT_ID: project.spec.id,
+          ASSAY_SUBTASK_ID: spec.id,
+          ASSAY_SUBTASK_INDEX: String(subtask.index),
+          ASSAY_TRIAL: String(subtask.project.trial),
+        },
+        labels: {
+          'assay.job': subtask.project.jobId,
+          'assay.system': subtask.project.system.id,
+          'assay.project': project.spec.id,
+          'assay.subtask': spec.id,
+          'assay.trial': String(subtask.project.trial),
+          'assay.role': 'agent',
+        },
+        limits: subtask.project.limits,
+        resources: subtask.project.resources,
+      });
+    },
+  };
+}
+export function renderSubtaskInstruction(
+  project: LoadedProject,
+  subtask: LoadedProject['spec']['stages'][number]['subtasks'][number],
+): string {
+  return [
+    `# ${project.spec.title}: ${subtask.title}`,
+    '',
+    `Your role: ${project.spec.role.trim()}`,
+    `Project objective: ${project.spec.objective.trim()}`,
+    '',
+    subtask.instructions.trim(),
+    '',
+    '---',
+    'Materials released so far are in /workspace/inputs/ (client feedback under /workspace/inputs/feedback/ when any).',
+    'Your earlier deliverables are in /workspace/outputs/; revise them there when needed. Submit by writing:',
+    ...subtask.deliverables.map((d) => `- /workspace/outputs/${d.path} (${d.format})`),
+    '',
+  ].join('\n');
+}
