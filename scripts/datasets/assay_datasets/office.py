@@ -18,6 +18,7 @@ from pathlib import Path
 
 import openpyxl
 from docx import Document
+from openpyxl.worksheet.worksheet import Worksheet
 from pptx import Presentation
 from pptx.util import Inches, Pt
 
@@ -67,7 +68,9 @@ def normalize_pdf(path: Path) -> None:
 
 # ---------------------------------------------------------------- producers
 
-def save_docx(doc, path: Path, title: str) -> Path:
+def _save_office(doc, path: Path, title: str) -> Path:
+    """Save a python-docx document or python-pptx presentation (the same core-properties API)
+    with fixed metadata, then normalise it."""
     cp = doc.core_properties
     cp.author = AUTHOR
     cp.last_modified_by = AUTHOR
@@ -81,18 +84,12 @@ def save_docx(doc, path: Path, title: str) -> Path:
     return path
 
 
+def save_docx(doc, path: Path, title: str) -> Path:
+    return _save_office(doc, path, title)
+
+
 def save_pptx(prs, path: Path, title: str) -> Path:
-    cp = prs.core_properties
-    cp.author = AUTHOR
-    cp.last_modified_by = AUTHOR
-    cp.title = title
-    cp.created = FIXED
-    cp.modified = FIXED
-    cp.revision = 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    prs.save(str(path))
-    normalize_ooxml(path)
-    return path
+    return _save_office(prs, path, title)
 
 
 def save_xlsx(wb: openpyxl.Workbook, path: Path, title: str, recalc: bool = False) -> Path:
@@ -107,6 +104,14 @@ def save_xlsx(wb: openpyxl.Workbook, path: Path, title: str, recalc: bool = Fals
         recalc_xlsx(path)
     normalize_ooxml(path)
     return path
+
+
+def new_workbook(sheet: str) -> tuple[openpyxl.Workbook, Worksheet]:
+    """A new workbook and its first (active) sheet, named `sheet`."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = sheet
+    return wb, ws
 
 
 def new_document() -> Document:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Font
 
 from . import build as b
-from .office import new_deck, new_document, save_docx, save_pptx, save_xlsx
+from .office import new_deck, new_document, new_workbook, save_docx, save_pptx, save_xlsx
 
 UNIT = "CNY 10,000"
 YEARS = ["FY2023", "FY2024", "FY2025"]
@@ -69,9 +68,7 @@ def write_releases(rel: Path) -> None:
                 "to a released figure with its source. Decisions carry an id and a status (Active or Superseded by ...).")
     save_docx(doc, s1 / "engagement_brief.docx", "Engagement brief")
 
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "P&L"
+    wb, ws = new_workbook("P&L")
     ws.append([f"Income statement excerpt ({UNIT}, excluding D&A)", *YEARS])
     for line, values in PNL.items():
         ws.append([line, *values])
@@ -97,9 +94,7 @@ def write_releases(rel: Path) -> None:
                 "Please update the databook and every document that uses the capex plan.")
     save_docx(doc, s2 / "mgmt_response_capex.docx", "Management response MR-07")
 
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "FY2025 items"
+    wb, ws = new_workbook("FY2025 items")
     ws.append(["Id", "Item", f"EBITDA effect ({UNIT})", "Evidence"])
     evidence = ["Settlement agreement 2025-08-19", "Subsidy notice, Changzhou municipal government", "Lease with founder's company; market rent study",
                 "Payroll register; remuneration benchmark"]
@@ -129,9 +124,7 @@ def write_releases(rel: Path) -> None:
 
 def model(path: Path, *, corrected: bool, change_log: bool, adjustments: bool) -> None:
     fig = figures(corrected)
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Baseline"
+    wb, ws = new_workbook("Baseline")
     ws.append([UNIT, *YEARS])
     for line, values in PNL.items():
         ws.append([line, *values])

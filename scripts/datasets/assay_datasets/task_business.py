@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Font
 
 from . import build as b
-from .office import new_deck, new_document, save_docx, save_pptx, save_xlsx
+from .office import new_deck, new_document, new_workbook, save_docx, save_pptx, save_xlsx
 from .spec import item, output, present, write_task
 
 ID = "biz-quarterly-review-deck"
@@ -46,9 +45,7 @@ def figures() -> dict:
 
 
 def write_inputs(inputs: Path) -> None:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Monthly"
+    wb, ws = new_workbook("Monthly")
     ws.append(["Month", "Region", "Net revenue (EUR)", "Orders", "Returned orders"])
     for i, month in enumerate(MONTHS):
         for region, (rev, orders, returns) in Q2.items():

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Font
 
 from . import build as b
-from .office import new_document, save_docx, save_xlsx
+from .office import new_document, new_workbook, save_docx, save_xlsx
 from .spec import item, output, present, write_task
 
 ID = "edu-fractions-lesson"
@@ -49,9 +48,7 @@ def write_inputs(inputs: Path) -> None:
                 "lesson length, and end with an exit ticket of no more than five questions marked against the objective.")
     save_docx(doc, inputs / "curriculum_objectives.docx", "Year 5 fractions objectives")
 
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Scores"
+    wb, ws = new_workbook("Scores")
     ws.append(["Pupil", *[q for q, _, _ in ITEMS]])
     for i, pupil in enumerate(PUPILS):
         ws.append([pupil, *[score(i, j) for j in range(len(ITEMS))]])

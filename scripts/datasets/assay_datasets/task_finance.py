@@ -6,11 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Font
 
 from . import build as b
-from .office import new_document, save_docx, save_xlsx
+from .office import new_document, new_workbook, save_docx, save_xlsx
 from .spec import item, output, present, write_task
 
 ID = "fin-term-loan-schedule"
@@ -84,9 +83,7 @@ Interest for each quarter remains opening balance x annual rate / 4.
 All other terms of the term sheet are unchanged.
 """)
 
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Forecast"
+    wb, ws = new_workbook("Forecast")
     ws.append(["Year", "EBITDA (EUR)", "Maintenance capex (EUR)", "Cash taxes (EUR)", "CFADS (EUR)"])
     for year, (ebitda, capex, tax) in FORECAST.items():
         assert ebitda - capex - tax == CFADS[year]
@@ -104,9 +101,7 @@ All other terms of the term sheet are unchanged.
 
 
 def workbook(path: Path, rate: float, note: str | None) -> None:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Inputs"
+    wb, ws = new_workbook("Inputs")
     ws["A1"], ws["B1"] = "Input", "Value"
     ws["A2"], ws["B2"] = "Principal (EUR)", PRINCIPAL
     ws["A3"], ws["B3"] = "Annual fixed rate", rate

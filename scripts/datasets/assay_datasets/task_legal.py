@@ -5,11 +5,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Alignment, Font
 
 from . import build as b
-from .office import new_document, save_docx, save_xlsx, to_pdf
+from .office import new_document, new_workbook, save_docx, save_xlsx, to_pdf
 from .spec import item, output, present, write_task
 
 ID = "legal-nda-review"
@@ -66,9 +65,7 @@ def write_inputs(inputs: Path) -> None:
         b.para(doc, text)
     save_docx(doc, inputs / "draft_nda.docx", "Draft mutual NDA")
 
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Playbook"
+    wb, ws = new_workbook("Playbook")
     ws.append(["Clause topic", "Preferred position", "Fallback position", "Walk-away / escalation"])
     for row in PLAYBOOK:
         ws.append(list(row))

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Font
 
 from . import build as b
-from .office import new_document, save_docx, save_xlsx
+from .office import new_document, new_workbook, save_docx, save_xlsx
 from .spec import item, output, present, write_task
 
 ID = "med-discharge-reconciliation"
@@ -72,9 +71,7 @@ def write_inputs(inputs: Path) -> None:
                 "Knee pain: paracetamol as needed instead of ibuprofen.")
     save_docx(doc, inputs / "inpatient_notes.docx", "Inpatient notes")
 
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Results"
+    wb, ws = new_workbook("Results")
     ws.append(["Date", "Test", "Value", "Unit", "Reference range"])
     for d, test, value, unit, rng in LABS:
         ws.append([dt.date.fromisoformat(d), test, value, unit, rng])

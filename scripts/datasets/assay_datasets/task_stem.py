@@ -5,11 +5,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import openpyxl
 from openpyxl.styles import Font
 
 from . import build as b
-from .office import new_document, save_docx, save_xlsx, to_pdf
+from .office import new_document, new_workbook, save_docx, save_xlsx, to_pdf
 from .spec import item, output, present, write_task
 
 ID = "stem-sensor-calibration"
@@ -82,9 +81,7 @@ def write_inputs(inputs: Path) -> None:
 
 def workbook(path: Path) -> None:
     data = runs()
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Data"
+    wb, ws = new_workbook("Data")
     ws.append(["Setpoint (kPa)", "Run 1 (mV)", "Run 2 (mV)", "Run 3 (mV)", "Mean (mV)", "Fitted (mV)",
                "Residual (mV)", "Error (kPa)", "Error (% FS)"])
     for i, p in enumerate(SETPOINTS):
