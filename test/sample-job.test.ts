@@ -1,13 +1,18 @@
 // The sample job end to end, through the real CLI: a real Temporal dev server,
 // real containers, the bundled benchmark. Checks-only evaluation.
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { jobWorkflowId } from '@assay/core';
+import { jobWorkflowId, type TrialRecord } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
+import { readTrials } from './support/records.js';
 
 interface Summary {
   system: string;
+  meanScore: number | null;
   meanDecided: number | null;
+  successRate: number | null;
+  coverage: number;
   done: number;
   failed: number;
   trials: number;
@@ -16,15 +21,38 @@ interface Summary {
 
 const server = useTestServer();
 
-async function runJob(
-  file: string,
-  env: Record<string, string> = {},
-): Promise<{ summary: Summary[]; skipped: number }> {
-  const child = collectOutput(spawnCli(['run', file, '--json'], server().address, env));
+async function runCli(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const child = collectOutput(spawnCli(args, server().address, env));
   const code = await child.exit;
   expect(code, child.text()).toBe(0);
-  const text = child.text();
-  return JSON.parse(text.slice(text.indexOf('{\n'))) as { summary: Summary[]; skipped: number };
+  return child.text();
+}
+
+const jsonOf = <T>(text: string): T => JSON.parse(text.slice(text.indexOf('{\n'))) as T;
+
+async function runJob(file: string): Promise<{ summary: Summary[]; skipped: number }> {
+  return jsonOf(await runCli(['run', file, '--json']));
+}
+
+const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+/** Every summary number, computed straight from the records. */
+function expectSummaryOfRecords(summary: Summary[], records: TrialRecord[]): void {
+  for (const row of summary) {
+    const rs = records.filter((r) => r.system.id === row.system);
+    const complete = rs.flatMap((r) => (r.score.value === null ? [] : [r.score.value]));
+    expect(row, row.system).toEqual({
+      system: row.system,
+      trials: rs.length,
+      done: rs.filter((r) => r.status !== 'infra-failed').length,
+      failed: rs.filter((r) => r.status !== 'completed').length,
+      unjudged: rs.filter((r) => r.verdicts.some((v) => v.decision === 'unjudged')).length,
+      meanScore: mean(complete),
+      meanDecided: mean(rs.flatMap((r) => (r.score.decided === null ? [] : [r.score.decided]))),
+      successRate: complete.length ? (100 * complete.filter((x) => x >= 90).length) / complete.length : null,
+      coverage: mean(rs.map((r) => r.score.coverage)) ?? 0,
+    });
+  }
 }
 
 describe('sample job', () => {
@@ -51,7 +79,13 @@ describe('sample job', () => {
       ],
     });
     // Batches of 10 children per workflow run: the job continues as new 3 times on its 36 trials.
-    const first = await runJob(job, { ASSAY_JOB_BATCH_SIZE: '10' });
+    // The plain output prints every finished trial exactly once, the last ones too.
+    const text = await runCli(['run', job], { ASSAY_JOB_BATCH_SIZE: '10' });
+    const lines = text.split('\n').filter((l) => /^ {2}[\w-]+\/[\w-]+\/\d+: /.test(l));
+    expect(lines, text).toHaveLength(36);
+    expect(new Set(lines.map((l) => l.split(':')[0])).size).toBe(36);
+    const first = jsonOf<{ summary: Summary[] }>(await runCli(['status', job, '--json']));
+    expectSummaryOfRecords(first.summary, await readTrials(path.join(path.dirname(job), 'results')));
     const by = new Map(first.summary.map((s) => [s.system, s]));
     expect(by.get('oracle')?.meanDecided).toBe(100);
     expect(by.get('nop')?.meanDecided).toBe(0);
@@ -62,7 +96,6 @@ describe('sample job', () => {
     }
     for (const s of first.summary) expect(s.done, s.system).toBe(s.trials);
 
-    expect(first.skipped).toBe(0);
     const connection = await Connection.connect({ address: server().address });
     const runs: string[] = [];
     for await (const w of new Client({ connection }).workflow.list({
