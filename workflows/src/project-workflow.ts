@@ -9,6 +9,7 @@ import type { ProjectActivities } from '@assay/activities';
 import {
   injectFeedbackUpdate,
   projectProgressQuery,
+  projectTrialKey,
   type FeedbackInjection,
   type ProjectProgress,
   type ProjectTrialInput,
@@ -94,7 +95,7 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   const record = await quick.recordProject({ project: input, injected });
   progress.phase = 'done';
   return {
-    key: `${input.system.id}/${input.projectId}/${input.trial}`,
+    key: projectTrialKey(input.system.id, input.projectId, input.trial),
     processScore: record.process.score,
     finalScore: record.final.score,
     checkpoints: progress.checkpoints,

@@ -6,12 +6,12 @@
 // and a retried agent activity re-attaches to the container it already started.
 import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { TrialActivities } from '@assay/activities';
-import { trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
+import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
 
 export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   let stage = 'preparing';
   setHandler(trialStageQuery, () => stage);
-  const key = `${input.system.id}/${input.taskId}/${input.trial}`;
+  const key = trialKey(input.system.id, input.taskId, input.trial);
 
   const quick = proxyActivities<TrialActivities>({
     startToCloseTimeout: '10 minutes',

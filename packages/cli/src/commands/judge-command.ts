@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { evaluateTaskSubmission, rejudgeProject, withEvaluation, type EvaluationTools } from '@assay/activities';
 import type { LoadedBenchmark } from '@assay/benchmark';
-import type { JobSpec, ProjectRecord, TrialRecord } from '@assay/core';
+import { projectTrialKey, trialKey, type JobSpec, type ProjectRecord, type TrialRecord } from '@assay/core';
 import { judgeCost, loadJudgeSetupFile, sumJudgeCosts, type JudgeCost } from '@assay/judge';
 import {
   RESULTS_LAYOUT_VERSION,
@@ -110,7 +110,7 @@ async function rejudgeTrial(ctx: Rejudging, record: TrialRecord): Promise<TrialR
   const rejudged = withEvaluation(record, { ...evaluation, formatCompliance: record.formatCompliance });
   await writeTrialRecord(ctx.out, rejudged);
   ctx.print(
-    `  ${record.system.id}/${record.task.id}/${record.trial}: ${fmt(rejudged.score.value)} (was ${fmt(record.score.value)})`,
+    `  ${trialKey(record.system.id, record.task.id, record.trial)}: ${fmt(rejudged.score.value)} (was ${fmt(record.score.value)})`,
   );
   return rejudged;
 }
@@ -119,7 +119,7 @@ async function rejudgeTrial(ctx: Rejudging, record: TrialRecord): Promise<TrialR
 async function rejudgeOneProject(ctx: Rejudging, record: ProjectRecord): Promise<ProjectRecord | null> {
   const project = ctx.benchmark.projects.find((p) => p.spec.id === record.project.id);
   if (!project) return null;
-  const where = `${record.system.id}/${record.project.id}/${record.trial}`;
+  const where = projectTrialKey(record.system.id, record.project.id, record.trial);
   const rejudged = await rejudgeProject(
     { ...ctx.tools, judgeSetup: ctx.setup, store: ctx.store },
     { record, project, workDir: path.join(ctx.scratch, 'projects', where) },
