@@ -3,7 +3,7 @@
 // Unjudged stays explicit: score columns hold null, never 0.
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
-import type { CriterionVerdict, ProjectRecord, TrialRecord } from '@assay/core';
+import { isSuccess, type CriterionVerdict, type ProjectRecord, type TrialRecord } from '@assay/core';
 import type { JobResults } from './load-results.js';
 import { messages } from './messages.js';
 
@@ -148,7 +148,7 @@ export function fromProjectRecords(
       checkpoints: r.checkpoints.length,
       checkpoints_pending: pending,
       checkpoints_judged: scores.length,
-      checkpoints_passed: scores.filter((x) => x >= 90).length,
+      checkpoints_passed: scores.filter(isSuccess).length,
       agent_seconds: res.agentSeconds,
       agent_hours: res.agentSeconds / 3600,
       input_tokens: res.inputTokens,
@@ -167,7 +167,7 @@ export function fromProjectRecords(
         status: c.score === null ? 'unjudged' : 'judged',
         agent_status: c.agent.status,
         score: c.score,
-        passed: c.score === null ? null : c.score >= 90,
+        passed: c.score === null ? null : isSuccess(c.score),
         gate: c.gateTriggered,
         agent_seconds: c.agent.durationSeconds,
       });
