@@ -1,5 +1,12 @@
 // `assay run`'s per-unit lines, from successive progress snapshots of the job workflow.
-import type { JobProgress } from '@assay/core';
+import {
+  projectTrialKey,
+  trialKey,
+  type JobProgress,
+  type ProjectRecord,
+  type TrialOutcome,
+  type TrialRecord,
+} from '@assay/core';
 
 /** Prints each finished trial or project once, whichever progress snapshot shows it first. */
 export function createProgressReporter(log: (line: string) => void): (p: JobProgress) => void {
@@ -18,4 +25,17 @@ export function createProgressReporter(log: (line: string) => void): (p: JobProg
       log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
     }
   };
+}
+
+/** A recorded trial as a progress line: the records are the truth when progress snapshots missed it. */
+export function outcomeOfTrialRecord(r: TrialRecord): TrialOutcome {
+  const unjudged = r.verdicts.filter((v) => v.decision === 'unjudged').length;
+  const key = trialKey(r.system.id, r.task.id, r.trial);
+  return { key, kind: 'task', status: r.status, score: r.score.value, decided: r.score.decided, unjudged };
+}
+
+export function outcomeOfProjectRecord(r: ProjectRecord): TrialOutcome {
+  const unjudged = r.checkpoints.reduce((a, c) => a + c.unjudged.length, 0);
+  const key = projectTrialKey(r.system.id, r.project.id, r.trial);
+  return { key, kind: 'project', status: 'completed', score: r.final.score, decided: r.process.score, unjudged };
 }

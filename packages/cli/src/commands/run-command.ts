@@ -5,7 +5,7 @@ import { Client, Connection, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } f
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
-import { createProgressReporter } from '../progress-reporter.js';
+import { createProgressReporter, outcomeOfProjectRecord, outcomeOfTrialRecord } from '../progress-reporter.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot, temporalNamespace } from '../repo-root.js';
@@ -37,6 +37,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const client = new Client({ connection, namespace: temporalNamespace() });
   const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30));
   const workflowId = jobWorkflowId(job.spec.id);
+  const startedAt = new Date().toISOString();
   const handle = await client.workflow.start('jobWorkflow', {
     workflowId,
     taskQueue: TASK_QUEUE,
@@ -85,9 +86,20 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * job.spec.trials]));
   // Invalid records are left out of the summary, as before.
   const store = openResultsStore(job.resultsDir);
-  const summary =
-    input.taskIds.length > 0 ? summarizeResults(await readTrialRecords(store, { problems: [] }), expected) : [];
-  const projects = summarizeProjects(await readProjectRecords(store, { problems: [] }));
+  const trialRecords = await readTrialRecords(store, { problems: [] });
+  const projectRecords = await readProjectRecords(store, { problems: [] });
+  // A continued-as-new job's final progress holds only its last batch: whatever finished in
+  // this run that no snapshot showed is printed from its record.
+  const recordedNow = (r: { recordedAt: string }) => r.recordedAt >= startedAt;
+  report({
+    ...progress,
+    done: [
+      ...trialRecords.filter(recordedNow).map(outcomeOfTrialRecord),
+      ...projectRecords.filter(recordedNow).map(outcomeOfProjectRecord),
+    ],
+  });
+  const summary = input.taskIds.length > 0 ? summarizeResults(trialRecords, expected) : [];
+  const projects = summarizeProjects(projectRecords);
   const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
   if (opts.json) {
     console.log(
