@@ -3,15 +3,11 @@
 // of problems where there are several) and a non-zero exit code.
 import { Command } from 'commander';
 import { CliError } from './cli-error.js';
-import { serverStartCommand, serverStatusCommand, serverStopCommand, setupCommand } from './commands/infra-commands.js';
-import { runCommand } from './commands/run-command.js';
-import { statusCommand } from './commands/status-command.js';
-import { validateCommand } from './commands/validate-command.js';
-import { workerCommand } from './commands/worker-command.js';
-import { mockLlmCommand } from './commands/mock-llm-command.js';
-import { judgeCommand } from './commands/judge-command.js';
-import { feedbackCommand } from './commands/feedback-command.js';
-import { reportCommand, reproduceCommand } from './commands/report-commands.js';
+import { lazyAction } from './lazy-action.js';
+
+// Each command's module (and what it pulls in) is imported by its action only.
+const infra = () => import('./commands/infra-commands.js');
+const reports = () => import('./commands/report-commands.js');
 
 const program = new Command('assay')
   .description('Run agent benchmarks of professional deliverables durably on Temporal and Docker.')
@@ -24,22 +20,22 @@ program
   )
   .option('--no-document-tools', 'skip LibreOffice and poppler')
   .option('--chromium', 'also install Chromium (for report tests)')
-  .action(setupCommand);
+  .action(lazyAction(infra, 'setupCommand'));
 
 const server = program.command('server').description('the local Temporal dev server (SQLite under .assay/)');
-server.command('start').description('start it (no-op when running)').action(serverStartCommand);
-server.command('stop').description('stop it').action(serverStopCommand);
+server.command('start').description('start it (no-op when running)').action(lazyAction(infra, 'serverStartCommand'));
+server.command('stop').description('stop it').action(lazyAction(infra, 'serverStopCommand'));
 server
   .command('status')
   .description('is it running, and where')
   .option('--json', 'machine-readable output')
-  .action(serverStatusCommand);
+  .action(lazyAction(infra, 'serverStatusCommand'));
 
 program
   .command('worker')
   .description('run a worker until interrupted')
   .option('--concurrency <n>', 'activities at once on this worker')
-  .action(workerCommand);
+  .action(lazyAction(() => import('./commands/worker-command.js'), 'workerCommand'));
 
 program
   .command('run')
@@ -49,7 +45,7 @@ program
   .option('--detach', 'submit and return without waiting')
   .option('--heartbeat-seconds <n>', 'agent heartbeat timeout (default 30)')
   .option('--json', 'machine-readable output')
-  .action(runCommand);
+  .action(lazyAction(() => import('./commands/run-command.js'), 'runCommand'));
 
 program
   .command('status')
@@ -57,14 +53,14 @@ program
   .argument('<job>', 'job YAML file')
   .option('--wait', 'wait for the job to finish first')
   .option('--json', 'machine-readable output')
-  .action(statusCommand);
+  .action(lazyAction(() => import('./commands/status-command.js'), 'statusCommand'));
 
 program
   .command('validate')
   .description('check a benchmark folder or a job file; prints every problem as file:field: reason')
   .argument('<path>', 'benchmark folder or job YAML')
   .option('--json', 'machine-readable output')
-  .action(validateCommand);
+  .action(lazyAction(() => import('./commands/validate-command.js'), 'validateCommand'));
 
 program
   .command('feedback')
@@ -76,7 +72,7 @@ program
   .requiredOption('--file <file>', 'feedback text file; released under /workspace/inputs/feedback/')
   .option('--name <name>', 'file name in the workspace (default: the file name)')
   .option('--json', 'machine-readable output')
-  .action(feedbackCommand);
+  .action(lazyAction(() => import('./commands/feedback-command.js'), 'feedbackCommand'));
 
 program
   .command('judge')
@@ -85,7 +81,7 @@ program
   .requiredOption('--judge <file>', 'judge setup YAML (a bare setup or a document with a judge: key)')
   .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name)')
   .option('--json', 'machine-readable output')
-  .action(judgeCommand);
+  .action(lazyAction(() => import('./commands/judge-command.js'), 'judgeCommand'));
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -99,7 +95,7 @@ program
   .option('--specialized <system>', 'a specialized system for the general-vs-specialized table (repeatable)', collect)
   .option('--labels <file>', 'expert labels CSV/JSONL for judge agreement (repeatable)', collect)
   .option('--json', 'print the analysis as JSON')
-  .action(reportCommand);
+  .action(lazyAction(reports, 'reportCommand'));
 
 program
   .command('reproduce')
@@ -107,7 +103,7 @@ program
   .option('--out <dir>', 'also write the figures of the published data as a report')
   .option('--published <dir>', 'published CSVs (default ../shared/published, or ASSAY_PUBLISHED_DIR)')
   .option('--json', 'machine-readable output')
-  .action(reproduceCommand);
+  .action(lazyAction(reports, 'reproduceCommand'));
 
 program
   .command('mock-llm')
@@ -115,7 +111,7 @@ program
   .option('--port <n>', 'port (default: any free port)')
   .option('--script <file>', 'YAML/JSON script of rules (see packages/mock-llm/README.md)')
   .option('--json', 'print the URL as JSON')
-  .action(mockLlmCommand);
+  .action(lazyAction(() => import('./commands/mock-llm-command.js'), 'mockLlmCommand'));
 
 try {
   await program.parseAsync(process.argv);
