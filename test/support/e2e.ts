@@ -66,9 +66,13 @@ export function writeJob(job: Record<string, unknown>): string {
   return file;
 }
 
-/** Run the CLI as a separate process (as a user would), with TEMPORAL_ADDRESS set. */
+/**
+ * Run the CLI as a separate process (as a user would: through the launcher `pnpm assay` runs, i.e.
+ * the compiled build, rebuilt when a source changed), with TEMPORAL_ADDRESS set. The launcher runs
+ * the CLI in its own process, so the child's pid is the CLI's.
+ */
 export function spawnCli(args: string[], address: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'packages/cli/src/main.ts'), ...args], {
+  return spawn(process.execPath, [path.join(ROOT, 'scripts/assay.mjs'), ...args], {
     cwd: ROOT,
     env: { ...process.env, TEMPORAL_ADDRESS: address, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
