@@ -6,7 +6,7 @@ import { ensureBaseImage } from './base-image.js';
 import { ensureDocker } from './docker-engine.js';
 import { ensureDocumentTools } from './document-tools.js';
 import { scriptedAgentSourceDir } from './paths.js';
-import type { Log } from './run.js';
+import { runChecked, type Log } from './run.js';
 import { ensureScriptedAgentImage } from './scripted-agent-image.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 import { ensureTemporalTestServer } from './temporal-test-server.js';
@@ -39,6 +39,11 @@ export async function setupAll(opts: SetupOptions): Promise<SetupStep[]> {
   };
   const { root } = opts;
 
+  // The compiled CLI `pnpm assay` runs (it would build itself on first use; CI gets it here).
+  await step('cli-build', async () => {
+    const r = await runChecked(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root });
+    return { detail: r.stdout.trim() };
+  });
   await step('temporal-cli', async () => ({ detail: await ensureTemporalCli({ root, log }) }));
   // Workflow unit tests (workflows/test) run against it; installing it here gives CI it too.
   await step('temporal-test-server', async () => ({ detail: await ensureTemporalTestServer({ root, log }) }));
