@@ -1,9 +1,9 @@
 // Activities of single-task trials, built over injected clients (Docker, evidence,
 // judge) so that only the worker constructs real ones.
-import { cpSync, existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import type { LoadedTask } from '@assay/benchmark';
+import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
 import type { DeliverableEntry, TrialInput, TrialRecord } from '@assay/core';
 import { listRegularFiles, openResultsStore, storeFile, trialDirKey, writeTrialRecord } from '@assay/results';
 import { assembleTrialRecord } from './assemble-trial-record.js';
@@ -72,8 +72,9 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       emptyDir(p.workDir);
       mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
       mkdirSync(p.instructionDir, { recursive: true });
+      // Links are never followed: a host file must not land in the agent's workspace (validation refuses them too).
       if (existsSync(agent.inputsDir))
-        cpSync(agent.inputsDir, path.join(p.workspace, 'inputs'), { recursive: true, dereference: true });
+        copyBenchmarkTree(agent.inputsDir, path.join(p.workspace, 'inputs'), trial.benchmark.root);
       else mkdirSync(path.join(p.workspace, 'inputs'));
       writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
       writeFileSync(p.preparedMarker, new Date().toISOString());

@@ -1,8 +1,8 @@
 // Activities of a project's persistent workspace: prepare it, release each stage's materials
 // and feedback, run the agent of one subtask.
-import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LoadedProject } from '@assay/benchmark';
+import { copyBenchmarkFile, type LoadedProject } from '@assay/benchmark';
 import type { FeedbackInjection, ProjectTrialInput, SubtaskInput } from '@assay/core';
 import { holdForFaultInjection } from './heartbeat.js';
 import type { ProjectContext } from './project-context.js';
@@ -39,7 +39,8 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       return stage.releases.map((r) => {
         const to = r.to ?? path.basename(r.path);
         mkdirSync(path.dirname(path.join(inputs, to)), { recursive: true });
-        copyFileSync(path.join(project.releasesDir, r.path), path.join(inputs, to));
+        // Not through a link, and only a regular file (validation refuses the rest too).
+        copyBenchmarkFile(path.join(project.releasesDir, r.path), path.join(inputs, to), args.project.benchmark.root);
         return to;
       });
     },

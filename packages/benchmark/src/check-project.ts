@@ -1,14 +1,14 @@
 // Cross-file rules of a project that a schema alone cannot express: ids unique, releases inside the
 // project and present, checkpoints keyed by real subtasks, dependencies that resolve within their own
 // list (with a specific reason when they point at another list), acyclic, reuses that resolve.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkReferenceFiles } from './check-reference-files.js';
 import { declaredOutputs } from './declared-outputs.js';
 import { findCycle } from './find-cycle.js';
 import { list, num, rec, records, str, strings, type Path, type Raw } from './loose.js';
 import { messages } from './messages.js';
-import { resolveInside } from './paths.js';
+import { isInside, resolveInside } from './paths.js';
 import { reportDuplicates } from './report-duplicates.js';
 import { validateCheck, type Declared } from './validate-check.js';
 import type { YamlFile } from './yaml-file.js';
@@ -19,6 +19,8 @@ export interface ProjectFiles {
   spec: YamlFile | null;
   criteria: YamlFile | null;
   labelOf: (p: string) => string;
+  /** Entries under releases/ already refused as links or special files (reported there, once). */
+  refused: readonly string[];
 }
 
 /** What the criteria file is checked against, read from project.yaml. */
@@ -75,9 +77,8 @@ function checkReleases(ctx: ProjectFiles, spec: YamlFile, stages: { item: Raw; i
   for (const { item, at } of releases) {
     const rel = str(item.path);
     if (rel === undefined) continue;
-    const abs = resolveInside(ctx.root, releasesDir, rel);
-    if (abs === null) spec.report([...at, 'path'], messages.escapes(rel));
-    else if (!existsSync(abs)) spec.report([...at, 'path'], messages.missingFile(path.relative(ctx.dir, abs)));
+    const problem = releaseProblem(ctx, releasesDir, rel);
+    if (problem !== null) spec.report([...at, 'path'], problem);
     const to = str(item.to) ?? path.basename(rel);
     const other = targets.get(to);
     if (other) spec.report([...at, 'to'], messages.duplicateRelease(to, spec.fieldName(other)));
@@ -88,6 +89,16 @@ function checkReleases(ctx: ProjectFiles, spec: YamlFile, stages: { item: Raw; i
     releases.flatMap(({ item, at }) => (str(item.id) === undefined ? [] : [{ id: str(item.id)!, at }])),
     'release id',
   );
+}
+
+/** Why a release cannot be copied into the workspace, or null (also under an entry refused where it is). */
+function releaseProblem(ctx: ProjectFiles, releasesDir: string, rel: string): string | null {
+  const wanted = path.resolve(releasesDir, rel);
+  if (ctx.refused.some((r) => isInside(r, wanted))) return null;
+  const abs = resolveInside(ctx.root, releasesDir, rel);
+  if (abs === null) return messages.escapes(rel);
+  if (!existsSync(abs)) return messages.missingFile(path.relative(ctx.dir, abs));
+  return statSync(abs).isDirectory() ? messages.releaseIsFolder : null;
 }
 
 /** Where each criterion id lives, for saying why a dependency does not resolve. */

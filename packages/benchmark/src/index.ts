@@ -2,3 +2,6 @@ export * from './issue.js';
 export * from './load-benchmark.js';
 export * from './load-job.js';
 export { findCycle } from './find-cycle.js';
+export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-files.js';
+export { FILE_LIMITS } from './file-limits.js';
+export { ENV_NAME, findSecrets, keyTokens, type SecretFinding } from './find-secrets.js';

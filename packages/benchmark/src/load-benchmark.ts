@@ -1,7 +1,7 @@
 // Load a benchmark folder into typed tasks and projects, collecting every problem — schema and
 // references together, in one pass — as file:field: reason. Agent-visible and evaluator-only parts are returned in
 // separate objects so workspace preparation can never reach rubrics or references.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   benchmarkIndexSchema,
@@ -20,7 +20,7 @@ import { checkTask } from './check-task.js';
 import { InvalidInputError, type Issue } from './issue.js';
 import { str, strings, type Raw } from './loose.js';
 import { messages } from './messages.js';
-import { walkContained } from './paths.js';
+import { acceptEntry, inspectTree } from './inspect-tree.js';
 import { reportDuplicates } from './report-duplicates.js';
 import { readYamlFile } from './yaml-file.js';
 
@@ -60,11 +60,26 @@ export interface LoadedBenchmark {
   projects: LoadedProject[];
 }
 
+/** Bytes of agent-visible material (a task's inputs, a project's releases), by id: what a work volume must hold. */
+export interface MaterialBytes {
+  tasks: Map<string, number>;
+  projects: Map<string, number>;
+}
+
 export interface LoadResult {
   benchmark: LoadedBenchmark | null;
   issues: Issue[];
   /** The index as written (id, task and project ids), when benchmark.yaml could be read: for checking job filters. */
   listed?: { id: string; tasks: string[]; projects: string[] };
+  material?: MaterialBytes;
+}
+
+/** What loading one task or project needs besides its folder. */
+interface LoadContext {
+  root: string;
+  labelOf: (p: string) => string;
+  issues: Issue[];
+  material: MaterialBytes;
 }
 
 /** Ids as the schema allows them: also what keeps a folder name inside tasks/ or projects/. */
@@ -75,16 +90,13 @@ export function inspectBenchmark(dir: string, cwd = process.cwd()): LoadResult {
   const root = path.resolve(dir);
   const issues: Issue[] = [];
   const labelOf = (abs: string): string => path.relative(cwd, abs) || '.';
-  if (!existsSync(root) || !statSync(root).isDirectory()) {
-    issues.push({
-      file: labelOf(root),
-      field: '',
-      reason: existsSync(root) ? messages.notAFolder : messages.fileMissing,
-    });
+  const indexFile = path.join(root, 'benchmark.yaml');
+  const problem = rootProblem(root, indexFile);
+  if (problem !== null) {
+    issues.push({ file: labelOf(root), field: '', reason: problem });
     return { benchmark: null, issues };
   }
-  const indexFile = path.join(root, 'benchmark.yaml');
-  const file = readYamlFile(indexFile, labelOf(indexFile), issues);
+  const file = readYamlFile(indexFile, labelOf(indexFile), issues, { regularOnly: true });
   if (!file) return { benchmark: null, issues };
   const index = file.validate(benchmarkIndexSchema);
   const raw = file.raw as Raw;
@@ -101,18 +113,38 @@ export function inspectBenchmark(dir: string, cwd = process.cwd()): LoadResult {
     projectIds.map((t) => ({ id: t.value, at: ['projects', t.index] })),
     'project id',
   );
-  const unique = (ids: { value: string }[]) => [...new Set(ids.map((t) => t.value))].filter((id) => FOLDER_ID.test(id));
-  const tasks = unique(taskIds).flatMap((id) => loadTask(root, path.join(root, 'tasks', id), labelOf, issues) ?? []);
-  const projects = unique(projectIds).flatMap(
-    (id) => loadProject(root, path.join(root, 'projects', id), labelOf, issues) ?? [],
-  );
+  const ctx: LoadContext = { root, labelOf, issues, material: { tasks: new Map(), projects: new Map() } };
+  const tasks = unitFolders(ctx, 'tasks', taskIds).flatMap((id) => loadTask(ctx, id) ?? []);
+  const projects = unitFolders(ctx, 'projects', projectIds).flatMap((id) => loadProject(ctx, id) ?? []);
   const listed = {
     id: str(raw.id) ?? path.basename(root),
     tasks: taskIds.map((t) => t.value),
     projects: projectIds.map((t) => t.value),
   };
   const benchmark = issues.length === 0 && index ? { root, index, tasks, projects } : null;
-  return { benchmark, issues, listed };
+  return { benchmark, issues, listed, material: ctx.material };
+}
+
+function rootProblem(root: string, indexFile: string): string | null {
+  if (!existsSync(root)) return messages.fileMissing;
+  if (!statSync(root).isDirectory()) return messages.notAFolder;
+  try {
+    lstatSync(indexFile); // a dangling link named benchmark.yaml is reported as the link it is
+    return null;
+  } catch {
+    return messages.notABenchmark;
+  }
+}
+
+/**
+ * The listed ids whose folders may be loaded: unique, shaped like an id (which keeps them inside
+ * tasks/ or projects/), and neither the folder nor tasks/ (projects/) a link — refused in one line each.
+ */
+function unitFolders(ctx: LoadContext, kind: 'tasks' | 'projects', ids: { value: string }[]): string[] {
+  const unique = [...new Set(ids.map((t) => t.value))].filter((id) => FOLDER_ID.test(id));
+  if (unique.length === 0 || !acceptEntry(ctx.root, kind, ctx.labelOf, ctx.issues)) return [];
+  const parent = path.join(ctx.root, kind);
+  return unique.filter((id) => acceptEntry(parent, id, ctx.labelOf, ctx.issues));
 }
 
 /** Load or throw an InvalidInputError listing every issue. */
@@ -122,17 +154,19 @@ export function loadBenchmark(dir: string, cwd = process.cwd()): LoadedBenchmark
   return benchmark;
 }
 
-function loadTask(root: string, dir: string, labelOf: (p: string) => string, issues: Issue[]): LoadedTask | null {
+function loadTask(ctx: LoadContext, id: string): LoadedTask | null {
+  const dir = path.join(ctx.root, 'tasks', id);
   const specFile = path.join(dir, 'task.yaml');
   const rubricFile = path.join(dir, 'evaluator', 'rubric.yaml');
-  const specYaml = readYamlFile(specFile, labelOf(specFile), issues);
-  const rubricYaml = readYamlFile(rubricFile, labelOf(rubricFile), issues);
+  const { labelOf, issues } = ctx;
+  const specYaml = readYamlFile(specFile, labelOf(specFile), issues, { regularOnly: true });
+  const rubricYaml = readYamlFile(rubricFile, labelOf(rubricFile), issues, { regularOnly: true });
   const spec = specYaml?.validate(taskSpecSchema) ?? null;
   const rubric = rubricYaml?.validate(rubricSchema) ?? null;
-  const inputsDir = path.join(dir, 'inputs');
-  walkContained(root, inputsDir, labelOf(inputsDir), issues);
-  checkTask({ root, dir, spec: specYaml, rubric: rubricYaml, labelOf });
+  ctx.material.tasks.set(id, inspectTree(dir, 'inputs', labelOf, issues).bytes);
+  checkTask({ root: ctx.root, dir, spec: specYaml, rubric: rubricYaml, labelOf });
   if (!spec || !rubric) return null;
+  const inputsDir = path.join(dir, 'inputs');
   return {
     dir,
     spec,
@@ -145,14 +179,18 @@ function loadTask(root: string, dir: string, labelOf: (p: string) => string, iss
   };
 }
 
-function loadProject(root: string, dir: string, labelOf: (p: string) => string, issues: Issue[]): LoadedProject | null {
+function loadProject(ctx: LoadContext, id: string): LoadedProject | null {
+  const dir = path.join(ctx.root, 'projects', id);
   const specFile = path.join(dir, 'project.yaml');
   const criteriaFile = path.join(dir, 'evaluator', 'criteria.yaml');
-  const specYaml = readYamlFile(specFile, labelOf(specFile), issues);
-  const criteriaYaml = readYamlFile(criteriaFile, labelOf(criteriaFile), issues);
+  const { labelOf, issues } = ctx;
+  const specYaml = readYamlFile(specFile, labelOf(specFile), issues, { regularOnly: true });
+  const criteriaYaml = readYamlFile(criteriaFile, labelOf(criteriaFile), issues, { regularOnly: true });
   const spec = specYaml?.validate(projectSpecSchema) ?? null;
   const criteria = criteriaYaml?.validate(projectCriteriaSchema) ?? null;
-  checkProject({ root, dir, spec: specYaml, criteria: criteriaYaml, labelOf });
+  const releases = inspectTree(dir, 'releases', labelOf, issues);
+  ctx.material.projects.set(id, releases.bytes);
+  checkProject({ root: ctx.root, dir, spec: specYaml, criteria: criteriaYaml, labelOf, refused: releases.refused });
   if (!spec || !criteria) return null;
   return {
     dir,

@@ -3,10 +3,15 @@
 import path from 'node:path';
 import { jobSchema, type JobSpec } from '@assay/core';
 import { InvalidInputError, type Issue } from './issue.js';
-import { inspectBenchmark, type LoadedBenchmark } from './load-benchmark.js';
+import { checkJob, checkSecrets, cpusProblem } from './check-job.js';
+import { resultsDirProblem } from './check-results-dir.js';
+import { inspectBenchmark, type LoadedBenchmark, type LoadResult } from './load-benchmark.js';
 import { str, strings, type Raw } from './loose.js';
 import { messages } from './messages.js';
-import { readYamlFile } from './yaml-file.js';
+import { readYamlFile, type YamlFile } from './yaml-file.js';
+
+/** A job id as the schema allows it (it names the default results folder). */
+const JOB_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 export interface LoadedJob {
   file: string;
@@ -16,41 +21,72 @@ export interface LoadedJob {
   resultsDir: string;
 }
 
-export function inspectJob(
-  file: string,
-  opts: { repoRoot: string; cwd?: string },
-): { job: LoadedJob | null; issues: Issue[] } {
+export interface JobOptions {
+  repoRoot: string;
+  cwd?: string;
+  /**
+   * Also check what depends on the machine running the job: its CPUs, the results folder writable
+   * here (default true: `validate`). Reading a job's results elsewhere passes false; `run` checks
+   * them with machineIssues before it submits.
+   */
+  machine?: boolean;
+}
+
+export function inspectJob(file: string, opts: JobOptions): { job: LoadedJob | null; issues: Issue[] } {
   const cwd = opts.cwd ?? process.cwd();
   const abs = path.resolve(cwd, file);
   const label = path.relative(cwd, abs) || abs;
   const issues: Issue[] = [];
   const yaml = readYamlFile(abs, label, issues);
   if (!yaml) return { job: null, issues };
+  // Secrets first: each is one line that says how to pass a key, and no issue shows one.
+  checkSecrets(yaml);
   // One pass: the benchmark and the filters are checked even when the job itself has schema problems.
   const spec = yaml.validate(jobSchema);
   const raw = yaml.raw as Raw;
   const benchRel = str(raw.benchmark);
-  if (benchRel === undefined) return { job: null, issues };
-  const { benchmark, issues: benchIssues, listed } = inspectBenchmark(path.resolve(path.dirname(abs), benchRel), cwd);
-  issues.push(...benchIssues);
-  if (listed) {
-    for (const t of strings(raw.tasks))
-      if (!listed.tasks.includes(t.value)) yaml.report(['tasks', t.index], messages.unknownJobTask(t.value, listed.id));
-    for (const p of strings(raw.projects))
-      if (!listed.projects.includes(p.value))
-        yaml.report(['projects', p.index], messages.unknownJobProject(p.value, listed.id));
-  }
-  if (!spec || !benchmark || issues.length > 0) return { job: null, issues };
-  const resultsDir = spec.results
-    ? path.resolve(path.dirname(abs), spec.results)
-    : path.join(opts.repoRoot, '.assay', 'results', spec.id);
+  const inspected = benchRel === undefined ? null : inspectBenchmark(path.resolve(path.dirname(abs), benchRel), cwd);
+  issues.push(...(inspected?.issues ?? []));
+  if (inspected?.listed) checkFilters(yaml, raw, inspected.listed);
+  const resultsDir = resultsDirOf(raw, abs, opts.repoRoot);
+  const resources = spec?.resources ?? null;
+  checkJob({ file: yaml, raw, resultsDir, resources, material: inspected?.material }, opts.machine ?? true);
+  const benchmark = inspected?.benchmark;
+  if (!spec || !benchmark || !resultsDir || issues.length > 0) return { job: null, issues };
   return { job: { file: abs, spec, benchmark, resultsDir }, issues };
 }
 
-export function loadJob(file: string, opts: { repoRoot: string; cwd?: string }): LoadedJob {
+function checkFilters(yaml: YamlFile, raw: Raw, listed: NonNullable<LoadResult['listed']>): void {
+  for (const t of strings(raw.tasks))
+    if (!listed.tasks.includes(t.value)) yaml.report(['tasks', t.index], messages.unknownJobTask(t.value, listed.id));
+  for (const p of strings(raw.projects))
+    if (!listed.projects.includes(p.value))
+      yaml.report(['projects', p.index], messages.unknownJobProject(p.value, listed.id));
+}
+
+/** The job's results folder: `results` relative to the job file, else .assay/results/<id> under the repository. */
+function resultsDirOf(raw: Raw, jobFile: string, repoRoot: string): string | null {
+  const results = str(raw.results);
+  if (results !== undefined) return path.resolve(path.dirname(jobFile), results);
+  const id = str(raw.id);
+  return id === undefined || !JOB_ID.test(id) ? null : path.join(repoRoot, '.assay', 'results', id);
+}
+
+export function loadJob(file: string, opts: JobOptions): LoadedJob {
   const { job, issues } = inspectJob(file, opts);
   if (!job) throw new InvalidInputError(issues);
   return job;
+}
+
+/** What keeps this machine from running a loaded job: more CPUs than it has, a results folder it cannot write. */
+export function machineIssues(job: LoadedJob, cwd = process.cwd()): Issue[] {
+  const file = path.relative(cwd, job.file) || job.file;
+  const results = resultsDirProblem(job.resultsDir);
+  const cpus = cpusProblem(job.spec.resources.cpus);
+  return [
+    ...(results === null ? [] : [{ file, field: 'results', reason: results }]),
+    ...(cpus === null ? [] : [{ file, field: 'resources.cpus', reason: cpus }]),
+  ];
 }
 
 /**

@@ -1,19 +1,33 @@
 // One YAML file of a benchmark or job: its data as written, and every problem found in it reported
 // at the field a person wrote (named by ids, see nameField) with the line and column the parser gives.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { refusalOf } from './benchmark-files.js';
+import { decodeUtf8 } from './decode-text.js';
+import { FILE_LIMITS } from './file-limits.js';
+import { maskKeys } from './find-secrets.js';
+import { errorText } from './error-text.js';
 import { nameField, type Issue } from './issue.js';
 import { messages } from './messages.js';
 
 export interface ReportOptions {
   /** Name the field by this path instead (e.g. `dependsOn` while the position is of one entry). */
   name?: readonly PropertyKey[];
+  /** Nothing else is reported at this field, not even a schema problem (a secret: one line that says what to do). */
+  settles?: boolean;
 }
+
+const within = (field: string, fields: readonly string[]) =>
+  fields.some((f) => field === f || field.startsWith(`${f}.`) || field.startsWith(`${f}[`));
 
 export class YamlFile {
   /** Fields (as named) with a schema problem: reference checks do not report them a second time. */
   private readonly schemaFields: string[] = [];
+  /** Fields reported with `settles`: the schema does not report them either. */
+  private readonly settledFields: string[] = [];
+  /** Values that must never appear in an issue (they look like secrets). */
+  private readonly hidden: string[] = [];
 
   constructor(
     readonly label: string,
@@ -49,13 +63,20 @@ export class YamlFile {
     return nameField(path, this.raw);
   }
 
+  /** Never show these values in an issue: every field name and reason is masked before it is kept. */
+  hide(values: readonly string[]): void {
+    this.hidden.push(...values.filter((v) => v.length > 0));
+  }
+
+  private mask(text: string): string {
+    return this.hidden.reduce((out, secret) => out.split(secret).join(messages.masked), text);
+  }
+
   report(path: readonly PropertyKey[], reason: string, opts: ReportOptions = {}): void {
     const field = this.fieldName(opts.name ?? path);
-    const shadowed = this.schemaFields.some(
-      (f) => field === f || field.startsWith(`${f}.`) || field.startsWith(`${f}[`),
-    );
-    if (shadowed) return;
-    this.issues.push({ file: this.label, field, reason, ...this.position(path) });
+    if (within(field, this.schemaFields) || within(field, this.settledFields)) return;
+    this.issues.push({ file: this.label, field: this.mask(field), reason: this.mask(reason), ...this.position(path) });
+    if (opts.settles) this.settledFields.push(field);
   }
 
   /** Schema-check the data; every problem is reported, and the typed data returned only when there is none. */
@@ -76,7 +97,8 @@ export class YamlFile {
 
   private reportSchema(path: readonly PropertyKey[], reason: string): void {
     const field = this.fieldName(path);
-    this.issues.push({ file: this.label, field, reason, ...this.position(path) });
+    if (within(field, this.settledFields)) return;
+    this.issues.push({ file: this.label, field: this.mask(field), reason: this.mask(reason), ...this.position(path) });
     this.schemaFields.push(field);
   }
 }
@@ -95,30 +117,67 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   return here;
 }
 
-/** Read one YAML file; a missing file or a syntax error is reported and gives null. */
-export function readYamlFile(file: string, label: string, issues: Issue[]): YamlFile | null {
-  if (!existsSync(file) || !statSync(file).isFile()) {
-    issues.push({ file: label, field: '', reason: messages.fileMissing });
-    return null;
+export interface ReadOptions {
+  /** Refuse a symbolic link or a hard link too (benchmark files; a job file may be a link). */
+  regularOnly?: boolean;
+}
+
+/** The file's text, or why it cannot be a YAML file: missing, a folder, special, too big, not UTF-8. */
+function readYamlText(file: string, opts: ReadOptions): { text: string } | { problem: string } {
+  let st: Stats;
+  try {
+    st = opts.regularOnly ? lstatSync(file) : statSync(file);
+  } catch {
+    return { problem: messages.fileMissing };
   }
+  const refused = opts.regularOnly ? refusalOf(file, st) : null;
+  if (refused !== null) return { problem: refused };
+  if (st.isDirectory()) return { problem: messages.folderNotYaml };
+  if (!st.isFile()) return { problem: messages.notARegularFile };
+  if (st.size > FILE_LIMITS.yamlBytes) return { problem: messages.yamlTooBig(st.size, FILE_LIMITS.yamlBytes) };
+  try {
+    return decodeUtf8(readFileSync(file));
+  } catch (err) {
+    return { problem: messages.cannotRead(errorText(err)) };
+  }
+}
+
+/** The document's data; aliases expanded at most FILE_LIMITS.aliases times (an alias bomb is an issue, not a hang). */
+function toData(doc: Document): { raw: unknown } | { problem: string } {
+  try {
+    return { raw: doc.toJS({ maxAliasCount: FILE_LIMITS.aliases }) };
+  } catch (err) {
+    const reason = err instanceof ReferenceError ? messages.aliasBomb(FILE_LIMITS.aliases) : null;
+    return { problem: reason ?? messages.cannotRead(errorText(err)) };
+  }
+}
+
+/** Read one YAML file; a file that cannot be read, a syntax error or a non-mapping is reported and gives null. */
+export function readYamlFile(file: string, label: string, issues: Issue[], opts: ReadOptions = {}): YamlFile | null {
+  const problem = (reason: string): null => {
+    issues.push({ file: label, field: '', reason });
+    return null;
+  };
+  const read = readYamlText(file, opts);
+  if ('problem' in read) return problem(read.problem);
   const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(file, 'utf8'), { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
+  const doc = parseDocument(read.text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
   if (doc.errors.length > 0) {
     for (const err of doc.errors) {
       const pos = err.linePos?.[0];
       issues.push({
         file: label,
         field: pos ? `line ${pos.line}` : '',
-        reason: messages.yamlSyntax(err.message.split('\n')[0] ?? err.code),
+        // The parser may quote the source; a key in it is masked before the issue is kept.
+        reason: messages.yamlSyntax(maskKeys(err.message.split('\n')[0] ?? err.code, messages.masked)),
         ...(pos ? { line: pos.line, column: pos.col } : {}),
       });
     }
     return null;
   }
-  const raw: unknown = doc.toJS();
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    issues.push({ file: label, field: '', reason: messages.notAnObject });
-    return null;
-  }
+  const data = toData(doc);
+  if ('problem' in data) return problem(data.problem);
+  const raw = data.raw;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return problem(messages.notAnObject);
   return new YamlFile(label, raw, doc, lines, issues);
 }

@@ -1,27 +1,43 @@
-import { InvalidInputError, formatIssue, loadJob, selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
+import {
+  InvalidInputError,
+  formatIssue,
+  loadJob,
+  machineIssues,
+  selectProjects,
+  selectTasks,
+  type Issue,
+  type LoadedJob,
+} from '@assay/benchmark';
 import { RUNNABLE_HARNESSES } from '@assay/activities';
 import { RESULTS_LAYOUT_VERSION, jobKey, openResultsStore } from '@assay/results';
 import type { JobInput } from '@assay/workflows/definitions';
 import { CliError } from './cli-error.js';
 import { messages } from './messages.js';
 
-/** Load a job file or fail with every problem listed. */
+const invalid = (issues: Issue[]) => new CliError(messages.invalidInput(issues.length), 1, issues.map(formatIssue));
+
+/**
+ * Load a job file or fail with every problem listed. What depends on the machine (its CPUs, a
+ * writable results folder) is left to assertRunnable: status, report and judge read jobs run elsewhere.
+ */
 export function loadJobOrFail(file: string, root: string): LoadedJob {
   try {
-    return loadJob(file, { repoRoot: root });
+    return loadJob(file, { repoRoot: root, machine: false });
   } catch (err) {
-    if (err instanceof InvalidInputError)
-      throw new CliError(messages.invalidInput(err.issues.length), 1, err.issues.map(formatIssue));
+    if (err instanceof InvalidInputError) throw invalid(err.issues);
     throw err;
   }
 }
 
+/** Before `run` submits: every harness runnable by this build, and this machine able to run the job. */
 export function assertRunnable(job: LoadedJob): void {
   for (const s of job.spec.systems) {
     if (!(RUNNABLE_HARNESSES as readonly string[]).includes(s.harness)) {
       throw new CliError(messages.harnessNotRunnable(s.id, s.harness, RUNNABLE_HARNESSES));
     }
   }
+  const issues = machineIssues(job);
+  if (issues.length > 0) throw invalid(issues);
 }
 
 export function jobInputOf(job: LoadedJob, heartbeatSeconds: number): JobInput {

@@ -113,16 +113,32 @@ program
   .option('--json', 'print the URL as JSON')
   .action(lazyAction(() => import('./commands/mock-llm-command.js'), 'mockLlmCommand'));
 
+// A script that asked for --json gets JSON on stdout for a failure too (the human lines stay on
+// stderr), unless the command already printed its JSON: stdout then holds one document, not two.
+const wantsJson = process.argv.slice(2).includes('--json');
+let printed = false;
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = ((...args: Parameters<typeof write>) => {
+  printed = true;
+  return write(...args);
+}) as typeof process.stdout.write;
+const printJsonError = (error: string, issues: string[] = []): void => {
+  if (wantsJson && !printed) write(`${JSON.stringify({ error, issues }, null, 2)}\n`);
+};
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CliError) {
     for (const line of err.details) console.error(line);
     console.error(`assay: ${err.message}`);
+    printJsonError(err.message, err.details);
     process.exit(err.exitCode);
   }
   const message = err instanceof Error ? err.message : String(err);
-  console.error(`assay: ${message.split('\n')[0]}`);
+  const first = message.split('\n')[0] ?? '';
+  console.error(`assay: ${first}`);
+  printJsonError(first);
   if (process.env.ASSAY_DEBUG) console.error(err);
   process.exit(1);
 }

@@ -24,11 +24,11 @@ export const judgeSetupSchema = z
     baseUrl: z.string().url().optional(),
     /** Name of the environment variable holding the key; the key itself never appears in a job file. */
     apiKeyEnv: z.string().optional(),
-    batchSize: z.number().int().positive().default(8),
-    concurrency: z.number().int().positive().default(4),
-    attempts: z.number().int().positive().default(2),
-    timeoutSeconds: z.number().positive().default(1200),
-    maxSteps: z.number().int().positive().default(30),
+    batchSize: z.number().int().positive().max(100).default(8),
+    concurrency: z.number().int().positive().max(64).default(4),
+    attempts: z.number().int().positive().max(10).default(2),
+    timeoutSeconds: z.number().positive().max(86_400).default(1200),
+    maxSteps: z.number().int().positive().max(1_000).default(30),
     temperature: z.number().min(0).max(2).default(0),
     /** Sampling seed, sent where the provider supports one (OpenAI-compatible); recorded with every verdict. */
     seed: z.number().int().optional(),
@@ -38,19 +38,19 @@ export type JudgeSetup = z.infer<typeof judgeSetupSchema>;
 
 export const limitsSchema = z
   .object({
-    agentSeconds: z.number().positive().default(14_400),
-    setupSeconds: z.number().positive().default(1_200),
-    maxSteps: z.number().int().positive().default(200),
-    verifierSeconds: z.number().positive().default(43_200),
+    agentSeconds: z.number().positive().max(604_800).default(14_400),
+    setupSeconds: z.number().positive().max(86_400).default(1_200),
+    maxSteps: z.number().int().positive().max(100_000).default(200),
+    verifierSeconds: z.number().positive().max(604_800).default(43_200),
   })
   .strict();
 
 export const resourcesSchema = z
   .object({
-    cpus: z.number().positive().default(2),
-    memoryGiB: z.number().positive().default(8),
-    storageGiB: z.number().positive().default(30),
-    pids: z.number().int().positive().default(1024),
+    cpus: z.number().min(0.01).max(256).default(2),
+    memoryGiB: z.number().min(0.0625).max(1_024).default(8),
+    storageGiB: z.number().min(0.0625).max(16_384).default(30),
+    pids: z.number().int().min(16).max(4_194_304).default(1024),
     network: z.enum(['none', 'host', 'bridge']).default('none'),
   })
   .strict();
@@ -65,12 +65,12 @@ export const jobSchema = z
     tasks: z.array(id).optional(),
     projects: z.array(id).optional(),
     systems: z.array(systemSchema).min(1),
-    trials: z.number().int().min(1).max(100).default(3),
+    trials: z.number().int().min(1).max(1_000).default(3),
     judge: judgeSetupSchema.default(judgeSetupSchema.parse({})),
     limits: limitsSchema.default(limitsSchema.parse({})),
     resources: resourcesSchema.default(resourcesSchema.parse({})),
     /** Trials running at once. */
-    concurrency: z.number().int().positive().default(2),
+    concurrency: z.number().int().positive().max(1_000).default(2),
     /** Results folder, relative to the job file (default: .assay/results/<job id> under the repository). */
     results: z.string().optional(),
   })

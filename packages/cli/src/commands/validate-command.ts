@@ -4,10 +4,8 @@ import { CliError } from '../cli-error.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 
-/** `assay validate PATH`: a benchmark folder or a job file; every problem as file:field: reason. */
-export function validateCommand(target: string, opts: { json?: boolean }): void {
-  let issues: Issue[];
-  let what: string;
+/** Every problem of `target` (a benchmark folder, else a job file), and what it is when it has none. */
+function inspectTarget(target: string): { issues: Issue[]; what: string } {
   let isDir = false;
   try {
     isDir = statSync(target).isDirectory();
@@ -15,21 +13,32 @@ export function validateCommand(target: string, opts: { json?: boolean }): void 
     isDir = false;
   }
   if (isDir) {
-    const result = inspectBenchmark(target);
-    issues = result.issues;
-    what = result.benchmark
-      ? `benchmark "${result.benchmark.index.id}" (${result.benchmark.tasks.length} tasks, ${result.benchmark.projects.length} projects)`
+    const { benchmark, issues } = inspectBenchmark(target);
+    const what = benchmark
+      ? `benchmark "${benchmark.index.id}" (${benchmark.tasks.length} tasks, ${benchmark.projects.length} projects)`
       : target;
-  } else {
-    const result = inspectJob(target, { repoRoot: repoRoot() });
-    issues = result.issues;
-    what = result.job ? `job "${result.job.spec.id}"` : target;
+    return { issues, what };
   }
-  if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues }, null, 2)}\n`);
-    if (issues.length > 0) process.exitCode = 1;
+  const { job, issues } = inspectJob(target, { repoRoot: repoRoot() });
+  return { issues, what: job ? `job "${job.spec.id}"` : target };
+}
+
+/** `assay validate PATH`: a benchmark folder or a job file; every problem as file:field: reason. */
+export function validateCommand(target: string, opts: { json?: boolean }): void {
+  if (!opts.json) {
+    const { issues, what } = inspectTarget(target);
+    if (issues.length > 0) throw new CliError(messages.invalidInput(issues.length), 1, issues.map(formatIssue));
+    console.log(messages.valid(what));
     return;
   }
-  if (issues.length > 0) throw new CliError(messages.invalidInput(issues.length), 1, issues.map(formatIssue));
-  console.log(messages.valid(what));
+  // With --json the answer is JSON whatever happens, also when validation itself fails.
+  let out: { valid: boolean; issues: Issue[]; error?: string };
+  try {
+    const { issues } = inspectTarget(target);
+    out = { valid: issues.length === 0, issues };
+  } catch (err) {
+    out = { valid: false, issues: [], error: err instanceof Error ? err.message.split('\n')[0] : String(err) };
+  }
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  if (!out.valid) process.exitCode = 1;
 }
