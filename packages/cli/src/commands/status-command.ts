@@ -21,7 +21,13 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     const handle = client.workflow.getHandle(jobWorkflowId(job.spec.id));
     if (opts.wait) await handle.result().catch(() => undefined);
     const d = await handle.describe();
-    const progress = await handle.query(jobProgressQuery).catch(() => null);
+    // A query needs a worker to replay the workflow; a finished job's progress is its result.
+    const progress =
+      d.status.name === 'RUNNING'
+        ? await handle.query(jobProgressQuery).catch(() => null)
+        : d.status.name === 'COMPLETED'
+          ? await handle.result().catch(() => null)
+          : null;
     workflow = { status: d.status.name, progress };
     await connection.close();
   } catch (err) {
