@@ -36,6 +36,8 @@ export class IsolatedExtractor {
   private ready: Promise<ChildProcess> | null = null;
   private nextId = 1;
   private stderrTail = '';
+  /** V8's out-of-memory line, seen anywhere in stderr: its native backtrace can push it out of the tail. */
+  private sawHeapLimit = false;
   private queue: Promise<unknown> = Promise.resolve();
   readonly limits: EvidenceLimits;
 
@@ -46,6 +48,7 @@ export class IsolatedExtractor {
   private start(): Promise<ChildProcess> {
     if (this.ready) return this.ready;
     this.stderrTail = '';
+    this.sawHeapLimit = false;
     const child = fork(CHILD_BOOT, [], {
       execArgv: [`--max-old-space-size=${this.limits.childMemoryMb}`],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -56,7 +59,9 @@ export class IsolatedExtractor {
     (child.channel as { unref?: () => void } | undefined)?.unref?.();
     (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
     child.stderr?.on('data', (d: Buffer) => {
-      this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-2000);
+      const text = this.stderrTail + d.toString('utf8');
+      if (/heap limit|out of memory/i.test(text)) this.sawHeapLimit = true;
+      this.stderrTail = text.slice(-2000);
     });
     this.child = child;
     this.ready = new Promise<ChildProcess>((resolve, reject) => {
@@ -113,7 +118,7 @@ export class IsolatedExtractor {
         done(m.result ?? failed(msg.childFailed(m.error ?? 'no result')));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        const heap = /heap limit|out of memory/i.test(this.stderrTail)
+        const heap = this.sawHeapLimit
           ? 'heap limit reached'
           : `${signal ?? `exit code ${code}`}`;
         this.reset();
