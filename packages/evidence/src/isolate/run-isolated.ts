@@ -118,9 +118,7 @@ export class IsolatedExtractor {
         done(m.result ?? failed(msg.childFailed(m.error ?? 'no result')));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        const heap = this.sawHeapLimit
-          ? 'heap limit reached'
-          : `${signal ?? `exit code ${code}`}`;
+        const heap = this.sawHeapLimit ? 'heap limit reached' : `${signal ?? `exit code ${code}`}`;
         this.reset();
         done(failed(msg.crashed(heap)));
       };
