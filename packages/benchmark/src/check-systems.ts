@@ -2,27 +2,12 @@
 // the rules @assay/harnesses (prepareHarnessRun, the command harness) and the scripted-agent image
 // apply at run time, where a mistake would surface only after the job was submitted.
 // test/harness-agreement.test.ts holds these rules to the harnesses' own HarnessConfigError checks.
-import { SCRIPTED_AGENTS, isModelHarness, isScriptedAgent } from '@assay/core';
+import { COMMAND_PLACEHOLDERS, MODEL_APIS, SCRIPTED_AGENTS, isModelHarness, isScriptedAgent } from '@assay/core';
 import { records, rec, str, type Path, type Raw } from './loose.js';
 import { messages } from './messages.js';
 import type { YamlFile } from './yaml-file.js';
 
-/** The wire protocols a harness can be routed through (@assay/harnesses ModelApi). */
-export const MODEL_APIS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
-
-/** Placeholders of a command template (@assay/harnesses adapters/command.ts). */
-export const COMMAND_PLACEHOLDERS = [
-  'instruction_file',
-  'workspace',
-  'inputs_dir',
-  'outputs_dir',
-  'session_dir',
-  'model',
-  'base_url',
-  'api_key',
-  'max_steps',
-  'time_limit_seconds',
-] as const;
+export { COMMAND_PLACEHOLDERS, MODEL_APIS } from '@assay/core';
 
 export const isHttpUrl = (x: string): boolean => /^https?:\/\/[^/\s]/i.test(x);
 

@@ -45,3 +45,21 @@ export function isModelHarness(name: string): name is ModelHarness {
 export function isScriptedAgent(name: unknown): name is ScriptedAgent {
   return typeof name === 'string' && (SCRIPTED_AGENTS as readonly string[]).includes(name);
 }
+
+/** The wire protocols a model harness can be routed through by the worker's model proxy. */
+export const MODEL_APIS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
+export type ModelApi = (typeof MODEL_APIS)[number];
+
+/** Placeholders of a `command` harness template, replaced by shell-quoted values at run time. */
+export const COMMAND_PLACEHOLDERS = [
+  'instruction_file',
+  'workspace',
+  'inputs_dir',
+  'outputs_dir',
+  'session_dir',
+  'model',
+  'base_url',
+  'api_key',
+  'max_steps',
+  'time_limit_seconds',
+] as const;

@@ -1,10 +1,10 @@
 // The shape every harness adapter fills in: pure data plus pure functions, so the
 // command line, config files and usage parser of each CLI can be unit-tested
 // without Docker, and the container plan is assembled in one place.
-import type { ModelHarness, Usage } from '@assay/core';
+import type { ModelApi, ModelHarness, Usage } from '@assay/core';
 
-/** Wire protocol a CLI speaks to its model (decides the proxy's key header and usage parser). */
-export type ModelApi = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+/** Wire protocol a CLI speaks to its model (decides the proxy's key header and usage parser); listed in core. */
+export type { ModelApi };
 
 /** Where the CLI comes from; the version is exact and recorded in the image tag's context. */
 export interface HarnessInstall {

@@ -10,6 +10,7 @@
 //   settings.env      extra environment (no secrets: they would enter the container).
 // Usage: the agent's last stdout line of the form {"usage": {...}} (as scripted agents
 // print), else what the proxy counted.
+import { COMMAND_PLACEHOLDERS } from '@assay/core';
 import { HarnessConfigError } from '../harness-config-error.js';
 import type { ModelApi } from '../harness-adapter.js';
 import { SESSION_DIR } from '../harness-adapter.js';
@@ -19,23 +20,10 @@ import type { PrepareHarnessRunArgs, PreparedHarnessRun } from '../prepare-harne
 import { DUMMY_API_KEY, modelRoute, routeIdFor } from '../prepare-harness-run.js';
 import { shellWord } from '../shell-command.js';
 
-const PLACEHOLDERS = [
-  'instruction_file',
-  'workspace',
-  'inputs_dir',
-  'outputs_dir',
-  'session_dir',
-  'model',
-  'base_url',
-  'api_key',
-  'max_steps',
-  'time_limit_seconds',
-] as const;
-
 /** Replace {name} placeholders with shell-quoted values; unknown names are an error. */
 export function renderCommandTemplate(systemId: string, template: string, values: Record<string, string>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_whole, name: string) => {
-    if (!(PLACEHOLDERS as readonly string[]).includes(name))
+    if (!(COMMAND_PLACEHOLDERS as readonly string[]).includes(name))
       throw new HarnessConfigError(messages.commandPlaceholderUnknown(systemId, name));
     const v = values[name] ?? '';
     // Values read from env at run time stay unexpanded variables; literal values are quoted.
