@@ -1,6 +1,7 @@
 // The whole-submission evidence view: a manifest of every entry (path, type by content, size,
 // sha256), per-file evidence parsed in an isolated process, notes for whatever could not be read,
-// and optionally page images.
+// and optionally page images. The files' evidence shares one size budget (maxViewBytes): each file
+// may use what is left of it, so the view never holds more.
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -27,6 +28,7 @@ async function sha256(abs: string, maxBytes: number): Promise<string> {
   try {
     const s = await fh.stat();
     if (!s.isFile()) throw new Error('not a regular file');
+    if (s.nlink > 1) throw new Error('a hard link (refused)');
     const hash = createHash('sha256');
     const buf = Buffer.alloc(1 << 20);
     let total = 0;
@@ -43,6 +45,9 @@ async function sha256(abs: string, maxBytes: number): Promise<string> {
   }
 }
 
+/** Below this much of the submission's size budget a file is not parsed at all (its envelope alone fills it). */
+const MIN_FILE_BUDGET = 32 * 1024;
+
 /** Folder name for a file's page images: its path flattened, plus a hash so names never collide. */
 function renderDirName(path: string): string {
   return `${path.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80)}-${createHash('sha256').update(path).digest('hex').slice(0, 8)}`;
@@ -53,13 +58,14 @@ export async function buildSubmissionView(dir: string, opts: BuildOptions = {}):
   const { entries, notes } = await walkSubmission(dir, limits);
   const extractor = opts.extractor ?? new IsolatedExtractor(limits);
   const files: FileView[] = [];
+  let viewBytes = 0;
   try {
     for (const e of entries) {
       const view: FileView = {
         path: e.path,
         entry: e.entry,
         format: null,
-        type: e.entry === 'file' ? 'unknown' : e.entry,
+        type: e.entry === 'file' ? 'unknown' : (e.kind ?? e.entry),
         size: e.size,
         sha256: null,
         evidence: null,
@@ -74,7 +80,16 @@ export async function buildSubmissionView(dir: string, opts: BuildOptions = {}):
           view.notes.push(msg.unreadable(err));
         }
       } else view.notes.push(msg.notHashed(limits.maxHashBytes));
-      const result = await extractor.extract(e.abs, e.path);
+      const left = limits.maxViewBytes - viewBytes;
+      if (left < MIN_FILE_BUDGET) {
+        view.notes.push(msg.viewBudgetSpent(limits.maxViewBytes));
+        continue;
+      }
+      const { result, bytes } = await extractor.extractMeasured(e.abs, e.path, {
+        maxEvidenceBytes: Math.min(limits.maxEvidenceBytes, left),
+        sizeScope: left < limits.maxEvidenceBytes ? 'submission' : 'file',
+      });
+      viewBytes += bytes;
       view.format = result.detection.format;
       view.type = result.detection.type;
       view.evidence = result.evidence;

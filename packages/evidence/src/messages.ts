@@ -17,6 +17,35 @@ export function formatBytes(n: number): string {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
+
+const UNIT_LABEL: Record<string, string> = {
+  cells: 'cells',
+  merges: 'merged ranges',
+  sheets: 'sheets',
+  names: 'defined names',
+  charts: 'charts',
+  series: 'chart series',
+  points: 'chart points',
+  slides: 'slides',
+  images: 'pictures',
+  blocks: 'paragraphs and tables',
+  comments: 'comments',
+  parts: 'headers, footers and notes',
+  pages: 'pages',
+  rows: 'rows',
+  text: 'texts',
+  characters: 'characters',
+};
+
+const COUNT_BUDGET: Record<string, [string, string]> = {
+  maxCells: ['cell budget', 'cells per workbook'],
+  maxSlides: ['slide budget', 'slides per deck'],
+  maxPages: ['page budget', 'pages per PDF'],
+  maxImages: ['picture budget', 'pictures per deck'],
+  maxChartPoints: ['chart-point budget', 'chart points per file'],
+};
+
 export const msg = {
   // zip containers
   zipCorrupt: (err: unknown) => `unreadable zip container (corrupt or truncated): ${errText(err)}`,
@@ -49,18 +78,53 @@ export const msg = {
   rootMissing: (root: string, err: unknown) =>
     `submission folder ${JSON.stringify(root)} cannot be read: ${errText(err)}`,
 
+  hardLink: (links: number) =>
+    `hard link (this file has ${links} names, and may be a file from outside the submission): refused, not read`,
+
   // isolation
   timedOut: (ms: number) => `parsing did not finish within ${ms} ms: stopped (file left unparsed)`,
-  crashed: (detail: string) => `parser process died while reading this file (${detail}); likely out of memory`,
+  crashed: (detail: string) => `parser process died while reading this file (${detail}); file left unparsed`,
+  heapCap: (mb: number) => `its heap cap of ${count(mb)} MiB was reached`,
+  addressCap: (mb: number, died: string) =>
+    `${died} under its memory cap of ${count(mb)} MiB beyond start-up: the cap was most likely reached`,
   childFailed: (err: unknown) => `parser process failed: ${errText(err)}`,
+  memoryCap: (format: string, mb: number) =>
+    `${format} needs more memory than the parser's cap of ${count(mb)} MiB allows: not parsed`,
+  replyTooLarge: (max: number) =>
+    `the parser's reply exceeded the evidence size budget of ${formatBytes(max)}: evidence dropped`,
+  evidenceDropped: (bytes: number, max: number) =>
+    `evidence serialized to ${formatBytes(bytes)}, over its size budget of ${formatBytes(max)} even after cutting: dropped`,
+  viewBudgetSpent: (max: number) =>
+    `the submission's evidence size budget (${formatBytes(max)} for all files) is spent: this file was not parsed`,
+
+  // output budgets
+  keptOf: (kept: number, total: number, unit: string, atLeast: boolean) =>
+    `${count(kept)} of ${atLeast ? 'at least ' : ''}${count(total)} ${UNIT_LABEL[unit] ?? unit}`,
+  keptPartial: (kept: number) => `the first ${count(kept)} characters of a text not read to its end`,
+  budgetCut: (budget: string, parts: string[]) => `evidence truncated at the ${budget}: kept ${parts.join(', ')}`,
+  textBudget: (max: number) => `text budget (${count(max)} characters per file)`,
+  sizeBudget: (max: number, scope: 'file' | 'submission') =>
+    scope === 'file'
+      ? `size budget (${formatBytes(max)} of serialized evidence per file)`
+      : `submission's size budget (${formatBytes(max)} of serialized evidence left for this file)`,
+  countBudget: (cap: string, max: number) => {
+    const [name, unit] = COUNT_BUDGET[cap] ?? [cap, ''];
+    return `${name} (${count(max)} ${unit})`;
+  },
+  timeBudget: (ms: number) => `time budget (${count(ms)} ms of extraction per file)`,
+  moreNotes: (n: number) => `… and ${count(n)} more notes like these`,
+  duplicateSlides: (n: number, part: string) =>
+    `${count(n)} slide entries reuse a slide part already listed (such as ${part}): each is kept as a copy, within the budget`,
+  duplicatePart: (what: string, part: string, first: string) =>
+    `${what} uses part ${part} already read for ${first}: not read again`,
+  xmlTooManyNodes: (max: number) => `the file's XML parts hold more than ${count(max)} nodes (XML node budget)`,
+  pdfStreamsTooLarge: (max: number) =>
+    `PDF streams decode to more than ${formatBytes(max)} (images aside): text not extracted (possible flate bomb)`,
 
   // parsing
   parseFailed: (format: string, err: unknown) => `${format} could not be parsed: ${errText(err)}`,
   xmlRefused: (part: string, err: unknown) => `XML part ${part} refused: ${errText(err)}`,
   missingPart: (part: string) => `package part ${part} is missing`,
-  cellsTruncated: (kept: number, total: number) => `workbook has ${total} cells; only the first ${kept} are kept`,
-  textTruncated: (max: number) => `text longer than ${max} characters: truncated`,
-  pagesTruncated: (kept: number, total: number) => `PDF has ${total} pages; text extracted from the first ${kept}`,
   pdfEncrypted: 'encrypted PDF (password required): text not readable',
   pdfPageFailed: (page: number, err: unknown) => `page ${page}: text could not be extracted: ${errText(err)}`,
   invalidUtf8: 'text is not valid UTF-8; undecodable bytes replaced',
@@ -78,12 +142,24 @@ export const msg = {
   renderUnsupported: (format: string | null) =>
     `page images are rendered for docx, xlsx, pptx and pdf only (this file: ${format ?? 'unknown'})`,
   renderPagesCapped: (kept: number) => `rendered the first ${kept} pages only (later pages, if any, have no image)`,
+  renderPageScaled: (page: number, pixels: number, max: number, dpi: number) =>
+    `page ${page} would be ${count(pixels)} pixels, over the page budget of ${count(max)}: rendered at ${dpi} dpi instead`,
+  renderPixelBudget: (max: number, kept: number) =>
+    `page images truncated at the pixel budget (${count(max)} pixels per file): rendered the first ${kept} pages`,
+  renderTimeSpent: (tool: string, ms: number) =>
+    `the time budget for page images (${count(ms)} ms per file) ran out during ${tool}: stopped`,
+  renderTimeBudget: (ms: number, kept: number) =>
+    `page images truncated at the time budget (${count(ms)} ms per file): rendered the first ${kept} pages`,
+  renderMemoryCap: (tool: string, mb: number) =>
+    `${tool} ran out of memory under its cap of ${count(mb)} MiB: page images not rendered`,
+  renderPdfStreams: (max: number) =>
+    `PDF streams decode to more than ${formatBytes(max)} (images aside): page images not rendered (possible flate bomb)`,
 } as const;
 
 /** Reasons attached to check outcomes. */
 export const reason = {
   fileMissing: (file: string) => `${file} is not in the submission`,
-  fileNotRegular: (file: string) => `${file} is not a regular file (symbolic link or special file)`,
+  fileNotRegular: (file: string) => `${file} is not a regular file (symbolic link, hard link or special file)`,
   fileUnreadable: (file: string, notes: string[]) =>
     `${file} could not be read${notes.length ? `: ${notes.join('; ')}` : ''}`,
   fileEmpty: (file: string) => `${file} is empty`,
@@ -100,7 +176,7 @@ export const reason = {
   sheetMissing: (file: string, sheet: string, sheets: string[]) =>
     `${file} has no sheet ${JSON.stringify(sheet)} (sheets: ${sheets.join(', ')})`,
   cellEmpty: (anchor: string) => `${anchor} is empty`,
-  cellsCut: (anchor: string) => `${anchor} is not among the cells kept (the workbook was cut at the cell cap)`,
+  cellsCut: (anchor: string) => `${anchor} is not among the cells kept (the workbook was cut at an evidence budget)`,
   formulaNoCache: (anchor: string, formula: string) =>
     `${anchor} has formula =${formula} but the file stores no cached value`,
   cellValue: (anchor: string, shown: string) => `${anchor} = ${shown}`,

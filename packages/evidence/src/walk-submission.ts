@@ -1,6 +1,7 @@
 // Lists a submission folder without following anything: symbolic links are reported (never
-// followed, whether they escape or not), special files (FIFOs, sockets, devices) are never opened,
-// and the walk stops at a depth and entry cap.
+// followed, whether they escape or not), hard links (a regular file with more than one name: it
+// may be a host file linked in) are refused, special files (FIFOs, sockets, devices) are never
+// opened, and the walk stops at a depth and entry cap.
 import { lstat, readdir, readlink, realpath } from 'node:fs/promises';
 import { join, posix, relative, resolve, dirname, sep } from 'node:path';
 import { msg } from './messages.js';
@@ -11,6 +12,8 @@ export interface WalkEntry {
   abs: string;
   entry: 'file' | 'symlink' | 'other';
   size: number;
+  /** For `other`: what it is (`hard link`, `named pipe`, `socket`, `character device`, ...). */
+  kind?: string;
   note?: string;
 }
 
@@ -20,6 +23,27 @@ function specialKind(s: Awaited<ReturnType<typeof lstat>>): string {
   if (s.isCharacterDevice()) return 'character device';
   if (s.isBlockDevice()) return 'block device';
   return 'unknown kind';
+}
+
+/** One entry as the walk lists it (never followed, never opened), or 'dir' to descend into. */
+async function classify(abs: string, rel: string, inside: (p: string) => boolean): Promise<WalkEntry | 'dir'> {
+  let s;
+  try {
+    s = await lstat(abs);
+  } catch (err) {
+    return { path: rel, abs, entry: 'other', size: 0, note: msg.unreadable(err) };
+  }
+  if (s.isSymbolicLink()) {
+    const target = await readlink(abs).catch(() => '?');
+    const escapes = !inside(resolve(dirname(abs), target)) || !inside(await realpath(abs).catch(() => '/'));
+    return { path: rel, abs, entry: 'symlink', size: 0, note: msg.symlink(target, escapes) };
+  }
+  if (s.isDirectory()) return 'dir';
+  if (s.isFile() && s.nlink > 1)
+    return { path: rel, abs, entry: 'other', size: s.size, kind: 'hard link', note: msg.hardLink(s.nlink) };
+  if (s.isFile()) return { path: rel, abs, entry: 'file', size: s.size };
+  const kind = specialKind(s);
+  return { path: rel, abs, entry: 'other', size: 0, kind, note: msg.special(kind) };
 }
 
 export async function walkSubmission(
@@ -55,25 +79,10 @@ export async function walkSubmission(
       }
       const abs = join(dir, name);
       const rel = relative(realRoot, abs).split(sep).join(posix.sep);
-      let s;
-      try {
-        s = await lstat(abs);
-      } catch (err) {
-        entries.push({ path: rel, abs, entry: 'other', size: 0, note: msg.unreadable(err) });
-        continue;
-      }
-      if (s.isSymbolicLink()) {
-        const target = await readlink(abs).catch(() => '?');
-        const escapes = !inside(resolve(dirname(abs), target)) || !inside(await realpath(abs).catch(() => '/'));
-        entries.push({ path: rel, abs, entry: 'symlink', size: 0, note: msg.symlink(target, escapes) });
-      } else if (s.isDirectory()) {
-        if (depth + 1 > limits.maxDepth) notes.push(msg.tooDeep(rel, limits.maxDepth));
-        else subdirs.push(abs);
-      } else if (s.isFile()) {
-        entries.push({ path: rel, abs, entry: 'file', size: s.size });
-      } else {
-        entries.push({ path: rel, abs, entry: 'other', size: 0, note: msg.special(specialKind(s)) });
-      }
+      const e = await classify(abs, rel, inside);
+      if (e !== 'dir') entries.push(e);
+      else if (depth + 1 > limits.maxDepth) notes.push(msg.tooDeep(rel, limits.maxDepth));
+      else subdirs.push(abs);
     }
     for (const d of subdirs.reverse()) stack.push({ dir: d, depth: depth + 1 });
   }

@@ -393,7 +393,7 @@ describe('nothing found', () => {
       const o = on({ kind: 'cell-value', file: 'payroll.xlsx', cell: 'Dashboard!B3', min: 1 });
       expect(o).toMatchObject({
         status: 'cannot-evaluate',
-        reason: 'payroll.xlsx Dashboard!B3 is not among the cells kept (the workbook was cut at the cell cap)',
+        reason: 'payroll.xlsx Dashboard!B3 is not among the cells kept (the workbook was cut at an evidence budget)',
       });
       expect(on({ kind: 'formula-cached', file: 'payroll.xlsx', range: 'Payroll!B2:D7' }).status).toBe(
         'cannot-evaluate',

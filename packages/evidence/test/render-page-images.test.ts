@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSubmissionView, renderPageImages } from '../src/index.js';
 import { contentTypes, makeZip, ROOT_RELS_DOCX } from './helpers/zip-writer.js';
+import { writePdfFlateBomb, writePdfHugePage } from './helpers/hostile-inputs.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
@@ -99,4 +100,63 @@ describe('renderPageImages', () => {
       await rm(sub, { recursive: true, force: true });
     }
   });
+});
+
+/** Width and height from a PNG's IHDR chunk. */
+async function pngSize(path: string): Promise<[number, number]> {
+  const b = await readFile(path);
+  return [b.readUInt32BE(16), b.readUInt32BE(20)];
+}
+
+describe('rendering under a budget', () => {
+  it('renders a page over the pixel budget at a lower resolution, with a note', async () => {
+    const poster = join(out, 'poster.pdf');
+    await writePdfHugePage(poster, 14_400, 14_400); // 200 x 200 inches: 207 MP at 72 dpi
+    const r = await renderPageImages(poster, join(out, 'poster'));
+    expect(r.notes).toEqual([
+      'page 1 would be 207,360,000 pixels, over the page budget of 25,000,000: rendered at 25 dpi instead',
+    ]);
+    const [w, h] = await pngSize(r.pages[0]!);
+    expect(w * h).toBeLessThanOrEqual(25_000_000);
+    expect(w).toBe(5000);
+  });
+
+  it('stops at the total pixel budget, and says after how many pages', async () => {
+    const r = await renderPageImages(join(FIX, 'report.pdf'), join(out, 'pixels'), {
+      dpi: 30,
+      maxTotalPixels: 100_000,
+    });
+    expect(r.pages).toHaveLength(1);
+    expect(r.notes[0]).toBe(
+      'page images truncated at the pixel budget (100,000 pixels per file): rendered the first 1 pages',
+    );
+  });
+
+  it("caps each tool's memory: pdftoppm out of memory under its cap is a note, not a hang or a crash", async () => {
+    const poster = join(out, 'poster-oom.pdf');
+    await writePdfHugePage(poster, 14_400, 14_400);
+    const r = await renderPageImages(poster, join(out, 'oom'), {
+      maxPagePixels: 1e9,
+      maxTotalPixels: 1e9,
+      memoryMb: 40,
+    });
+    expect(r.pages).toEqual([]);
+    expect(r.notes).toContain('pdftoppm ran out of memory under its cap of 40 MiB: page images not rendered');
+  });
+
+  it('keeps to its time budget and refuses a PDF flate bomb before poppler decodes it', async () => {
+    const slow = await renderPageImages(join(FIX, 'report.docx'), join(out, 'slow'), {
+      profileDir: join(out, 'profile'),
+      maxRenderMs: 300,
+    });
+    expect(slow.notes).toEqual([
+      'the time budget for page images (300 ms per file) ran out during LibreOffice: stopped',
+    ]);
+    const bomb = join(out, 'bomb.pdf');
+    await writePdfFlateBomb(bomb, 200 * 1024 * 1024);
+    const r = await renderPageImages(bomb, join(out, 'bomb-pdf'));
+    expect(r.notes).toEqual([
+      'PDF streams decode to more than 128 MiB (images aside): page images not rendered (possible flate bomb)',
+    ]);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@
 // A formula cell whose file stores no cached result has no value in the artifact: checks on its
 // value are not satisfied (the paper's "formula exists; cached None" case), with that as the reason.
 // Nothing found decides too: a file that is not a spreadsheet by content has no cells, a missing
-// sheet or an empty cell holds no value (not-satisfied) — unless the workbook was cut at the cell cap.
+// sheet or an empty cell holds no value (not-satisfied) — unless the workbook was cut at an evidence budget.
 import type { Check, CheckOutcome } from '@assay/core';
 import { cellName, parseRange, sheetAnchor } from '../a1.js';
 import { cellAt, describeCell, findSheet, sheetsOf } from '../view-access.js';
@@ -11,6 +11,7 @@ import { findPattern, PatternError } from '../match-text.js';
 import { reason } from '../messages.js';
 import type { CellEvidence, FileView, SubmissionView } from '../types.js';
 import {
+  absence,
   cannotEvaluate,
   looseNumber,
   notSatisfied,
@@ -41,11 +42,14 @@ export function lookupSheet(view: SubmissionView, path: string, sheetName: strin
   const sheet = findSheet(found.file, sheets, sheetName);
   if (!sheet)
     return {
-      outcome: notSatisfied(
-        reason.sheetMissing(
-          path,
-          sheetName ?? '(unnamed)',
-          sheets.map((s) => s.name),
+      outcome: absence(
+        found.file,
+        notSatisfied(
+          reason.sheetMissing(
+            path,
+            sheetName ?? '(unnamed)',
+            sheets.map((s) => s.name),
+          ),
         ),
       ),
     };

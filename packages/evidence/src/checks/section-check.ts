@@ -38,7 +38,7 @@ function sheetOutcome(file: FileView, name: string): CheckOutcome {
   const what = `sheet ${JSON.stringify(name)} in ${file.path}`;
   return hit
     ? satisfied(reason.sectionFound(what))
-    : notSatisfied(reason.sectionMissing(what), [`sheets: ${sheets.map((s) => s.name).join(', ')}`]);
+    : absence(file, notSatisfied(reason.sectionMissing(what), [`sheets: ${sheets.map((s) => s.name).join(', ')}`]));
 }
 
 function slideOutcome(file: FileView, n: number): CheckOutcome {
@@ -48,7 +48,7 @@ function slideOutcome(file: FileView, n: number): CheckOutcome {
   const what = `slide ${n} in ${file.path}`;
   return slide
     ? satisfied(reason.sectionFound(what), [`slide ${n}: ${slide.title ?? '(untitled)'}`])
-    : notSatisfied(reason.sectionMissing(what), [`${ev.slides.length} slides`]);
+    : absence(file, notSatisfied(reason.sectionMissing(what), [`${ev.slides.length} slides`]));
 }
 
 function headingOutcome(file: FileView, heading: string): CheckOutcome {

@@ -1,5 +1,6 @@
 // pptx -> evidence: slides in presentation order with title, shape text, tables, pictures' alt
 // text, speaker notes and charts (series with cached values). Hidden slides are kept and marked.
+// Slides are charged to the output budget; a slide part listed twice is read once and copied.
 import { attr, child, childrenNamed, descendants, path, relIdOf } from '../xml/parse-xml.js';
 import type { XmlElement, XmlNode } from '../xml/parse-xml.js';
 import { OoxmlPackage } from '../ooxml/package-parts.js';
@@ -7,6 +8,7 @@ import { chartsOf } from '../ooxml/read-chart.js';
 import { msg } from '../messages.js';
 import type { EvidenceLimits } from '../limits.js';
 import type { PptxEvidence, SlideEvidence } from '../types.js';
+import type { OutputBudget } from './output-budget.js';
 
 /** Text of a DrawingML text body: paragraphs joined by newlines, line breaks kept. */
 function bodyText(txBody: XmlElement | undefined): string {
@@ -53,7 +55,7 @@ function shapes(tree: XmlElement): XmlElement[] {
   return out;
 }
 
-function readSlide(pkg: OoxmlPackage, part: string, index: number): SlideEvidence {
+function readSlide(pkg: OoxmlPackage, part: string, index: number, budget: OutputBudget): SlideEvidence {
   const slide: SlideEvidence = {
     index,
     title: null,
@@ -87,10 +89,11 @@ function readSlide(pkg: OoxmlPackage, part: string, index: number): SlideEvidenc
       }
     } else if (shape.name === 'pic') {
       const c = path(shape, 'nvPicPr', 'cNvPr');
-      slide.images.push({ name: c ? (attr(c, 'name') ?? '') : '', alt: c ? (attr(c, 'descr') ?? '') : '' });
+      const image = { name: c ? (attr(c, 'name') ?? '') : '', alt: c ? (attr(c, 'descr') ?? '') : '' };
+      if (budget.take('images', image.name.length + image.alt.length)) slide.images.push(image);
     }
   }
-  slide.charts = chartsOf(pkg, part, `slide ${index}`);
+  slide.charts = chartsOf(pkg, part, `slide ${index}`, budget);
   const notesRel = pkg.rels(part).find((r) => r.type === 'notesSlide');
   const notesRoot = notesRel ? pkg.xml(notesRel.target) : null;
   const notesTree = notesRoot ? path(notesRoot, 'cSld', 'spTree') : undefined;
@@ -104,20 +107,44 @@ function readSlide(pkg: OoxmlPackage, part: string, index: number): SlideEvidenc
   return slide;
 }
 
+/** Characters of a slide's own strings (its charts and pictures are charged as they are read). */
+function slideChars(s: SlideEvidence): number {
+  const tables = s.tables.reduce((n, t) => n + t.reduce((m, r) => m + r.reduce((k, c) => k + c.length + 3, 0), 0), 0);
+  return (s.title?.length ?? 0) + s.texts.reduce((n, t) => n + t.length + 3, 0) + tables + s.notes.length;
+}
+
 export function extractPptx(
   files: Map<string, Buffer>,
   limits: EvidenceLimits,
+  budget: OutputBudget,
 ): { evidence: PptxEvidence; notes: string[] } {
-  const pkg = new OoxmlPackage(files, limits.maxXmlDepth);
+  const pkg = new OoxmlPackage(files, limits.maxXmlDepth, limits.maxXmlNodes);
   const rel = pkg.rels('').find((r) => r.type === 'officeDocument');
   const presPart = rel && pkg.has(rel.target) ? rel.target : 'ppt/presentation.xml';
   const pres = pkg.xml(presPart, true);
   if (!pres) throw new Error(msg.missingPart(presPart));
+  const rels = new Map(pkg.rels(presPart).map((r) => [r.id, r]));
+  const ids = childrenNamed(child(pres, 'sldIdLst'), 'sldId');
+  // A part read once, with what it cost, so a copy is charged the same.
+  const read = new Map<string, { slide: SlideEvidence; cost: number }>();
   const slides: SlideEvidence[] = [];
-  for (const id of childrenNamed(child(pres, 'sldIdLst'), 'sldId')) {
-    const r = pkg.relById(presPart, relIdOf(id) ?? '');
+  let copies = 0;
+  let copied = '';
+  for (let i = 0; i < ids.length; i++) {
+    if (budget.closed('slides')) {
+      budget.skip('slides', ids.length - i);
+      break;
+    }
+    const r = rels.get(relIdOf(ids[i]!) ?? '');
     if (!r || r.external) continue;
-    slides.push(readSlide(pkg, r.target, slides.length + 1));
+    const index = slides.length + 1;
+    const first = read.get(r.target);
+    if (first) [copies, copied] = [copies + 1, r.target];
+    const before = budget.bytes;
+    const slide = first ? { ...first.slide, index } : readSlide(pkg, r.target, index, budget);
+    if (!first) read.set(r.target, { slide, cost: budget.bytes - before + slideChars(slide) });
+    if (budget.take('slides', first ? first.cost : slideChars(slide))) slides.push(slide);
   }
-  return { evidence: { format: 'pptx', slides }, notes: [...pkg.notes] };
+  if (copies) pkg.notes.push(msg.duplicateSlides(copies, copied));
+  return { evidence: { format: 'pptx', slides }, notes: pkg.notes.list() };
 }

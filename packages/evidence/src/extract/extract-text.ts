@@ -1,12 +1,14 @@
 // Text deliverables: csv (parsed into rows), md (headings), html (visible text, headings), json,
-// txt and code (text as written).
+// txt and code (text as written). The text is cut to the output budget before it is converted, so
+// no conversion works on (or yields) more than the budget holds.
 import { decodeEntities } from '../xml/parse-xml.js';
 import { msg } from '../messages.js';
 import type { EvidenceLimits } from '../limits.js';
 import type { CsvEvidence, TextEvidence } from '../types.js';
+import type { OutputBudget } from './output-budget.js';
 
-/** Decodes UTF-8 (or UTF-16 with a BOM), noting undecodable bytes and truncating to the cap. */
-export function decodeText(data: Buffer, maxChars: number, notes: string[]): string {
+/** Decodes UTF-8 (or UTF-16 with a BOM), noting undecodable bytes. */
+export function decodeText(data: Buffer, notes: string[]): string {
   let text: string;
   if (data[0] === 0xff && data[1] === 0xfe) text = new TextDecoder('utf-16le').decode(data.subarray(2));
   else if (data[0] === 0xfe && data[1] === 0xff) text = new TextDecoder('utf-16be').decode(data.subarray(2));
@@ -19,20 +21,31 @@ export function decodeText(data: Buffer, maxChars: number, notes: string[]): str
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.length > maxChars) {
-    notes.push(msg.textTruncated(maxChars));
-    text = text.slice(0, maxChars);
-  }
   return text;
 }
 
-/** Splits CSV text into rows (RFC 4180 quoting) with the given delimiter. */
-export function parseCsv(text: string, delimiter: string): string[][] {
+/** The first characters of `text` that the budget can hold (converting more would be wasted work). */
+function budgetedText(text: string, budget: OutputBudget): string {
+  const room = budget.room();
+  return text.length <= room ? text : text.slice(0, room);
+}
+
+/** Charges the text kept of a file of `total` characters (recording the cut when it is shorter). */
+function charged(text: string, total: number, wasCut: boolean, budget: OutputBudget): string {
+  if (!wasCut) return budget.cut('text', text) ?? '';
+  const keep = Math.min(text.length, budget.room());
+  budget.cutText('text', keep, total);
+  return text.slice(0, keep);
+}
+
+/** Splits CSV text into rows (RFC 4180 quoting) with the given delimiter, stopping after `maxFields` fields. */
+export function parseCsv(text: string, delimiter: string, maxFields = Infinity): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  let fields = 0;
+  for (let i = 0; i < text.length && fields <= maxFields; i++) {
     const ch = text[i]!;
     if (quoted) {
       if (ch === '"') {
@@ -44,10 +57,12 @@ export function parseCsv(text: string, delimiter: string): string[][] {
     } else if (ch === '"' && field === '') quoted = true;
     else if (ch === delimiter) {
       row.push(field);
+      fields++;
       field = '';
     } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
+      fields++;
       rows.push(row);
       row = [];
       field = '';
@@ -136,17 +151,36 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
-export function extractCsv(data: Buffer, limits: EvidenceLimits): { evidence: CsvEvidence; notes: string[] } {
+export function extractCsv(
+  data: Buffer,
+  limits: EvidenceLimits,
+  budget: OutputBudget,
+): { evidence: CsvEvidence; notes: string[] } {
   const notes: string[] = [];
-  const text = decodeText(data, limits.maxTextChars, notes);
-  const { delimiter } = guessDelimiter(text);
-  let rows = parseCsv(text, delimiter).filter((r) => !(r.length === 1 && r[0] === ''));
-  const cells = rows.reduce((n, r) => n + r.length, 0);
-  if (cells > limits.maxCells) {
-    let kept = 0;
-    rows = rows.filter((r) => (kept += r.length) <= limits.maxCells);
-    notes.push(msg.cellsTruncated(limits.maxCells, cells));
+  const full = decodeText(data, notes);
+  const text = budgetedText(full, budget);
+  const { delimiter } = guessDelimiter(text.slice(0, 1 << 20));
+  const parsed = parseCsv(text, delimiter, limits.maxCells).filter((r) => !(r.length === 1 && r[0] === ''));
+  const rows: string[][] = [];
+  let i = 0;
+  for (; i < parsed.length; i++) {
+    const r = parsed[i]!;
+    // JSON adds quotes and a comma per field, not a cell's 80 bytes of keys.
+    if (
+      !budget.take(
+        'cells',
+        r.reduce((n, f) => n + f.length, 0),
+        r.length,
+        3 * r.length + 2,
+      )
+    )
+      break;
+    rows.push(r);
   }
+  const rest = parsed.slice(i + 1).reduce((n, r) => n + r.length, 0);
+  const complete = text.length === full.length && parsed.reduce((n, r) => n + r.length, 0) <= limits.maxCells;
+  if (i < parsed.length || !complete) budget.skip('cells', rest, complete);
+  if (text.length < full.length) budget.cutText('text', text.length, full.length, false);
   return { evidence: { format: 'csv', delimiter, rows }, notes };
 }
 
@@ -154,12 +188,20 @@ export function extractText(
   format: TextEvidence['format'],
   data: Buffer,
   limits: EvidenceLimits,
+  budget: OutputBudget,
 ): { evidence: TextEvidence; notes: string[] } {
   const notes: string[] = [];
-  const raw = decodeText(data, limits.maxTextChars, notes);
+  const full = decodeText(data, notes);
+  const raw = budgetedText(full, budget);
+  const wasCut = raw.length < full.length;
   if (format === 'html') {
     const { text, headings } = htmlToText(raw);
-    return { evidence: { format, text, lineCount: lineCount(text), headings }, notes };
+    const kept = charged(text, full.length, wasCut, budget);
+    budget.addCopy(
+      headings.reduce((n, h) => n + h.text.length, 0),
+      40 * headings.length,
+    );
+    return { evidence: { format, text: kept, lineCount: lineCount(kept), headings }, notes };
   }
   if (format === 'json') {
     const depth = jsonDepth(raw);
@@ -173,6 +215,12 @@ export function extractText(
       }
     }
   }
-  const headings = format === 'md' ? markdownHeadings(raw) : [];
-  return { evidence: { format, text: raw, lineCount: lineCount(raw), headings }, notes };
+  const kept = charged(raw, full.length, wasCut, budget);
+  const lines = lineCount(kept);
+  const headings = format === 'md' ? markdownHeadings(kept).filter((h) => h.line <= lines) : [];
+  budget.addCopy(
+    headings.reduce((n, h) => n + h.text.length, 0),
+    40 * headings.length,
+  );
+  return { evidence: { format, text: kept, lineCount: lines, headings }, notes };
 }

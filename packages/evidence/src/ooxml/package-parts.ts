@@ -1,8 +1,9 @@
 // OOXML package navigation: parts by name, relationships, and targets resolved against their source.
 import { posix } from 'node:path';
 import { attr, childrenNamed, parseXml } from '../xml/parse-xml.js';
-import type { XmlElement } from '../xml/parse-xml.js';
+import type { NodeBudget, XmlElement } from '../xml/parse-xml.js';
 import { msg } from '../messages.js';
+import { NoteList } from '../extract/note-list.js';
 
 export interface Relationship {
   id: string;
@@ -13,13 +14,19 @@ export interface Relationship {
 }
 
 export class OoxmlPackage {
-  readonly notes: string[] = [];
+  readonly notes = new NoteList();
   private readonly xmlCache = new Map<string, XmlElement | null>();
+
+  private readonly nodes: NodeBudget;
 
   constructor(
     readonly files: Map<string, Buffer>,
     private readonly maxDepth: number,
-  ) {}
+    /** Nodes all parsed parts of this package may hold together (trees stay cached). */
+    maxNodes = Infinity,
+  ) {
+    this.nodes = { left: maxNodes, max: maxNodes };
+  }
 
   has(part: string): boolean {
     return this.files.has(part);
@@ -39,7 +46,7 @@ export class OoxmlPackage {
       if (required) this.notes.push(msg.missingPart(part));
     } else {
       try {
-        el = parseXml(text, this.maxDepth);
+        el = parseXml(text, this.maxDepth, this.nodes);
       } catch (err) {
         this.notes.push(msg.xmlRefused(part, err));
         if (required) throw err;

@@ -1,10 +1,12 @@
 // A small, iterative XML reader for OOXML parts. Hostile input is expected: a DOCTYPE (entity
-// expansion, external entities) is refused outright — OOXML never needs one — and nesting depth is
-// capped, so neither a billion-laughs part nor a deeply nested one can exhaust memory or the stack.
+// expansion, external entities) is refused outright — OOXML never needs one — nesting depth is
+// capped, and so is the node count of a tree, so neither a billion-laughs part, a deeply nested one
+// nor a few hundred KB that inflate to millions of nodes can exhaust memory or the stack.
+import { msg } from '../messages.js';
 
 export class XmlError extends Error {
   constructor(
-    readonly code: 'doctype' | 'depth' | 'malformed',
+    readonly code: 'doctype' | 'depth' | 'malformed' | 'size',
     message: string,
   ) {
     super(message);
@@ -121,14 +123,24 @@ export function saxXml(xml: string, handlers: SaxHandlers, maxDepth = 256): void
   if (stack.length > 0) throw new XmlError('malformed', `unclosed element <${stack[stack.length - 1]}>`);
 }
 
-/** Parses a whole part into a tree (for the small parts: documents, slides, charts, rels). */
-export function parseXml(xml: string, maxDepth = 256): XmlElement {
+/** Nodes (elements and texts) that the trees of one file may still hold: shared by all its parts. */
+export interface NodeBudget {
+  left: number;
+  readonly max: number;
+}
+
+/** Parses a whole part into a tree (documents, slides, charts, rels), charging its nodes to `nodes`. */
+export function parseXml(xml: string, maxDepth = 256, nodes?: NodeBudget): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
+  const count = () => {
+    if (nodes && --nodes.left < 0) throw new XmlError('size', msg.xmlTooManyNodes(nodes.max));
+  };
   saxXml(
     xml,
     {
       open(name, attrs) {
+        count();
         const el: XmlElement = { name, attrs, children: [] };
         stack[stack.length - 1]!.children.push(el);
         stack.push(el);
@@ -137,6 +149,7 @@ export function parseXml(xml: string, maxDepth = 256): XmlElement {
         stack.pop();
       },
       text(t) {
+        count();
         stack[stack.length - 1]!.children.push(t);
       },
     },

@@ -1,6 +1,6 @@
 // A minimal zip writer for building hostile packages at test time: honest or lying sizes, deflated
 // or stored entries, the "encrypted" flag, any entry names.
-import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
+import { crc32, createDeflate, createDeflateRaw, deflateRawSync } from 'node:zlib';
 
 export interface ZipEntryInput {
   name: string;
@@ -12,7 +12,7 @@ export interface ZipEntryInput {
   /** Set general-purpose bit 0 (traditional encryption). */
   encrypted?: boolean;
   /** Already-deflated bytes (with the real uncompressed size/crc given). */
-  raw?: { compressed: Buffer; size: number; crc: number };
+  raw?: DeflatedData;
 }
 
 export function makeZip(entries: ZipEntryInput[]): Buffer {
@@ -61,9 +61,32 @@ export function makeZip(entries: ZipEntryInput[]): Buffer {
 }
 
 /** Deflates `size` zero bytes through a stream, 1 MiB at a time, for zip-bomb entries. */
-export async function deflatedZeros(size: number): Promise<{ compressed: Buffer; size: number; crc: number }> {
-  const chunk = Buffer.alloc(1 << 20);
-  const z = createDeflateRaw({ level: 1 });
+export function deflatedZeros(size: number): Promise<DeflatedData> {
+  return deflateStreamed(repeatTo(Buffer.alloc(1 << 20), size));
+}
+
+export interface DeflatedData {
+  compressed: Buffer;
+  /** Uncompressed size and CRC-32, as a zip header needs them. */
+  size: number;
+  crc: number;
+}
+
+/** `chunk` repeated up to `size` bytes in total, the last copy cut. */
+export function* repeatTo(chunk: Buffer, size: number): Generator<Buffer> {
+  for (let left = size; left > 0; left -= chunk.length) yield left >= chunk.length ? chunk : chunk.subarray(0, left);
+}
+
+/**
+ * Deflates `pieces` as one stream, so the expanded bytes never exist at once: raw deflate for zip
+ * entries (`raw` of an entry), or `zlib` framing for PDF FlateDecode streams.
+ */
+export async function deflateStreamed(
+  pieces: Iterable<Buffer>,
+  opts: { zlib?: boolean; level?: number } = {},
+): Promise<DeflatedData> {
+  const level = opts.level ?? 1;
+  const z = opts.zlib ? createDeflate({ level }) : createDeflateRaw({ level });
   const out: Buffer[] = [];
   z.on('data', (d: Buffer) => out.push(d));
   const done = new Promise<void>((resolve, reject) => {
@@ -71,9 +94,10 @@ export async function deflatedZeros(size: number): Promise<{ compressed: Buffer;
     z.on('error', reject);
   });
   let crc = 0;
-  for (let left = size; left > 0; left -= chunk.length) {
-    const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+  let size = 0;
+  for (const part of pieces) {
     crc = crc32(part, crc);
+    size += part.length;
     if (!z.write(part)) await new Promise((r) => z.once('drain', r));
   }
   z.end();
@@ -83,14 +107,17 @@ export async function deflatedZeros(size: number): Promise<{ compressed: Buffer;
 
 const CT_DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml';
 const CT_XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml';
+const CT_PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml';
 
-export function contentTypes(main: 'docx' | 'xlsx' | string): Buffer {
+export function contentTypes(main: 'docx' | 'xlsx' | 'pptx' | string): Buffer {
   const [part, type] =
     main === 'docx'
       ? ['/word/document.xml', CT_DOCX]
       : main === 'xlsx'
         ? ['/xl/workbook.xml', CT_XLSX]
-        : ['/word/document.xml', main];
+        : main === 'pptx'
+          ? ['/ppt/presentation.xml', CT_PPTX]
+          : ['/word/document.xml', main];
   return Buffer.from(
     `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
