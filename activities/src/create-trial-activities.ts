@@ -112,7 +112,9 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       const entries: DeliverableEntry[] = [];
       for (const rel of await listRegularFiles(outputs)) {
         const abs = path.join(outputs, rel);
-        if (lstatSync(abs).size > MAX_DELIVERABLE_BYTES) continue;
+        const st = lstatSync(abs);
+        // A hard link may point at a file outside the workspace: never copy what it names.
+        if (st.size > MAX_DELIVERABLE_BYTES || st.nlink > 1) continue;
         const { sha256, size } = await storeFile(store, abs);
         entries.push({ path: rel, sha256, size, detectedFormat: await deps.evidence.detectFormat(abs) });
       }

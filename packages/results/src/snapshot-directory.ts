@@ -1,5 +1,6 @@
 // Content-addressed snapshot of a local folder: every regular file stored once by its
-// sha256, the snapshot a sorted manifest (itself stored by hash). Symlinks are never followed.
+// sha256, the snapshot a sorted manifest (itself stored by hash). Symlinks and hard links are never followed.
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotFile } from '@assay/core';
 import { listRegularFiles } from './list-regular-files.js';
@@ -15,7 +16,10 @@ export interface Snapshot {
 const PARALLEL_FILES = 8;
 
 export async function snapshotDirectory(store: ResultsStore, dir: string): Promise<Snapshot> {
-  const rels = await listRegularFiles(dir);
+  // A file with more than one link may name something outside the folder: it is not preserved.
+  const all = await listRegularFiles(dir);
+  const links = await mapInBatches(all, PARALLEL_FILES, async (rel) => (await lstat(path.join(dir, rel))).nlink);
+  const rels = all.filter((_rel, i) => links[i] === 1);
   const files = await mapInBatches(rels, PARALLEL_FILES, async (rel) => ({
     path: rel,
     ...(await storeFile(store, path.join(dir, ...rel.split('/')))),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** A workspace with nested files, a duplicate, and symlinks (to a file and a folder outside it) that must not be followed. */
+/** A workspace with nested files, a duplicate, symlinks (to a file and a folder outside it) and a hard link that must not be followed. */
 async function makeWorkspace(): Promise<string> {
   const outside = await tmp();
   await writeFile(path.join(outside, 'secret.txt'), 'not yours');
@@ -29,11 +29,13 @@ async function makeWorkspace(): Promise<string> {
   await writeFile(path.join(ws, 'inputs', 'brief.txt'), '# report\n');
   await symlink(path.join(outside, 'secret.txt'), path.join(ws, 'outputs', 'leak.txt'));
   await symlink(outside, path.join(ws, 'outputs', 'leak-dir'));
+  // A hard link to a file outside: same inode, so reading it would read the outside file.
+  await link(path.join(outside, 'secret.txt'), path.join(ws, 'outputs', 'hard-leak.txt'));
   return ws;
 }
 
 describe('snapshotDirectory', () => {
-  it('stores every regular file once, never follows symlinks, and stores the manifest by its hash', async () => {
+  it('stores every regular file once, never follows symlinks or hard links, and stores the manifest by its hash', async () => {
     const root = await tmp();
     const store = createFsResultsStore(root);
     const snap = await snapshotDirectory(store, await makeWorkspace());
