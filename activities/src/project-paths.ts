@@ -1,15 +1,13 @@
 import path from 'node:path';
 import type { ProjectTrialInput } from '@assay/core';
 
-/** Layout of one project trial under the job's results folder. */
+/** Local paths of one project trial on the worker (record keys are @assay/results' business). */
 export function projectPaths(p: Pick<ProjectTrialInput, 'resultsDir' | 'system' | 'projectId' | 'trial'>) {
   const dir = path.join(p.resultsDir, 'projects', p.system.id, p.projectId, String(p.trial));
   const workDir = path.join(p.resultsDir, 'work', 'projects', p.system.id, p.projectId, String(p.trial));
   return {
     dir,
-    record: path.join(dir, 'record.json'),
     subtaskDir: (id: string) => path.join(dir, 'subtasks', id),
-    finalDir: path.join(dir, 'final'),
     workDir,
     workspace: path.join(workDir, 'workspace'),
     instructionDir: path.join(workDir, 'assay'),

@@ -4,11 +4,8 @@ import path from 'node:path';
 import type { TrialInput } from '@assay/core';
 
 export interface TrialPaths {
-  /** Where record.json, transcript and agent result live. */
+  /** Where the harness writes the transcript and agent result (beside the record). */
   dir: string;
-  record: string;
-  agentResult: string;
-  transcript: string;
   /** Scratch area of the trial: the mounted workspace and the instruction folder. */
   workDir: string;
   workspace: string;
@@ -21,9 +18,6 @@ export function trialPaths(t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId
   const workDir = path.join(t.resultsDir, 'work', t.system.id, t.taskId, String(t.trial));
   return {
     dir,
-    record: path.join(dir, 'record.json'),
-    agentResult: path.join(dir, 'agent-result.json'),
-    transcript: path.join(dir, 'transcript.log'),
     workDir,
     workspace: path.join(workDir, 'workspace'),
     instructionDir: path.join(workDir, 'assay'),
