@@ -48,6 +48,10 @@ export function inspectJob(file: string, opts: JobOptions): { job: LoadedJob | n
   const inspected = benchRel === undefined ? null : inspectBenchmark(path.resolve(path.dirname(abs), benchRel), cwd);
   issues.push(...(inspected?.issues ?? []));
   if (inspected?.listed) checkFilters(yaml, raw, inspected.listed);
+  const resultsUrl = str(raw.results);
+  // A URL would otherwise resolve as a relative folder named "s3:"; the workers still need a local folder.
+  if (resultsUrl !== undefined && isUrl(resultsUrl))
+    yaml.report(['results'], messages.resultsUrlNotSupported(resultsUrl));
   const resultsDir = resultsDirOf(raw, abs, opts.repoRoot);
   const resources = spec?.resources ?? null;
   checkJob({ file: yaml, raw, resultsDir, resources, material: inspected?.material }, opts.machine ?? true);
@@ -64,9 +68,12 @@ function checkFilters(yaml: YamlFile, raw: Raw, listed: NonNullable<LoadResult['
       yaml.report(['projects', p.index], messages.unknownJobProject(p.value, listed.id));
 }
 
+const isUrl = (s: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
 /** The job's results folder: `results` relative to the job file, else .assay/results/<id> under the repository. */
 function resultsDirOf(raw: Raw, jobFile: string, repoRoot: string): string | null {
   const results = str(raw.results);
+  if (results !== undefined && isUrl(results)) return null;
   if (results !== undefined) return path.resolve(path.dirname(jobFile), results);
   const id = str(raw.id);
   return id === undefined || !JOB_ID.test(id) ? null : path.join(repoRoot, '.assay', 'results', id);

@@ -87,6 +87,8 @@ export const messages = {
     `${count > 1 ? ` (${count - 1} more exceed it too)` : ''}; the work volume holds them and the agent's output`,
   resultsOnKernelFs: (dir: string, fs: string) =>
     `results folder ${dir} is on ${fs}, a kernel filesystem; give a real folder (the default is .assay/results/<id>)`,
+  resultsUrlNotSupported: (url: string) =>
+    `${url}: a job's results must be a local folder for now (the S3 backend of @assay/results is not yet used by workers, which write transcripts, verdict caches and page images to local paths)`,
   resultsNotAFolder: (dir: string) => `results folder ${dir} exists and is not a folder`,
   resultsUnderFile: (dir: string, file: string) => `results folder ${dir} cannot be made: ${file} is a file`,
   resultsNotWritable: (dir: string, detail: string) => `results folder ${dir} cannot be written: ${detail}`,

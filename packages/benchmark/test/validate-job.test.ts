@@ -152,6 +152,14 @@ describe('job: results folder', () => {
     ]);
   });
 
+  it('refuses a results URL, saying why, instead of making a folder named after it', () => {
+    const { dir, file } = setUp({ ...baseJob(), results: 's3://bucket/runs' });
+    expect(plain(inspectJob(file, { repoRoot: dir, cwd: dir }).issues)).toEqual([
+      expect.stringMatching(/^job\.yaml:results: s3:\/\/bucket\/runs: a job's results must be a local folder for now/),
+    ]);
+    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' })).not.toMatch(/s3/);
+  });
+
   it('refuses a results path that is a file or under one, and leaves no probe behind', () => {
     const { dir, file } = setUp({ ...baseJob(), results: 'tasks/t1/task.yaml/out' });
     const { issues } = inspectJob(file, { repoRoot: dir, cwd: dir });

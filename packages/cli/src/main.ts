@@ -20,6 +20,7 @@ program
   )
   .option('--no-document-tools', 'skip LibreOffice and poppler')
   .option('--chromium', 'also install Chromium (for report tests)')
+  .option('--s3-server', 'also build versitygw, the local S3 server the S3 results store is tested against (Go)')
   .action(lazyAction(infra, 'setupCommand'));
 
 const server = program.command('server').description('the local Temporal dev server (SQLite under .assay/)');

@@ -62,3 +62,5 @@ export type {
   TemporalServerInfo,
   TemporalStatus,
 } from './temporal-server.js';
+export { VERSITYGW_VERSION, ensureVersitygw, startS3Server, versitygwPath } from './s3-server.js';
+export type { S3Server } from './s3-server.js';

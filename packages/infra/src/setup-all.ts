@@ -7,6 +7,7 @@ import { ensureDocker } from './docker-engine.js';
 import { ensureDocumentTools } from './document-tools.js';
 import { scriptedAgentSourceDir } from './paths.js';
 import { runChecked, type Log } from './run.js';
+import { ensureVersitygw } from './s3-server.js';
 import { ensureScriptedAgentImage } from './scripted-agent-image.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 import { ensureTemporalTestServer } from './temporal-test-server.js';
@@ -17,6 +18,8 @@ export interface SetupOptions {
   /** LibreOffice + poppler + fonts (default true: the judges' evidence view needs them). */
   withDocumentTools?: boolean;
   withChromium?: boolean;
+  /** versitygw, the local S3-compatible server the S3 results backend is tested against (a Go build). */
+  withS3Server?: boolean;
 }
 
 export interface SetupStep {
@@ -71,6 +74,9 @@ export async function setupAll(opts: SetupOptions): Promise<SetupStep[]> {
       const t = await ensureDocumentTools({ log, root, chromium: true });
       return { detail: t.chromium ?? '' };
     });
+  }
+  if (opts.withS3Server) {
+    await step('s3-server', async () => ({ detail: await ensureVersitygw({ root, log }) }));
   }
   return steps;
 }

@@ -9,6 +9,8 @@ import { casKey } from './results-layout.js';
 import { assertResultsKey, joinKey, normalizePrefix, TEMP_PREFIX } from './results-key.js';
 import type { BlobRef, ResultsStore } from './results-store.js';
 import { scopeResultsStore } from './scope-results-store.js';
+import { serializeJson } from './serialize-json.js';
+import { hashFile } from './hash-file.js';
 
 export function createFsResultsStore(root: string): ResultsStore {
   const rootDir = path.resolve(root);
@@ -72,12 +74,6 @@ export function createFsResultsStore(root: string): ResultsStore {
   return store;
 }
 
-function serializeJson(key: string, value: unknown): string {
-  const text = JSON.stringify(value, null, 2) as string | undefined;
-  if (text === undefined) throw new Error(`cannot store ${key}: the value is not JSON (${typeof value})`);
-  return `${text}\n`;
-}
-
 function absentAsNull(err: NodeJS.ErrnoException): null {
   if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
   throw err;
@@ -104,16 +100,6 @@ async function withTempFile(file: string, write: (tmp: string) => Promise<void>)
 
 function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
   return withTempFile(file, (tmp) => writeFile(tmp, data, { flag: 'wx' }));
-}
-
-async function hashFile(file: string): Promise<BlobRef> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    size += chunk.length;
-  }
-  return { sha256: hash.digest('hex'), size };
 }
 
 /** Copy into the CAS while hashing again, so a file that changed after hashing is never stored under the old hash. */

@@ -13,3 +13,4 @@ export { listRegularFiles } from './list-regular-files.js';
 export { storeFile } from './store-file.js';
 export { snapshotDirectory, type Snapshot } from './snapshot-directory.js';
 export { restoreSnapshot } from './restore-snapshot.js';
+export { createS3ResultsStore, s3ClientFromEnv, type S3ResultsStoreOptions } from './create-s3-results-store.js';

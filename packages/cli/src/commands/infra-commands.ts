@@ -4,12 +4,17 @@ import { repoRoot } from '../repo-root.js';
 const log = (line: string): void => console.log(line);
 
 /** `assay setup`: install and start what is missing, idempotently, saying what it does. */
-export async function setupCommand(opts: { documentTools?: boolean; chromium?: boolean }): Promise<void> {
+export async function setupCommand(opts: {
+  documentTools?: boolean;
+  chromium?: boolean;
+  s3Server?: boolean;
+}): Promise<void> {
   await setupAll({
     root: repoRoot(),
     log,
     withDocumentTools: opts.documentTools !== false,
     withChromium: Boolean(opts.chromium),
+    withS3Server: Boolean(opts.s3Server),
   });
 }
 

@@ -1,0 +1,197 @@
+// The S3 backend against a real S3-compatible server (versitygw on 127.0.0.1, built from
+// the Go module proxy on first use), through the AWS SDK v3 as production would use it.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ensureVersitygw, startS3Server, type S3Server } from '@assay/infra';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  casKey,
+  createS3ResultsStore,
+  openResultsStore,
+  readTrialRecords,
+  restoreSnapshot,
+  snapshotDirectory,
+  writeTrialRecord,
+  type ResultsStore,
+} from '../src/index.js';
+import { parseS3Location } from '../src/parse-s3-location.js';
+import { makeTrialRecord } from './make-records.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const BUCKET = 'assay-results';
+let server: S3Server;
+let client: S3Client;
+let dataDir: string;
+let prefixes = 0;
+
+beforeAll(async () => {
+  const binary = await ensureVersitygw({ root: ROOT, log: (l) => console.log(l) });
+  const dir = await mkdtemp(path.join(tmpdir(), 'assay-s3-'));
+  dataDir = path.join(dir, 'data');
+  server = await startS3Server({
+    binary,
+    dataDir,
+    accessKey: `test${randomBytes(6).toString('hex')}`,
+    secretKey: randomBytes(24).toString('hex'),
+    logFile: path.join(dir, 'versitygw.log'),
+  });
+  client = new S3Client({
+    region: 'us-east-1',
+    endpoint: server.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  // The first call builds versitygw with Go (CI builds it in `assay setup --s3-server` instead).
+}, 30 * 60_000);
+afterAll(async () => {
+  client?.destroy();
+  await server?.stop();
+  if (dataDir) await rm(path.dirname(dataDir), { recursive: true, force: true });
+});
+
+/** A fresh store under its own prefix of the one bucket, so tests do not see each other's keys. */
+function freshStore(): ResultsStore {
+  return createS3ResultsStore(`s3://${BUCKET}/runs/r${++prefixes}`, { client });
+}
+
+describe('S3 results store', () => {
+  it('round-trips JSON and text, answers null/false for what is absent, names unparseable JSON', async () => {
+    const store = freshStore();
+    await store.putJson('trials/s/t/1/record.json', { a: 1, nested: [true, null] });
+    await store.putText('trials/s/t/1/transcript.log', 'hello\n');
+    expect(await store.getJson('trials/s/t/1/record.json')).toEqual({ a: 1, nested: [true, null] });
+    expect(await store.getText('trials/s/t/1/transcript.log')).toBe('hello\n');
+    expect(await store.getJson('trials/s/t/2/record.json')).toBeNull();
+    expect(await store.has('trials/s/t/1/record.json')).toBe(true);
+    expect(await store.has('trials/s/t/1')).toBe(false);
+    await store.putText('job.json', '{"half":');
+    await expect(store.getJson('job.json')).rejects.toThrow(/job\.json is not valid JSON/);
+    await expect(store.putJson('other.json', undefined)).rejects.toThrow(/not JSON/);
+    await expect(store.getText('../escape')).rejects.toThrow(/invalid results key/);
+    expect(store.location).toBe(`s3://${BUCKET}/runs/r${prefixes}/`);
+  });
+
+  it('lists keys under a prefix recursively and sorted, not a sibling that shares the prefix', async () => {
+    const store = freshStore();
+    for (const key of ['b/2.json', 'a/z/1.json', 'a/1.json', 'ab/1.json', 'job.json']) await store.putJson(key, {});
+    expect(await store.list('')).toEqual(['a/1.json', 'a/z/1.json', 'ab/1.json', 'b/2.json', 'job.json']);
+    expect(await store.list('a')).toEqual(['a/1.json', 'a/z/1.json']);
+    expect(await store.list('a/')).toEqual(['a/1.json', 'a/z/1.json']);
+    expect(await store.list('missing')).toEqual([]);
+  });
+
+  it('pages through listings longer than one response', async () => {
+    const store = freshStore();
+    const keys = Array.from({ length: 1001 }, (_, i) => `many/${String(i).padStart(4, '0')}.json`);
+    for (let i = 0; i < keys.length; i += 100)
+      await Promise.all(keys.slice(i, i + 100).map((k) => store.putText(k, '')));
+    expect(await store.list('many')).toEqual(keys);
+  });
+
+  it('stores blobs once under cas/sha256, streams large files, and copies them out verified', async () => {
+    const store = freshStore();
+    const bytes = Buffer.from('the deliverable\n');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(await store.putBytes(bytes)).toEqual({ sha256, size: bytes.length });
+    const onDisk = path.join(dataDir, BUCKET, 'runs', `r${prefixes}`, ...casKey(sha256).split('/'));
+    const first = await stat(onDisk);
+    const local = path.join(await mkdtemp(path.join(tmpdir(), 'assay-s3-local-')), 'same.txt');
+    await writeFile(local, bytes);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await store.putBlob(local)).toEqual({ sha256, size: bytes.length });
+    // Found by its hash: not uploaded again.
+    expect((await stat(onDisk)).mtimeMs).toBe(first.mtimeMs);
+
+    const big = Buffer.alloc(3 * 1024 * 1024 + 7, 9);
+    const bigFile = path.join(path.dirname(local), 'big.bin');
+    await writeFile(bigFile, big);
+    const ref = await store.putBlob(bigFile);
+    expect(ref.size).toBe(big.length);
+    const out = path.join(path.dirname(local), 'deep', 'er', 'copy.bin');
+    await store.copyBlobTo(ref.sha256, out);
+    expect((await readFile(out)).equals(big)).toBe(true);
+    expect(Buffer.from(await store.readBlob(sha256)).equals(bytes)).toBe(true);
+    expect((await readdir(path.dirname(out))).filter((e) => e.includes('.assay-tmp-'))).toEqual([]);
+
+    const absent = 'c'.repeat(64);
+    await expect(store.readBlob(absent)).rejects.toThrow(`blob ${absent} is not in the results store`);
+    await expect(store.copyBlobTo(absent, path.join(path.dirname(local), 'x'))).rejects.toThrow(/is not in the/);
+  });
+
+  it('relies on a server that refuses a body whose sha256 is not the one claimed', async () => {
+    // putBlob claims the hash it computed; a file changed after hashing must be refused, not stored.
+    const claimed = createHash('sha256').update('what was hashed').digest('base64');
+    await expect(
+      client.send(
+        new PutObjectCommand({ Bucket: BUCKET, Key: 'runs/tamper', Body: 'what was sent', ChecksumSHA256: claimed }),
+      ),
+    ).rejects.toThrow();
+  });
+
+  it('refuses to materialize an object whose bytes do not match its hash', async () => {
+    const store = freshStore();
+    const sha256 = createHash('sha256').update('original').digest('hex');
+    await client.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: `runs/r${prefixes}/${casKey(sha256)}`, Body: 'corrupted' }),
+    );
+    const dir = await mkdtemp(path.join(tmpdir(), 'assay-s3-local-'));
+    await expect(store.copyBlobTo(sha256, path.join(dir, 'out.txt'))).rejects.toThrow(/corrupt/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('carries records, scoped judge stores and workspace snapshots', async () => {
+    const store = freshStore();
+    await writeTrialRecord(store, makeTrialRecord('oracle', 'fin-payroll', 1));
+    await writeTrialRecord(store, makeTrialRecord('stale', 'fin-payroll', 2));
+    const judge = store.scoped('judges/strict');
+    await writeTrialRecord(judge, makeTrialRecord('oracle', 'fin-payroll', 1));
+    expect((await readTrialRecords(store, { problems: [] })).map((r) => `${r.system.id}/${r.trial}`)).toEqual([
+      'oracle/1',
+      'stale/2',
+    ]);
+    expect(await judge.list('')).toEqual(['trials/oracle/fin-payroll/1/record.json']);
+
+    const ws = await mkdtemp(path.join(tmpdir(), 'assay-s3-ws-'));
+    await mkdir(path.join(ws, 'outputs', 'deep'), { recursive: true });
+    await writeFile(path.join(ws, 'outputs', 'report.md'), '# report\n');
+    await writeFile(path.join(ws, 'outputs', 'deep', 'table.csv'), 'a,b\n1,2\n');
+    const snap = await snapshotDirectory(store, ws);
+    const dest = await mkdtemp(path.join(tmpdir(), 'assay-s3-restore-'));
+    await restoreSnapshot(store, snap.files, dest, 'outputs/');
+    expect(await readFile(path.join(dest, 'deep', 'table.csv'), 'utf8')).toBe('a,b\n1,2\n');
+    expect(Buffer.from(await store.readBlob(snap.manifestSha256)).toString()).toBe(JSON.stringify(snap.files));
+  });
+
+  it('is opened from an s3:// location with the endpoint and credentials in the environment only', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      ASSAY_S3_ENDPOINT: server.endpoint,
+      AWS_ACCESS_KEY_ID: server.accessKey,
+      AWS_SECRET_ACCESS_KEY: server.secretKey,
+    });
+    try {
+      const store = openResultsStore(`s3://${BUCKET}/from-env`);
+      await store.putJson('job.json', { id: 'env' });
+      expect(await store.getJson('job.json')).toEqual({ id: 'env' });
+      process.env.AWS_SECRET_ACCESS_KEY = 'wrong';
+      await expect(openResultsStore(`s3://${BUCKET}/from-env`).getJson('job.json')).rejects.toThrow();
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('says what is wrong with an s3:// location', () => {
+    expect(parseS3Location('s3://bucket-1/a/b/')).toEqual({ bucket: 'bucket-1', prefix: 'a/b/' });
+    expect(parseS3Location('s3://bucket-1')).toEqual({ bucket: 'bucket-1', prefix: '' });
+    expect(() => parseS3Location('s3://Bad_Bucket/x')).toThrow(/is not a bucket name/);
+    expect(() => parseS3Location('s3://bucket/../x')).toThrow(/plain path segments/);
+    expect(openResultsStore('s3://bucket/p').location).toBe('s3://bucket/p/');
+  });
+});
