@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ensureVersitygw, startS3Server, type S3Server } from '@assay/infra';
@@ -186,6 +187,31 @@ describe('S3 results store', () => {
       process.env = saved;
     }
   });
+
+  it('feeds `assay report` straight from the bucket', async () => {
+    const store = createS3ResultsStore(`s3://${BUCKET}/report`, { client });
+    for (const system of ['oracle', 'stale'])
+      for (const trial of [1, 2, 3]) await writeTrialRecord(store, makeTrialRecord(system, 'fin-payroll', trial));
+    const out = await mkdtemp(path.join(tmpdir(), 'assay-s3-report-'));
+    const env = {
+      ...process.env,
+      ASSAY_S3_ENDPOINT: server.endpoint,
+      AWS_ACCESS_KEY_ID: server.accessKey,
+      AWS_SECRET_ACCESS_KEY: server.secretKey,
+    };
+    const r = spawnSync(process.execPath, ['scripts/assay.mjs', 'report', `s3://${BUCKET}/report`, '--out', out], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    expect(r.stderr + r.stdout).not.toMatch(/error/i);
+    expect(r.status).toBe(0);
+    expect(await readdir(out)).toContain('report.html');
+    const html = await readFile(path.join(out, 'report.html'), 'utf8');
+    expect(html).toContain('oracle');
+    expect(html).toContain('stale');
+  }, 300_000);
 
   it('says what is wrong with an s3:// location', () => {
     expect(parseS3Location('s3://bucket-1/a/b/')).toEqual({ bucket: 'bucket-1', prefix: 'a/b/' });

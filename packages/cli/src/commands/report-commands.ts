@@ -13,8 +13,9 @@ import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { repoRoot } from '../repo-root.js';
 
-/** A job argument is a results folder or a job YAML (whose results folder is used). */
+/** A job argument is a results folder, an s3:// results location, or a job YAML (whose results folder is used). */
 function resultsDirOf(arg: string, root: string): string {
+  if (/^s3:\/\//i.test(arg)) return arg;
   try {
     if (statSync(arg).isDirectory()) return path.resolve(arg);
   } catch {
