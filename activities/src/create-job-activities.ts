@@ -1,7 +1,25 @@
 // Activities of the job workflow itself: what is already recorded (so a resubmitted job runs
-// nothing twice) and the record of a unit that failed for infrastructure reasons.
-import { projectTrialKey, trialKey } from '@assay/core';
-import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
+// nothing twice), the record of a unit that failed for infrastructure reasons or was cancelled,
+// the clean-up of a trial `pause --now` stopped, and the archive of attempts that run again.
+import { CANCELLED_RECORD_SCHEMA, projectTrialKey, trialKey, type CancelledRecord, type TrialInput } from '@assay/core';
+import {
+  cancelledKey,
+  openResultsStore,
+  projectRecordKey,
+  trialRecordKey,
+  readProjectRecords,
+  readTrialRecords,
+} from '@assay/results';
+import { trialPaths } from './trial-paths.js';
+import { archiveForRetry, discardWorkDir } from './archive-for-retry.js';
+
+export interface CancelledUnit {
+  /** `system/task-or-project/trial`. */
+  key: string;
+  kind: 'task' | 'project';
+  started: boolean;
+  reason: string;
+}
 
 export function createJobActivities() {
   return {
@@ -23,6 +41,31 @@ export function createJobActivities() {
         at: new Date().toISOString(),
       });
     },
+
+    /** `cancelled.json` for each unit `assay cancel` stopped or never started (no record.json, no score). */
+    async recordCancelled(args: { resultsDir: string; units: CancelledUnit[] }): Promise<void> {
+      const store = openResultsStore(args.resultsDir);
+      const cancelledAt = new Date().toISOString();
+      for (const u of args.units) {
+        const [system = '', unit = '', trial = ''] = u.key.split('/');
+        const kind = u.kind === 'task' ? trialRecordKey : projectRecordKey;
+        // Its record was written while it was being stopped: finished after all, not cancelled.
+        if (await store.has(kind(system, unit, Number(trial)))) continue;
+        const record: CancelledRecord = { schema: CANCELLED_RECORD_SCHEMA, status: 'cancelled', ...u, cancelledAt };
+        await store.putJson(cancelledKey(u.kind, system, unit, Number(trial)), record);
+      }
+    },
+
+    /**
+     * A trial whose agent `pause --now` or `cancel` stopped starts again from a clean workspace:
+     * its work volume is unmounted and its image and folder removed, so prepareWorkspace makes
+     * new ones and copies the inputs again.
+     */
+    async discardTrialWork(args: { trial: TrialInput }): Promise<void> {
+      discardWorkDir(trialPaths(args.trial).workDir);
+    },
+
+    archiveForRetry,
   };
 }
 

@@ -1,5 +1,5 @@
 export { createTrialActivities, renderInstruction } from './create-trial-activities.js';
-export { createJobActivities, type JobActivities } from './create-job-activities.js';
+export { createJobActivities, type CancelledUnit, type JobActivities } from './create-job-activities.js';
 export type { TrialActivities, TrialActivityDeps, PreparedWorkspace } from './create-trial-activities.js';
 export type { AgentRun } from './run-harness.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';

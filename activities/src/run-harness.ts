@@ -74,12 +74,20 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       finishedElsewhere: () => existsSync(resultFile),
       heartbeat: (d) => ctx.heartbeat(d),
       sleep: (ms) => ctx.sleep(ms),
-      cancelled: () => ctx.cancellationSignal.aborted,
+      // Only a cancellation the workflow asked for stops the agent: an attempt cancelled because its
+      // heartbeat timed out (a retry has re-attached) or its worker is shutting down leaves it running.
+      cancelled: () => cancelRequested(ctx),
     });
   } catch (err) {
     // A concurrent attempt (e.g. after a heartbeat timeout under load) finished first: use its result.
     if (err instanceof FinishedElsewhere && existsSync(resultFile))
       return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
+    // Cancelled (`assay cancel`, `pause --now`): the stopped container goes too, so a later run of
+    // the same workflow id starts a fresh agent instead of re-attaching to a dead one.
+    if (cancelRequested(ctx)) {
+      await removeContainer(deps.docker, args.workflowId);
+      throw ctx.cancellationSignal.reason as Error;
+    }
     throw err;
   }
   const run = agentRunOf(result, planned.collect ? planned.collect(result.logs) : null, args, ctx.info.attempt);
@@ -130,6 +138,10 @@ function agentRunOf(
     usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
   };
+}
+
+function cancelRequested(ctx: Context): boolean {
+  return ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true;
 }
 
 /** Heartbeat while a slow preparation (a harness image build) runs. */

@@ -1,16 +1,34 @@
 // Signals and queries of the job and trial workflows, plus the shared inputs
 // (re-exported from core). Imported by workflows, worker and client alike.
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { JobProgress } from '@assay/core';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { CancelRequest, JobControl, JobProgress, PauseRequest, ResumeRequest } from '@assay/core';
 
 export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId, unitSettings } from '@assay/core';
-export type { TrialInput, JobInput, TrialOutcome, JobProgress } from '@assay/core';
+export type {
+  TrialInput,
+  JobInput,
+  TrialOutcome,
+  JobProgress,
+  JobControl,
+  PauseRequest,
+  ResumeRequest,
+  CancelRequest,
+} from '@assay/core';
 
 export const jobProgressQuery = defineQuery<JobProgress>('progress');
 export const trialStageQuery = defineQuery<string>('stage');
 /** Where a subtask is: agent, snapshot, evaluating, recording, done. */
 export const subtaskStageQuery = defineQuery<string>('subtaskStage');
+
+// Job control (`assay pause | resume | cancel | set-concurrency`): acknowledged updates that
+// answer with the job's control state once the workflow has applied them.
+export const pauseJobUpdate = defineUpdate<JobControl, [PauseRequest]>('pauseJob');
+export const resumeJobUpdate = defineUpdate<JobControl, [ResumeRequest]>('resumeJob');
+export const cancelJobUpdate = defineUpdate<JobControl, [CancelRequest]>('cancelJob');
+export const setConcurrencyUpdate = defineUpdate<JobControl, [number]>('setConcurrency');
+/** From the job to its running projects: hold (true) or release (false) their next subtask. */
+export const holdSubtasksSignal = defineSignal<[boolean]>('holdSubtasks');
 
 /** Search attributes registered by `assay setup` (Keyword), so the Web UI can filter trials. */
 export const searchKeys = {

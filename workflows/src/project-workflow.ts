@@ -4,9 +4,11 @@
 //   after the last stage, evaluate the final package; record.
 // Subtasks are child workflows so this history stays small even for 21 subtasks;
 // each child's id is deterministic, so a finished subtask is never run again.
-import { executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
+import { unitUsageOf, type UnitUsage } from '@assay/core';
 import {
+  holdSubtasksSignal,
   injectFeedbackUpdate,
   projectProgressQuery,
   projectTrialKey,
@@ -22,6 +24,7 @@ export interface ProjectOutcome {
   processScore: number | null;
   finalScore: number | null;
   checkpoints: SubtaskOutcome[];
+  usage: UnitUsage;
 }
 
 export async function projectWorkflow(input: ProjectTrialInput): Promise<ProjectOutcome> {
@@ -38,6 +41,11 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   // Subtasks that feedback accepted now would still reach, in order (null until the plan is read).
   let upcoming: string[] | null = null;
   setHandler(projectProgressQuery, () => progress);
+  // Set by the job while it is paused: the running subtask finishes, the next one waits.
+  let held = false;
+  setHandler(holdSubtasksSignal, (hold) => {
+    held = hold;
+  });
   setHandler(
     injectFeedbackUpdate,
     (feedback) => {
@@ -75,6 +83,10 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     await quick.releaseStage({ project: input, stageId: stage.id });
     for (const subtaskId of stage.subtasks) {
       index++;
+      if (held) {
+        progress.phase = 'paused';
+        await condition(() => !held);
+      }
       // What arrives from here on (even while this release runs) goes before the following subtask.
       const feedback = pending.splice(0);
       upcoming.shift();
@@ -99,5 +111,16 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     processScore: record.process.score,
     finalScore: record.final.score,
     checkpoints: progress.checkpoints,
+    usage: unitUsageOf(
+      [
+        ...record.checkpoints.map((c) => ({
+          usage: c.usage,
+          agentSeconds: c.agent.durationSeconds,
+          verdicts: c.verdicts,
+        })),
+        { usage: null, agentSeconds: 0, verdicts: record.final.verdicts },
+      ],
+      input.system.model ?? null,
+    ),
   };
 }

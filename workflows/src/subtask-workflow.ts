@@ -2,7 +2,7 @@
 // workspace, the submission is preserved as a content-addressed checkpoint, and
 // the checkpoint is evaluated against that subtask's criteria. If evaluation
 // keeps failing, the checkpoint is kept and recorded as unjudged, never redone.
-import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
 import { subtaskStageQuery, type SubtaskInput, type SubtaskOutcome } from './definitions.js';
 import { failureMessage } from './failure-message.js';
@@ -20,6 +20,8 @@ export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutco
     startToCloseTimeout: `${Math.ceil(project.limits.agentSeconds + project.limits.setupSeconds + 300)}s`,
     heartbeatTimeout: `${project.heartbeatSeconds}s`,
     retry: { maximumAttempts: 10, initialInterval: '2s', nonRetryableErrorTypes: ['HarnessNotAvailable'] },
+    // Cancelled (`assay cancel`, `pause --now`): the workflow ends only once the container is gone.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
   const verifier = proxyActivities<ProjectActivities>({
     startToCloseTimeout: `${Math.ceil(project.limits.verifierSeconds)}s`,

@@ -4,8 +4,9 @@
 // One agent attempt per trial: the agent activity reports an agent failure as a
 // result; only infrastructure errors (a lost worker, Docker down) are retried,
 // and a retried agent activity re-attaches to the container it already started.
-import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { TrialActivities } from '@assay/activities';
+import { unitUsageOf } from '@assay/core';
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
 
 export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
@@ -22,6 +23,8 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
     startToCloseTimeout: `${Math.ceil(input.limits.agentSeconds + input.limits.setupSeconds + 300)}s`,
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 10, initialInterval: '2s', nonRetryableErrorTypes: ['HarnessNotAvailable'] },
+    // Cancelled (`assay cancel`, `pause --now`): the workflow ends only once the container is gone.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
   const verifier = proxyActivities<TrialActivities>({
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
@@ -45,5 +48,9 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
     score: record.score.value,
     decided: record.score.decided,
     unjudged: record.verdicts.filter((v) => v.decision === 'unjudged').length,
+    usage: unitUsageOf(
+      [{ usage: record.usage, agentSeconds: record.agent.durationSeconds, verdicts: record.verdicts }],
+      input.system.model ?? null,
+    ),
   };
 }

@@ -53,7 +53,18 @@ describe('jobWorkflow', () => {
       t.client.workflow.execute(jobWorkflow, { taskQueue, workflowId: jobWorkflowId('resubmit'), args: [input] }),
     );
     expect(recorded).toEqual([]);
-    expect(progress).toEqual({ total: 2, skipped: 2, running: [], done: [] });
+    expect(progress).toEqual({
+      total: 2,
+      skipped: 2,
+      running: [],
+      done: [],
+      control: {
+        state: 'running',
+        concurrency: 2,
+        spend: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
+        projected: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
+      },
+    });
   });
 
   it('records an infrastructure failure once and carries it over continue-as-new without rerunning it', async () => {
@@ -102,7 +113,15 @@ describe('jobWorkflow', () => {
       t.client.workflow.execute(jobWorkflow, { taskQueue, workflowId: jobWorkflowId('projects'), args: [input] }),
     );
     expect(progress.done).toEqual([
-      { key: 'sys/p1/1', kind: 'project', status: 'completed', score: 70, decided: 85, unjudged: 0 },
+      {
+        key: 'sys/p1/1',
+        kind: 'project',
+        status: 'completed',
+        score: 70,
+        decided: 85,
+        unjudged: 0,
+        usage: { agent: [], judge: [], agentSeconds: 0 },
+      },
     ]);
   });
 

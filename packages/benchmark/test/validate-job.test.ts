@@ -238,3 +238,27 @@ describe('job file: encoding, size, aliases, kind', () => {
     ]);
   });
 });
+
+describe('job: budget and prices', () => {
+  it('accepts a budget and a price table', () => {
+    expect(
+      problemsOf({
+        ...baseJob(),
+        budget: { usd: 250, tokens: 5e8, agentHours: 400, covers: 'agents' },
+        prices: { 'my-model': { inputPerMTok: 1, outputPerMTok: 4 } },
+      }),
+    ).toEqual([]);
+  });
+
+  it.each([
+    [{ budget: {} }, 'job.yaml:budget: needs at least one of usd, tokens, agentHours'],
+    [{ budget: { usd: -5 } }, 'job.yaml:budget.usd:'],
+    [{ budget: { usd: 5, covers: 'everyone' } }, 'job.yaml:budget.covers:'],
+    [{ budget: { usd: 5, dollars: 5 } }, 'job.yaml:budget'],
+    [{ prices: { m: { inputPerMTok: 1 } } }, 'job.yaml:prices.m.outputPerMTok:'],
+  ])('refuses %j', (extra, problem) => {
+    const problems = problemsOf({ ...baseJob(), ...extra });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(problem);
+  });
+});

@@ -10,6 +10,7 @@ import {
 } from '@assay/benchmark';
 import { RUNNABLE_HARNESSES } from '@assay/activities';
 import { RESULTS_LAYOUT_VERSION, jobKey, openResultsStore } from '@assay/results';
+import { MODEL_PRICES, RETRY_KINDS, type RetryKind } from '@assay/core';
 import type { JobInput } from '@assay/workflows/definitions';
 import { CliError } from './cli-error.js';
 import { messages } from './messages.js';
@@ -40,8 +41,19 @@ export function assertRunnable(job: LoadedJob): void {
   if (issues.length > 0) throw invalid(issues);
 }
 
-export function jobInputOf(job: LoadedJob, heartbeatSeconds: number): JobInput {
+/** `--retry infra-failed,agent-failed`: infra failures always run again; agent failures on request. */
+export function parseRetry(value: string | undefined): RetryKind[] {
+  const kinds = (value ?? 'infra-failed').split(',').map((k) => k.trim());
+  for (const k of kinds)
+    if (!(RETRY_KINDS as readonly string[]).includes(k)) throw new CliError(messages.badRetry(k, RETRY_KINDS));
+  return [...new Set(['infra-failed', ...kinds])] as RetryKind[];
+}
+
+export function jobInputOf(job: LoadedJob, heartbeatSeconds: number, retry: RetryKind[] = ['infra-failed']): JobInput {
   return {
+    retry,
+    ...(job.spec.budget ? { budget: job.spec.budget } : {}),
+    prices: { ...MODEL_PRICES, ...job.spec.prices },
     jobId: job.spec.id,
     resultsDir: job.resultsDir,
     benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },

@@ -45,6 +45,10 @@ program
   .option('--no-worker', 'do not run an embedded worker (use "assay worker" elsewhere)')
   .option('--detach', 'submit and return without waiting')
   .option('--heartbeat-seconds <n>', 'agent heartbeat timeout (default 30)')
+  .option(
+    '--retry <kinds>',
+    'run these again as new attempts, the old records kept under attempts/: infra-failed (always), agent-failed',
+  )
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/run-command.js'), 'runCommand'));
 
@@ -83,6 +87,38 @@ program
   .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name)')
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/judge-command.js'), 'judgeCommand'));
+
+const control = () => import('./commands/control-commands.js');
+program
+  .command('pause')
+  .description('stop starting trials and subtasks (running agents finish); an acknowledged Temporal update')
+  .argument('<job>', 'job YAML file')
+  .option('--now', 'also stop running task agents; their trials run again from a clean workspace on resume')
+  .option('--reason <text>', 'why (shown by status and in the Temporal UI memo)')
+  .option('--json', 'machine-readable output')
+  .action(lazyAction(control, 'pauseCommand'));
+program
+  .command('resume')
+  .description('start trials and subtasks again after pause')
+  .argument('<job>', 'job YAML file')
+  .option('--json', 'machine-readable output')
+  .action(lazyAction(control, 'resumeCommand'));
+program
+  .command('cancel')
+  .description(
+    'stop the job: running units get a grace period, then are stopped; unfinished ones recorded as cancelled',
+  )
+  .argument('<job>', 'job YAML file')
+  .option('--grace <seconds>', 'seconds running units may still finish (default 60)')
+  .option('--json', 'machine-readable output')
+  .action(lazyAction(control, 'cancelCommand'));
+program
+  .command('set-concurrency')
+  .description("change a running job's units at once (lanes grow or shrink live)")
+  .argument('<job>', 'job YAML file')
+  .argument('<n>', 'units at once, 1-1000')
+  .option('--json', 'machine-readable output')
+  .action(lazyAction(control, 'setConcurrencyCommand'));
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 

@@ -1,4 +1,15 @@
 // Every user-facing sentence of the CLI, in one place.
+import type { Budget, JobControl, Spend } from '@assay/core';
+
+const spendText = (s: Spend): string =>
+  `$${s.usd.toFixed(2)}, ${Math.round(s.tokens)} tokens, ${s.agentHours.toFixed(2)} agent-hours` +
+  (s.unpricedTokens > 0 ? ` (${Math.round(s.unpricedTokens)} tokens of unpriced models not in $)` : '');
+const budgetText = (b: Budget): string =>
+  [b.usd !== undefined ? `$${b.usd}` : '', b.tokens !== undefined ? `${b.tokens} tokens` : '']
+    .concat(b.agentHours !== undefined ? [`${b.agentHours} agent-hours`] : [])
+    .filter(Boolean)
+    .join(', ') + ` (${b.covers})`;
+
 export const messages = {
   invalidInput: (count: number) => `found ${count} problem${count === 1 ? '' : 's'}; nothing was started`,
   valid: (what: string) => `${what} is valid`,
@@ -11,4 +22,17 @@ export const messages = {
     `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
   noResults: (dir: string) => `no trial records under ${dir}`,
   jobFailed: (reason: string) => `the job failed: ${reason}`,
+  jobNotRunning: (jobId: string) =>
+    `job "${jobId}" is not running on this Temporal server (only a running job can be paused, resumed, cancelled or resized)`,
+  controlRefused: (what: string, reason: string) => `${what} was refused by the job: ${reason}`,
+  controlApplied: (jobId: string, c: JobControl) =>
+    `job ${jobId}: ${c.state}${c.reason ? ` (${c.reason})` : ''}; concurrency ${c.concurrency}` +
+    (c.spend && c.projected
+      ? `\nspend ${spendText(c.spend)}; projected to the end of the job ${spendText(c.projected)}` +
+        (c.budget ? `; budget ${budgetText(c.budget)}` : '')
+      : ''),
+  badRetry: (kind: string, kinds: readonly string[]) =>
+    `--retry takes a comma-separated list of ${kinds.join(', ')}, got "${kind}"`,
+  badGrace: (value: string) => `--grace must be a number of seconds (0 or more), got "${value}"`,
+  badConcurrency: (value: string) => `concurrency must be a whole number from 1 to 1000, got "${value}"`,
 } as const;

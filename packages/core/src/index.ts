@@ -14,3 +14,5 @@ export * from './judge-protocol.js';
 export * from './decide-items.js';
 export * from './score-criteria.js';
 export * from './to-verdicts.js';
+export * from './model-prices.js';
+export * from './budget-spend.js';

@@ -55,6 +55,29 @@ export const resourcesSchema = z
   })
   .strict();
 
+/** A cap on what the job may spend; reached, the job pauses itself (`assay resume` after raising it). */
+export const budgetSchema = z
+  .object({
+    usd: z.number().positive().max(10_000_000).optional(),
+    tokens: z.number().positive().max(1e13).optional(),
+    agentHours: z.number().positive().max(1_000_000).optional(),
+    /** Whose spend counts: agents (model tokens and container time), judges (model tokens), or all. */
+    covers: z.enum(['all', 'agents', 'judges']).default('all'),
+  })
+  .strict()
+  .refine((b) => b.usd !== undefined || b.tokens !== undefined || b.agentHours !== undefined, {
+    message: 'needs at least one of usd, tokens, agentHours',
+  });
+
+/** USD per million tokens, by model name: added to (and overriding) the repo's table. */
+export const modelPriceSchema = z
+  .object({
+    inputPerMTok: z.number().nonnegative().max(10_000),
+    outputPerMTok: z.number().nonnegative().max(10_000),
+    cachedInputPerMTok: z.number().nonnegative().max(10_000).optional(),
+  })
+  .strict();
+
 export const jobSchema = z
   .object({
     schema: z.literal('assay.job/v1'),
@@ -71,6 +94,8 @@ export const jobSchema = z
     resources: resourcesSchema.default(resourcesSchema.parse({})),
     /** Trials running at once. */
     concurrency: z.number().int().positive().max(1_000).default(2),
+    budget: budgetSchema.optional(),
+    prices: z.record(z.string().min(1), modelPriceSchema).optional(),
     /** Results folder, relative to the job file (default: .assay/results/<job id> under the repository). */
     results: z.string().optional(),
   })

@@ -92,3 +92,22 @@ export const trialRecordSchema = z.object({
   recordedAt: z.string(),
 });
 export type TrialRecord = z.infer<typeof trialRecordSchema>;
+
+export const CANCELLED_RECORD_SCHEMA = 'assay.cancelled/v1' as const;
+
+/**
+ * A unit stopped by `assay cancel` before it had a record: written beside (never as) record.json,
+ * so no reader takes it for a score; the next `assay run` of the job runs the unit again.
+ */
+export const cancelledRecordSchema = z.object({
+  schema: z.literal(CANCELLED_RECORD_SCHEMA),
+  status: z.literal('cancelled'),
+  /** `system/task-or-project/trial`. */
+  key: z.string(),
+  kind: z.enum(['task', 'project']),
+  /** Whether the unit had started (its agent may have been stopped) or was still waiting. */
+  started: z.boolean(),
+  reason: z.string(),
+  cancelledAt: z.string(),
+});
+export type CancelledRecord = z.infer<typeof cancelledRecordSchema>;

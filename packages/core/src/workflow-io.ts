@@ -2,6 +2,8 @@
 // client, workflows and activities; resolved by the client so workflows never read files.
 import type { JobSpec, SystemSpec } from './job-schema.js';
 import type { TrialStatus } from './trial-record.js';
+import type { Budget, Spend, UnitUsage } from './budget-spend.js';
+import type { ModelPrice } from './model-prices.js';
 
 export const TASK_QUEUE = 'assay';
 
@@ -51,19 +53,75 @@ export interface JobInput {
    * stays small however many trials a job has (default 500).
    */
   batchSize?: number;
+  /** The job file's budget; the job pauses itself when its spend reaches it. */
+  budget?: Budget;
+  /** Price table (the repo's, with the job file's `prices` over it), resolved by the client. */
+  prices?: Record<string, ModelPrice>;
+  /**
+   * Units whose last attempt ended so run again as new attempts, the old one kept under
+   * `attempts/` (`assay run --retry`; infra failures and cancelled units always run again).
+   */
+  retry?: RetryKind[];
   /** What earlier runs of this submission did (set on continue-as-new). */
-  carry?: { alreadyRecorded: number; ran: number; infraFailed: TrialOutcome[] };
+  carry?: {
+    alreadyRecorded: number;
+    ran: number;
+    infraFailed: TrialOutcome[];
+    /** Pause state and live concurrency, so a continued job stays paused and keeps its lanes. */
+    control?: JobControl;
+    /** The budget as last set (`assay resume` may raise it) and how many units the spend covers. */
+    budget?: Budget | null;
+    spendBy?: { agents: Spend; judges: Spend };
+    spentUnits?: number;
+  };
+}
+
+export type RetryKind = 'infra-failed' | 'agent-failed';
+export const RETRY_KINDS: readonly RetryKind[] = ['infra-failed', 'agent-failed'];
+
+/** A unit's end as the job sees it: a record's status, or stopped by `assay cancel` (no record, no score). */
+export type UnitStatus = TrialStatus | 'cancelled';
+
+/** Steering state of a running job (`assay pause | resume | cancel | set-concurrency`, budgets). */
+export interface JobControl {
+  state: 'running' | 'paused' | 'cancelling' | 'cancelled';
+  reason?: string;
+  /** Units at once, changed live by `assay set-concurrency`. */
+  concurrency: number;
+  /** What this submission's units spent so far (as the budget counts it: `budget.covers`). */
+  spend?: Spend;
+  /** `spend` plus, for each unit still to run, the average per unit so far. */
+  projected?: Spend;
+  budget?: Budget;
+}
+
+/** `assay resume` arguments: the job file's budget as it is now (null: none), when it sends one. */
+export interface ResumeRequest {
+  budget?: Budget | null;
+}
+
+/** `assay pause` arguments: `now` stops running task agents too (their trials run again later). */
+export interface PauseRequest {
+  now?: boolean;
+  reason?: string;
+}
+
+/** `assay cancel` arguments: running units get `graceSeconds` to finish before they are stopped. */
+export interface CancelRequest {
+  graceSeconds: number;
 }
 
 export interface TrialOutcome {
   key: string;
   /** For projects, `score` is the final score and `decided` the process score. */
   kind?: 'task' | 'project';
-  status: TrialStatus | 'skipped';
+  status: UnitStatus | 'skipped';
   score: number | null;
   decided: number | null;
   unjudged: number;
   error?: string;
+  /** Tokens by model and agent time, for the budget (units that ran to a record). */
+  usage?: UnitUsage;
 }
 
 export interface JobProgress {
@@ -71,6 +129,7 @@ export interface JobProgress {
   skipped: number;
   running: string[];
   done: TrialOutcome[];
+  control?: JobControl;
 }
 
 export function trialKey(systemId: string, taskId: string, trial: number): string {
@@ -108,7 +167,8 @@ export interface SubtaskOutcome {
 export interface ProjectProgress {
   stage: string | null;
   subtask: string | null;
-  phase: 'starting' | 'releasing' | 'subtask' | 'final' | 'recording' | 'done';
+  /** `paused`: the job is paused, the next subtask waits for `assay resume`. */
+  phase: 'starting' | 'releasing' | 'subtask' | 'paused' | 'final' | 'recording' | 'done';
   checkpoints: SubtaskOutcome[];
   finalScore: number | null;
   injectedFeedback: number;

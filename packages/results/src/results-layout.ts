@@ -9,6 +9,8 @@ export const PROJECTS_PREFIX = 'projects';
 export const CAS_PREFIX = 'cas/sha256';
 export const JUDGES_PREFIX = 'judges';
 export const RECORD_FILE = 'record.json';
+/** Beside a unit's record folder: why it has no record (`assay cancel`). */
+export const CANCELLED_FILE = 'cancelled.json';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -47,6 +49,19 @@ export function projectRecordKey(system: string, project: string, trial: number)
 
 export function subtaskDirKey(system: string, project: string, trial: number, subtask: string): string {
   return `${projectDirKey(system, project, trial)}/subtasks/${segment('subtask id', subtask)}`;
+}
+
+/** Earlier attempts of a unit, kept when it runs again (`assay run --retry`): `<unit>/attempts/<n>/`. */
+export const ATTEMPTS_DIR = 'attempts';
+
+export function attemptDirKey(unitDirKey: string, attempt: number): string {
+  return `${unitDirKey}/${ATTEMPTS_DIR}/${trialNumber(attempt)}`;
+}
+
+/** `trials/…/cancelled.json` or `projects/…/cancelled.json`: a unit `assay cancel` stopped. */
+export function cancelledKey(kind: 'task' | 'project', system: string, unit: string, trial: number): string {
+  const dir = kind === 'task' ? trialDirKey(system, unit, trial) : projectDirKey(system, unit, trial);
+  return `${dir}/${CANCELLED_FILE}`;
 }
 
 /** The snapshot manifest (path, sha256, size) of one subtask's checkpoint. */

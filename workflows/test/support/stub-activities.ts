@@ -73,7 +73,13 @@ export function trialStubs(recorded: string[], score = 80): Pick<Required<Stubs>
     evaluateTrial: async () => resultOf('evaluateTrial', { verdicts: [] }),
     recordTrial: async ({ trial }) => {
       recorded.push(`${trial.system.id}/${trial.taskId}/${trial.trial}`);
-      return resultOf('recordTrial', { status: 'completed', score: { value: score, decided: score }, verdicts: [] });
+      return resultOf('recordTrial', {
+        status: 'completed',
+        score: { value: score, decided: score },
+        verdicts: [],
+        agent: { durationSeconds: 1 },
+        usage: null,
+      });
     },
   };
 }
@@ -121,7 +127,7 @@ export function projectStubs(log: string[], stages: Stage[]): Pick<Required<Stub
     },
     recordProject: async ({ injected }) => {
       log.push(`record ${JSON.stringify(injected)}`);
-      return resultOf('recordProject', { process: { score: 85 }, final: { score: 70 } });
+      return resultOf('recordProject', { process: { score: 85 }, final: { score: 70, verdicts: [] }, checkpoints: [] });
     },
   };
 }

@@ -6,7 +6,7 @@ import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/r
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
 import { createProgressReporter, outcomeOfProjectRecord, outcomeOfTrialRecord } from '../progress-reporter.js';
-import { assertRunnable, jobInputOf, loadJobOrFail, writeJobManifest } from '../job-input.js';
+import { assertRunnable, jobInputOf, loadJobOrFail, parseRetry, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot, temporalNamespace } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
@@ -19,11 +19,13 @@ export interface RunOptions {
   detach?: boolean;
   json?: boolean;
   heartbeatSeconds?: string;
+  retry?: string;
 }
 
 export async function runCommand(file: string, opts: RunOptions): Promise<void> {
   const root = repoRoot();
   const job = loadJobOrFail(file, root);
+  const retry = parseRetry(opts.retry);
   assertRunnable(job);
   const log = (line: string): void => {
     if (!opts.json) console.log(line);
@@ -35,7 +37,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
     throw new CliError(messages.temporalUnreachable(runtime.address));
   });
   const client = new Client({ connection, namespace: temporalNamespace() });
-  const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30));
+  const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30), retry);
   const workflowId = jobWorkflowId(job.spec.id);
   const startedAt = new Date().toISOString();
   const handle = await client.workflow.start('jobWorkflow', {
@@ -120,6 +122,8 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
     );
     console.log(`Results: ${job.resultsDir}`);
   }
+  const cancelled = progress.done.filter((d) => d.status === 'cancelled').length;
+  if (cancelled > 0) log(`${cancelled} unit(s) were cancelled; run the job again to run them.`);
   if (infraFailed.length > 0) {
     throw new CliError(
       `${infraFailed.length} trial(s) failed for infrastructure reasons; submit the job again to retry them`,

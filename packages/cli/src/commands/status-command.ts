@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
-import { jobProgressQuery, jobWorkflowId } from '@assay/workflows/definitions';
+import { jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { selectTasks } from '@assay/benchmark';
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { CliError } from '../cli-error.js';
@@ -52,6 +52,8 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   console.log(
     `job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s), ${projectRecords.length} project record(s) in ${job.resultsDir}`,
   );
+  const control = (workflow?.progress as JobProgress | null | undefined)?.control;
+  if (control) console.log(messages.controlApplied(job.spec.id, control));
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
   // What is on disk was shown, but the job's state is unknown: not a success.

@@ -1,0 +1,115 @@
+// The steering state of a job workflow and the updates that change it (`assay pause | resume |
+// cancel | set-concurrency`). Each update is validated first (a refused update leaves nothing in
+// the history) and answers with the state once applied. The Temporal UI shows the state in the
+// job's memo (`assayControl`, `assayControlReason`).
+import { setHandler, upsertMemo } from '@temporalio/workflow';
+import {
+  cancelJobUpdate,
+  pauseJobUpdate,
+  resumeJobUpdate,
+  setConcurrencyUpdate,
+  type JobControl,
+  type PauseRequest,
+  type ResumeRequest,
+} from './definitions.js';
+
+/** What the job does when its state changes (the scheduler reacts to `control` itself). */
+export interface ControlHooks {
+  /** Paused: hold running projects; with `now`, also stop running task trials (they run again). */
+  paused: (now: boolean) => Promise<void>;
+  /** Why the job cannot resume (its budget, as the request would leave it, is still reached), or null. */
+  refuseResume: (req: ResumeRequest) => string | null;
+  resumed: (req: ResumeRequest) => Promise<void>;
+  cancelled: (graceSeconds: number) => void;
+}
+
+export const MAX_CONCURRENCY = 1_000;
+
+function show(control: JobControl): void {
+  upsertMemo({ assayControl: control.state, assayControlReason: control.reason ?? null });
+}
+
+/** Paused by the job itself (its budget is reached): as `assay pause` does. */
+export async function pauseForReason(control: JobControl, reason: string, hooks: ControlHooks): Promise<void> {
+  control.state = 'paused';
+  control.reason = reason;
+  show(control);
+  await hooks.paused(false);
+}
+
+export function installJobControl(initial: JobControl, hooks: ControlHooks): JobControl {
+  const control: JobControl = { ...initial };
+  if (control.state !== 'running') show(control);
+  const refuseWhenStopping = (): void => {
+    if (control.state === 'cancelling' || control.state === 'cancelled') throw new Error(`the job is ${control.state}`);
+  };
+
+  setHandler(
+    pauseJobUpdate,
+    async (req) => {
+      if (control.state === 'paused' && !req.now) return { ...control };
+      control.state = 'paused';
+      control.reason = req.reason ?? 'paused by assay pause';
+      show(control);
+      await hooks.paused(req.now === true);
+      return { ...control };
+    },
+    { validator: (_req: PauseRequest) => refuseWhenStopping() },
+  );
+  setHandler(
+    resumeJobUpdate,
+    async (req) => {
+      await hooks.resumed(req);
+      if (control.state !== 'paused') return { ...control };
+      control.state = 'running';
+      delete control.reason;
+      show(control);
+      return { ...control };
+    },
+    {
+      validator: (req: ResumeRequest) => {
+        refuseWhenStopping();
+        const refusal = hooks.refuseResume(req);
+        if (refusal) throw new Error(refusal);
+      },
+    },
+  );
+  setHandler(
+    cancelJobUpdate,
+    (req) => {
+      if (control.state === 'cancelling' || control.state === 'cancelled') return { ...control };
+      control.state = 'cancelling';
+      control.reason = `cancelled by assay cancel (grace ${req.graceSeconds} s)`;
+      show(control);
+      hooks.cancelled(req.graceSeconds);
+      return { ...control };
+    },
+    {
+      validator: (req) => {
+        if (!Number.isFinite(req.graceSeconds) || req.graceSeconds < 0 || req.graceSeconds > 604_800)
+          throw new Error('grace must be between 0 and 604800 seconds');
+      },
+    },
+  );
+  setHandler(
+    setConcurrencyUpdate,
+    (n) => {
+      control.concurrency = n;
+      return { ...control };
+    },
+    {
+      validator: (n) => {
+        refuseWhenStopping();
+        if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY)
+          throw new Error(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+      },
+    },
+  );
+  return control;
+}
+
+/** Called once the job has stopped everything after `assay cancel`. */
+export function markCancelled(control: JobControl): void {
+  control.state = 'cancelled';
+  show(control);
+}
