@@ -52,10 +52,11 @@ async function control(args: string[]): Promise<JobProgress['control']> {
 }
 
 function startWorker(): void {
-  const worker = collectOutput(spawnCli(['worker'], server().address));
+  const worker = collectOutput(spawnCli(['worker'], server().address, { ASSAY_WORKER_LOG_LEVEL: 'INFO' }));
   stops.push(async () => {
     process.kill(worker.pid ?? 0, 'SIGINT');
     await worker.exit;
+    if (process.env.ASSAY_TEST_WORKER_LOG) writeFileSync(process.env.ASSAY_TEST_WORKER_LOG, worker.text());
   });
 }
 
@@ -169,6 +170,7 @@ describe('job control', () => {
     expect(after.map((r) => [r.task.id, r.status]).sort()).toEqual(TASKS.map((t) => [t, 'completed']).sort());
     expect(after.find((r) => r.task.id === first)?.recordedAt).toBe(before[0]?.recordedAt);
     const count = (t: string) => creates.workflowIds().filter((id) => id === trialId(t)).length;
+    console.log(`creates: ${creates.workflowIds().join(' ')}`);
     // first: stopped by pause --now, then once; second: stopped by cancel, then once; third: once.
     expect([count(first), count(second), count(third)]).toEqual([2, 2, 1]);
     console.log(`pause --now/cancel/re-run: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
