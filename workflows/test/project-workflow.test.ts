@@ -70,6 +70,7 @@ describe('projectWorkflow', () => {
       key: 'sys/order/1',
       processScore: 85,
       finalScore: 70,
+      usage: { agent: [], judge: [], agentSeconds: 0 },
       checkpoints: ['a', 'b', 'c'].map((subtaskId) => ({
         subtaskId,
         agentStatus: 'completed',

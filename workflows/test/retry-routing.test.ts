@@ -62,7 +62,14 @@ describe('retry routing', () => {
     const before = await t.env.currentTimeMs();
     const { outcome, stage } = await runTrial('flaky', stubs);
     expect(attempts).toBe(3);
-    expect(outcome).toEqual({ key: 'sys/flaky/1', status: 'completed', score: 80, decided: 80, unjudged: 0 });
+    expect(outcome).toEqual({
+      key: 'sys/flaky/1',
+      status: 'completed',
+      score: 80,
+      decided: 80,
+      unjudged: 0,
+      usage: { agent: [], judge: [], agentSeconds: 1 },
+    });
     expect(recorded).toEqual(['sys/flaky/1']);
     expect(stage).toBe('done');
     // The 2 s and 4 s backoffs passed in test time.
@@ -162,7 +169,15 @@ describe('retry routing', () => {
       'record []',
     ]);
     expect(progress.done).toEqual([
-      { key: 'sys/p1/1', kind: 'project', status: 'completed', score: 70, decided: 85, unjudged: 2 },
+      {
+        key: 'sys/p1/1',
+        kind: 'project',
+        status: 'completed',
+        score: 70,
+        decided: 85,
+        unjudged: 2,
+        usage: { agent: [], judge: [], agentSeconds: 0 },
+      },
     ]);
   });
 });
