@@ -20,12 +20,27 @@ program
   )
   .option('--no-document-tools', 'skip LibreOffice and poppler')
   .option('--chromium', 'also install Chromium (for report tests)')
+  .option('--temporal-server', 'also build temporal-server and temporal-sql-tool (Go) and install PostgreSQL')
   .option('--s3-server', 'also build versitygw, the local S3 server the S3 results store is tested against (Go)')
   .action(lazyAction(infra, 'setupCommand'));
 
-const server = program.command('server').description('the local Temporal dev server (SQLite under .assay/)');
-server.command('start').description('start it (no-op when running)').action(lazyAction(infra, 'serverStartCommand'));
-server.command('stop').description('stop it').action(lazyAction(infra, 'serverStopCommand'));
+const server = program
+  .command('server')
+  .description('the local Temporal server: the dev server on SQLite, or --postgres for a production server');
+server
+  .command('start')
+  .description('start it (no-op when running)')
+  .option('--postgres', 'the multi-service temporal-server on PostgreSQL (built from the Go module proxy once)')
+  .option('--port <n>', 'frontend gRPC port (--postgres; default 7233)')
+  .option('--postgres-port <n>', 'PostgreSQL port (--postgres; default 5432)')
+  .action(lazyAction(infra, 'serverStartCommand'));
+server
+  .command('stop')
+  .description('stop it')
+  .option('--postgres', 'the PostgreSQL-backed server (and its PostgreSQL)')
+  .option('--port <n>', 'frontend gRPC port (--postgres; default 7233)')
+  .option('--postgres-port <n>', 'PostgreSQL port (--postgres; default 5432)')
+  .action(lazyAction(infra, 'serverStopCommand'));
 server
   .command('status')
   .description('is it running, and where')

@@ -64,3 +64,14 @@ export type {
 } from './temporal-server.js';
 export { VERSITYGW_VERSION, ensureVersitygw, startS3Server, versitygwPath } from './s3-server.js';
 export type { S3Server } from './s3-server.js';
+export { ensurePostgres, postgresBinDir, postgresDir, stopPostgres } from './postgres.js';
+export type { PostgresInfo } from './postgres.js';
+export {
+  TEMPORAL_GO_TOOLCHAIN,
+  TEMPORAL_SERVER_VERSION,
+  ensureTemporalServerBinaries,
+  startProductionTemporal,
+  stopProductionTemporal,
+  temporalServerToolsDir,
+} from './temporal-production.js';
+export type { ProductionTemporalInfo, ProductionTemporalOptions } from './temporal-production.js';

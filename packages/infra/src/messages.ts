@@ -13,6 +13,10 @@ export const messages = {
   temporalCliBroken: (binary: string, output: string) => `The Temporal CLI at ${binary} does not run: ${output}`,
   temporalStartFailed: (logFile: string, tail: string) =>
     `The Temporal dev server exited before it became healthy. Its log is ${logFile}.\n${tail}`,
+  temporalServerExited: (logFile: string, tail: string) =>
+    `temporal-server exited before it became healthy. Its log is ${logFile}.\n${tail}`,
+  temporalPortTaken: (address: string) =>
+    `Something else already answers on ${address}; stop it or give another --port for the PostgreSQL-backed server.`,
   temporalNotHealthy: (address: string, seconds: number, logFile?: string) =>
     `The Temporal server at ${address} did not report SERVING within ${seconds} s.` +
     (logFile ? ` Its log is ${logFile}.` : ''),

@@ -8,6 +8,9 @@ import { ensureDocumentTools } from './document-tools.js';
 import { scriptedAgentSourceDir } from './paths.js';
 import { runChecked, type Log } from './run.js';
 import { ensureVersitygw } from './s3-server.js';
+import { postgresBinDir } from './postgres.js';
+import { aptInstall } from './apt.js';
+import { ensureTemporalServerBinaries } from './temporal-production.js';
 import { ensureScriptedAgentImage } from './scripted-agent-image.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 import { ensureTemporalTestServer } from './temporal-test-server.js';
@@ -73,6 +76,13 @@ export async function setupAll(opts: SetupOptions): Promise<SetupStep[]> {
     await step('chromium', async () => {
       const t = await ensureDocumentTools({ log, root, chromium: true });
       return { detail: t.chromium ?? '' };
+    });
+  }
+  if (opts.withTemporalServer) {
+    await step('temporal-server', async () => {
+      if (!postgresBinDir()) await aptInstall(['postgresql'], { log, root, noRecommends: true });
+      const b = await ensureTemporalServerBinaries({ root, log });
+      return { detail: `${b.server}, ${b.sqlTool}, PostgreSQL in ${postgresBinDir() ?? '?'}` };
     });
   }
   if (opts.withS3Server) {
