@@ -23,6 +23,8 @@ export interface SetupOptions {
   withChromium?: boolean;
   /** versitygw, the local S3-compatible server the S3 results backend is tested against (a Go build). */
   withS3Server?: boolean;
+  /** temporal-server and temporal-sql-tool built from the Go module proxy, and PostgreSQL (for --postgres). */
+  withTemporalServer?: boolean;
 }
 
 export interface SetupStep {
