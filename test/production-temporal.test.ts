@@ -42,7 +42,7 @@ describe('a job on temporal-server on PostgreSQL', () => {
     const file = writeJob({
       id: 'on-postgres',
       trials: 1,
-      tasks: ['fin-payroll', 'legal-nda-review'],
+      tasks: ['fin-term-loan-schedule', 'legal-nda-review'],
       concurrency: 2,
       systems: [
         { id: 'oracle', harness: 'oracle' },
@@ -53,9 +53,9 @@ describe('a job on temporal-server on PostgreSQL', () => {
     expect(await run.exit, run.text()).toBe(0);
     const records = await readTrials(path.join(path.dirname(file), 'results'));
     expect(records.map((r) => `${r.system.id}/${r.task.id}`).sort()).toEqual([
-      'nop/fin-payroll',
+      'nop/fin-term-loan-schedule',
       'nop/legal-nda-review',
-      'oracle/fin-payroll',
+      'oracle/fin-term-loan-schedule',
       'oracle/legal-nda-review',
     ]);
 

@@ -2,7 +2,8 @@
 // runs that last days or span machines, where the SQLite dev server is not what to stand on.
 // The binaries are built from the Go module proxy once per version (cached under .assay/tools/),
 // the schema is applied with temporal-sql-tool's embedded PostgreSQL schemas, and the config is
-// rendered by us. Ports: frontend P, history P+1, matching P+2, worker P+6, membership P-300+n.
+// rendered by us. Ports: frontend P, history P+1, matching P+2, worker P+6, HTTP P+10, membership
+// M+n (see membershipBasePort).
 import fs from 'node:fs';
 import path from 'node:path';
 import { withLock } from './lock.js';
@@ -176,7 +177,16 @@ async function setupSchemas(sqlTool: string, pg: PostgresInfo, log: Log): Promis
   }
 }
 
+/**
+ * Membership ports are stored as a PostgreSQL smallint (≤ 32767): P-300 for the usual ports, else a
+ * block below 32768 chosen from P, so a server on an ephemeral port (tests) still has valid ones.
+ */
+export function membershipBasePort(port: number): number {
+  return port - 300 + 6 <= 32767 ? port - 300 : 20000 + (port % 12000);
+}
+
 function writeConfig(dir: string, port: number, pg: PostgresInfo): string {
+  const membership = membershipBasePort(port);
   const store = (databaseName: string, maxConns: number) => ({
     sql: {
       pluginName: 'postgres12',
@@ -217,10 +227,10 @@ function writeConfig(dir: string, port: number, pg: PostgresInfo): string {
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
     services: {
-      frontend: service(port, port - 300, { httpPort: port + 10 }),
-      history: service(port + 1, port - 299),
-      matching: service(port + 2, port - 298),
-      worker: service(port + 6, port - 294),
+      frontend: service(port, membership, { httpPort: port + 10 }),
+      history: service(port + 1, membership + 1),
+      matching: service(port + 2, membership + 2),
+      worker: service(port + 6, membership + 6),
     },
     clusterMetadata: {
       enableGlobalNamespace: false,
