@@ -216,7 +216,8 @@ function decodeLoose(data: Buffer): string {
 
 /**
  * The deliverable format of the file at `path`, judged from its content (null: none of FORMATS).
- * Reads at most `maxFileBytes`; larger files are judged from their first bytes.
+ * Reads at most `maxFileBytes`; larger files are judged from their first bytes. A symbolic link
+ * (the last component of `path`) or a hard link is never read: its format is null.
  */
 export async function detectFormat(
   path: string,
@@ -230,11 +231,19 @@ export async function detectFile(
   limits: Partial<ZipCaps & { maxFileBytes: number }> = {},
 ): Promise<Detection> {
   const caps = { ...DEFAULT_LIMITS, ...limits };
-  // Non-blocking open: a FIFO must not hang the caller; anything but a regular file is not read.
-  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  // Never follows a link (O_NOFOLLOW: a symlink fails with ELOOP), as the walk does; non-blocking: a
+  // FIFO must not hang the caller; anything but a regular file with one name is not read.
+  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ELOOP') return null;
+      throw err;
+    },
+  );
+  if (fh === null) return { format: null, type: 'symbolic link' };
   try {
     const stat = await fh.stat();
     if (!stat.isFile()) return { format: null, type: 'not a regular file' };
+    if (stat.nlink > 1) return { format: null, type: 'hard link' };
     const size = stat.size;
     if (size > caps.maxFileBytes) {
       const head = Buffer.alloc(Math.min(HEAD_BYTES, size));

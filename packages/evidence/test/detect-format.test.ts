@@ -2,7 +2,7 @@
 // between text formats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectFile, detectFormat } from '../src/detect-format.js';
@@ -96,5 +96,22 @@ describe('detectFormat', () => {
     execFileSync('mkfifo', [fifo]);
     expect(await detectFile(fifo)).toEqual({ format: null, type: 'not a regular file' });
     expect((await readFile(join(FIX, 'data.csv'))).length).toBeGreaterThan(0);
+  });
+
+  it('never follows a symbolic link nor reads a hard link (a host file named from the submission)', async () => {
+    const host = await mkdtemp(join(tmpdir(), 'assay-detect-host-'));
+    try {
+      await copyFile(join(FIX, 'report.docx'), join(host, 'secret.docx'));
+      await symlink(join(host, 'secret.docx'), join(dir, 'linked.docx'));
+      expect(await detectFile(join(dir, 'linked.docx'))).toEqual({ format: null, type: 'symbolic link' });
+      expect(await detectFormat(join(dir, 'linked.docx'))).toBeNull();
+      await link(join(host, 'secret.docx'), join(dir, 'hard.docx'));
+      expect(await detectFile(join(dir, 'hard.docx'))).toEqual({ format: null, type: 'hard link' });
+      // The same content under its own single name is read.
+      await copyFile(join(host, 'secret.docx'), join(dir, 'own.docx'));
+      expect(await detectFormat(join(dir, 'own.docx'))).toBe('docx');
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
   });
 });
