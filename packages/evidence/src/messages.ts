@@ -141,6 +141,8 @@ export const msg = {
   renderNoOutput: (tool: string, expected: string) => `${tool} reported success but produced no ${expected}`,
   renderUnsupported: (format: string | null) =>
     `page images are rendered for docx, xlsx, pptx and pdf only (this file: ${format ?? 'unknown'})`,
+  renderSlidesTrimmed: (kept: number, slides: number) =>
+    `the deck lists ${count(slides)} slides: only the first ${count(kept)} were converted to page images (page budget)`,
   renderPagesCapped: (kept: number) => `rendered the first ${kept} pages only (later pages, if any, have no image)`,
   renderPageScaled: (page: number, pixels: number, max: number, dpi: number) =>
     `page ${page} would be ${count(pixels)} pixels, over the page budget of ${count(max)}: rendered at ${dpi} dpi instead`,

@@ -1,7 +1,9 @@
 // Page images: docx/xlsx/pptx -> PDF with LibreOffice headless, PDF -> PNG pages with pdftoppm,
 // under a budget: pages, pixels per page (a larger page is rendered at a lower resolution), pixels
-// in total, overall time, and an address-space cap on each tool (prlimit). Each worker uses its own
-// LibreOffice profile (-env:UserInstallation): two soffice processes sharing a profile fail or hang.
+// in total, overall time, and an address-space cap on each tool (prlimit). LibreOffice lays out a
+// whole document whatever page range it exports, so a deck is cut to the budgeted slides first.
+// Each worker uses its own LibreOffice profile (-env:UserInstallation): two soffice processes
+// sharing a profile fail or hang.
 // Every output is checked to exist; every exceeded budget is a note.
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import type { EvidenceLimits } from './limits.js';
 import { msg } from './messages.js';
 import { runTool, type ToolResult } from './render/run-tool.js';
 import { parsePageSizes, planPages } from './render/plan-pages.js';
+import { trimDeck } from './render/trim-deck.js';
 
 export interface RenderOptions {
   /** Resolution of the PNGs (default 72 dpi). */
@@ -26,7 +29,10 @@ export interface RenderOptions {
   maxPages?: number;
   /** Time limit for each tool run (default 120 s), within maxRenderMs. */
   timeoutMs?: number;
-  /** Time for the whole rendering of one file (default 60 s). */
+  /**
+   * Time for the whole rendering of one file (default 9 s: conversion, page sizes and rasterising
+   * together). The tool running when it ends is killed with its process group; the budget is a note.
+   */
   maxRenderMs?: number;
   /** Pixels of one page image (default 25,000,000); a larger page is rendered at a lower dpi. */
   maxPagePixels?: number;
@@ -70,7 +76,7 @@ export const RENDER_DEFAULTS = {
   dpi: 72,
   maxPages: 20,
   timeoutMs: 120_000,
-  maxRenderMs: 60_000,
+  maxRenderMs: 9_000,
   maxPagePixels: 25_000_000,
   maxTotalPixels: 100_000_000,
   memoryMb: 2_048,
@@ -105,6 +111,9 @@ async function isPdf(path: string): Promise<boolean> {
     return false;
   }
 }
+
+const withNotes = (r: RenderResult, first: string[]): RenderResult =>
+  first.length ? { ...r, notes: [...first, ...r.notes] } : r;
 
 const none = (note: string, pageCount: number | null = null): RenderResult => ({
   pages: [],
@@ -152,26 +161,40 @@ async function refusal(file: string, b: RenderBudget, format: Format | null | un
  * Copies the file into the work folder through a descriptor opened without following links, after
  * checking what the tool would expand: the zip caps for packages, the decoded streams of a PDF.
  */
-async function copyInput(file: string, dest: string, format: Format, limits: EvidenceLimits): Promise<string | null> {
+async function copyInput(file: string, dest: string, format: Format, b: RenderBudget): Promise<Copied> {
+  const { limits } = b;
   const fh = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
     (err: unknown) => err as Error,
   );
-  if (fh instanceof Error) return msg.unreadable(fh);
+  if (fh instanceof Error) return { refused: msg.unreadable(fh) };
   try {
     const s = await fh.stat();
-    if (!s.isFile() || s.nlink > 1 || s.size > limits.maxFileBytes) return msg.special('changed while being read');
-    const data = await fh.readFile();
-    if (format !== 'pdf') await readZip(data, limits, () => false);
-    else if (!(await pdfStreamsWithin(data, limits.maxPdfStreamBytes)))
-      return msg.renderPdfStreams(limits.maxPdfStreamBytes);
+    if (!s.isFile() || s.nlink > 1 || s.size > limits.maxFileBytes)
+      return { refused: msg.special('changed while being read') };
+    let data: Buffer = await fh.readFile();
+    const notes: string[] = [];
+    if (format === 'pdf') {
+      if (!(await pdfStreamsWithin(data, limits.maxPdfStreamBytes)))
+        return { refused: msg.renderPdfStreams(limits.maxPdfStreamBytes) };
+    } else {
+      const { files } = await readZip(data, limits, (n) => format === 'pptx' && n === 'ppt/presentation.xml');
+      const pres = files.get('ppt/presentation.xml');
+      const trimmed = pres ? await trimDeck(data, pres.toString('utf8'), b.maxPages) : null;
+      if (trimmed) {
+        data = trimmed.data;
+        notes.push(msg.renderSlidesTrimmed(trimmed.kept, trimmed.slides));
+      }
+    }
     await writeFile(dest, data);
-    return null;
+    return { notes };
   } catch (err) {
-    return err instanceof ZipRefused ? err.message : msg.unreadable(err);
+    return { refused: err instanceof ZipRefused ? err.message : msg.unreadable(err) };
   } finally {
     await fh.close();
   }
 }
+
+type Copied = { refused: string } | { notes: string[] };
 
 async function convertToPdf(
   input: string,
@@ -223,11 +246,12 @@ export async function renderPageImages(file: string, outDir: string, opts: Rende
   const work = await mkdtemp(join(outDir, '.render-'));
   try {
     const input = join(work, `input.${format}`);
-    const refused = await copyInput(file, input, format, b.limits);
-    if (refused) return none(refused);
+    const copied = await copyInput(file, input, format, b);
+    if ('refused' in copied) return none(copied.refused);
     const converted = format === 'pdf' ? { pdf: input } : await convertToPdf(input, work, format, b, opts);
-    if ('note' in converted) return none(converted.note ?? msg.renderNoOutput('LibreOffice', 'PDF'));
-    return await rasterise(converted.pdf, work, outDir, b, opts, format);
+    if ('note' in converted)
+      return withNotes(none(converted.note ?? msg.renderNoOutput('LibreOffice', 'PDF')), copied.notes);
+    return withNotes(await rasterise(converted.pdf, work, outDir, b, opts, format), copied.notes);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -4,8 +4,10 @@ import { copyFile, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSubmissionView, renderPageImages } from '../src/index.js';
+import { trimDeck } from '../src/render/trim-deck.js';
+import { readZip } from '../src/zip/read-zip.js';
 import { contentTypes, makeZip, ROOT_RELS_DOCX } from './helpers/zip-writer.js';
-import { writePdfFlateBomb, writePdfHugePage } from './helpers/hostile-inputs.js';
+import { writePdfFlateBomb, writePdfHugePage, writeSlideRefsBomb } from './helpers/hostile-inputs.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
@@ -159,4 +161,32 @@ describe('rendering under a budget', () => {
       'PDF streams decode to more than 128 MiB (images aside): page images not rendered (possible flate bomb)',
     ]);
   }, 60_000);
+
+  it('converts only the slides that get an image: the deck LibreOffice sees is cut to the page budget', async () => {
+    const r = await renderPageImages(join(FIX, 'deck.pptx'), join(out, 'deck2'), {
+      profileDir: join(out, 'profile'),
+      maxPages: 2,
+    });
+    expect(r.pages).toHaveLength(2);
+    expect(await isPng(r.pages[1]!)).toBe(true);
+    expect(r.pageCount).toBe(2);
+    expect(r.notes[0]).toBe('the deck lists 5 slides: only the first 2 were converted to page images (page budget)');
+  }, 90_000);
+
+  it('cuts a deck of 2,000 slide entries to the budget, every other part copied byte for byte', async () => {
+    const bomb = join(out, 'slide-refs.pptx');
+    await writeSlideRefsBomb(bomb, 2_000, 2_000);
+    const data = await readFile(bomb);
+    const caps = { maxZipEntries: 100, maxZipEntryBytes: 1 << 24, maxZipTotalBytes: 1 << 24 };
+    const before = (await readZip(data, caps)).files;
+    const cut = await trimDeck(data, before.get('ppt/presentation.xml')!.toString('utf8'), 3);
+    expect(cut && { kept: cut.kept, slides: cut.slides }).toEqual({ kept: 3, slides: 2_000 });
+    const after = (await readZip(cut!.data, caps)).files;
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    const pres = after.get('ppt/presentation.xml')!.toString('utf8');
+    expect(pres.match(/<p:sldId /g)).toHaveLength(3);
+    expect(pres).toMatch(/^<p:presentation [^>]*><p:sldIdLst>(<p:sldId id="256" r:id="rId2"\/>){3}<\/p:sldIdLst>/);
+    for (const [name, bytes] of before) if (name !== 'ppt/presentation.xml') expect(after.get(name)).toEqual(bytes);
+    expect(await trimDeck(data, before.get('ppt/presentation.xml')!.toString('utf8'), 2_000)).toBeNull();
+  });
 });
