@@ -63,6 +63,11 @@ const ISSUE: BenchCase[] = (
     { name: 'header-refs', file: 'memo.docx', make: (p) => writeHeaderRefsBomb(p, 5_000, 200_000) },
     { name: 'many-paragraphs', file: 'memo.docx', make: (p) => writeManyParagraphs(p, 2_000_000) },
     { name: 'pdf-flate-bomb', file: 'report.pdf', make: (p) => writePdfFlateBomb(p, 1024 * MiB) },
+    {
+      name: 'pdf-encrypted-flate-bomb',
+      file: 'report.pdf',
+      make: (p) => writePdfFlateBomb(p, 1024 * MiB, ' ', { emptyPassword: true }),
+    },
     { name: 'pdf-text-bomb', file: 'report.pdf', make: (p) => writePdfTextBomb(p, 100_000_000) },
     { name: 'pdf-offpage-text-bomb', file: 'report.pdf', make: (p) => writePdfTextBomb(p, 100_000_000, true) },
     { name: 'pdf-repeated-pages', file: 'report.pdf', make: (p) => writePdfRepeatedPages(p, 2_000, 2_000) },
@@ -95,6 +100,11 @@ const RENDER: BenchCase[] = (
     { name: 'render-huge-page', file: 'poster.pdf', make: (p) => writePdfHugePage(p, 14_400, 14_400) },
     { name: 'render-5000-pages', file: 'long.pdf', make: (p) => writePdfRepeatedPages(p, 5_000, 40) },
     { name: 'render-pdf-flate-bomb', file: 'report.pdf', make: (p) => writePdfFlateBomb(p, 1024 * MiB) },
+    {
+      name: 'render-pdf-encrypted-flate-bomb',
+      file: 'report.pdf',
+      make: (p) => writePdfFlateBomb(p, 1024 * MiB, ' ', { emptyPassword: true }),
+    },
     { name: 'render-slide-refs', file: 'deck.pptx', make: (p) => writeSlideRefsBomb(p, 2_000, 2_000) },
     { name: 'render-shared-strings', file: 'book.xlsx', make: (p) => writeSharedStringsBomb(p, 500_000, 10_000) },
   ] satisfies CaseSpec[]

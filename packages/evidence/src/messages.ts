@@ -126,6 +126,8 @@ export const msg = {
   xmlRefused: (part: string, err: unknown) => `XML part ${part} refused: ${errText(err)}`,
   missingPart: (part: string) => `package part ${part} is missing`,
   pdfEncrypted: 'encrypted PDF (password required): text not readable',
+  pdfEncryptedUnmeasured: (what: string) =>
+    `encrypted PDF (an /Encrypt dictionary, even with an empty password): its streams cannot be measured before they are decrypted, so ${what}`,
   pdfPageFailed: (page: number, err: unknown) => `page ${page}: text could not be extracted: ${errText(err)}`,
   invalidUtf8: 'text is not valid UTF-8; undecodable bytes replaced',
   jsonInvalid: (err: unknown) => `not valid JSON: ${errText(err)}`,

@@ -14,6 +14,7 @@ import { threadId } from 'node:worker_threads';
 import type { Format } from '@assay/core';
 import { detectFile } from './detect-format.js';
 import { readZip, ZipRefused } from './zip/read-zip.js';
+import { pdfEncrypted } from './extract/pdf-encryption.js';
 import { pdfStreamsWithin } from './extract/scan-pdf-streams.js';
 import { resolveLimits } from './limits.js';
 import type { EvidenceLimits } from './limits.js';
@@ -174,6 +175,7 @@ async function copyInput(file: string, dest: string, format: Format, b: RenderBu
     let data: Buffer = await fh.readFile();
     const notes: string[] = [];
     if (format === 'pdf') {
+      if (pdfEncrypted(data)) return { refused: msg.pdfEncryptedUnmeasured('page images are not rendered') };
       if (!(await pdfStreamsWithin(data, limits.maxPdfStreamBytes)))
         return { refused: msg.renderPdfStreams(limits.maxPdfStreamBytes) };
     } else {

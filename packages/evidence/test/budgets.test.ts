@@ -4,7 +4,7 @@
 // judge, with the caller's memory bounded — never a crash, never a silent cut.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -20,6 +20,7 @@ import type { FileView, SubmissionView } from '../src/index.js';
 import {
   SYSTEM_PYTHON,
   writeChartPointsBomb,
+  writeEncryptedPdf,
   writeFifo,
   writeHardLink,
   writeOpenpyxlSharedStrings,
@@ -30,6 +31,7 @@ import {
   writeSocket,
 } from './helpers/hostile-inputs.js';
 import { lzwEncode, makePdf, textContent } from './helpers/pdf-writer.js';
+import { pdfEncrypted } from '../src/extract/pdf-encryption.js';
 
 const MiB = 1024 * 1024;
 let root: string;
@@ -149,6 +151,42 @@ describe('links and special files are refused, never read', () => {
     expect(file('null.dev')).toMatchObject({ type: 'character device', evidence: null });
     for (const p of ['pipe.csv', 'agent.sock', 'null.dev'])
       expect(file(p).notes[0]).toMatch(/^not a regular file \((named pipe|socket|character device)\): skipped/);
+  });
+});
+
+describe('encrypted PDFs', () => {
+  it('an empty-password PDF is opened by readers without asking, so it is refused before any reader sees it', async () => {
+    const pdf = join(host, 'locked.pdf');
+    await writeEncryptedPdf(pdf, ['Quarterly revenue rose 12 percent']);
+    // The encryption is real: poppler and pdfjs decrypt it (and would then inflate every stream).
+    expect(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })).toMatch(/^Encrypted:\s+yes/m);
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await getDocument({ data: new Uint8Array(await readFile(pdf)), verbosity: 0 }).promise;
+    const items = (await (await doc.getPage(1)).getTextContent()).items as Array<{ str?: string }>;
+    expect(items.map((i) => i.str).join('')).toContain('Quarterly revenue rose 12 percent');
+    await doc.destroy();
+    const note =
+      'encrypted PDF (an /Encrypt dictionary, even with an empty password): its streams cannot be measured before they are decrypted, so its text is not read';
+    expect(await extractFile(pdf, 'locked.pdf')).toMatchObject({ evidence: null, notes: [note] });
+    // A name may spell its characters as #xx: the same dictionary under /Encr#79pt.
+    const escaped = Buffer.from((await readFile(pdf)).toString('latin1').replace('/Encrypt ', '/Encr#79pt '), 'latin1');
+    expect((await extractBuffer(escaped, 'escaped.pdf')).notes).toEqual([note]);
+    // A password-protected one says the same; /EncryptMetadata alone is not /Encrypt.
+    expect((await extractFile(join(import.meta.dirname, 'fixtures/encrypted.pdf'), 'encrypted.pdf')).notes).toEqual([
+      note,
+    ]);
+    expect(pdfEncrypted(Buffer.from('%PDF-1.7\n<< /EncryptMetadata false >>'))).toBe(false);
+  });
+
+  it('an encrypted flate bomb (its ciphertext cannot be measured) is refused at once, for text and page images', async () => {
+    const bomb = join(host, 'bomb.pdf');
+    await writePdfFlateBomb(bomb, 300 * MiB, ' ', { emptyPassword: true });
+    const t = Date.now();
+    expect((await extractFile(bomb, 'bomb.pdf')).notes[0]).toMatch(/^encrypted PDF \(an \/Encrypt dictionary/);
+    const { renderPageImages } = await import('../src/index.js');
+    const r = await renderPageImages(bomb, join(host, 'bomb-pages'));
+    expect(r).toMatchObject({ pages: [], notes: [expect.stringMatching(/so page images are not rendered$/)] });
+    expect(Date.now() - t).toBeLessThan(5_000);
   });
 });
 

@@ -1,5 +1,6 @@
 // pdf -> evidence with pdfjs-dist (legacy build, for Node): page count, text per page, document
-// info. The file's streams are measured first (a flate bomb is refused before pdfjs inflates it);
+// info. The file's streams are measured first (a flate bomb is refused before pdfjs inflates it; an
+// encrypted file, whose streams cannot be measured, is refused);
 // page text is streamed and cut at the output budget, so no page yields more than the budget holds.
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -7,6 +8,7 @@ import { msg } from '../messages.js';
 import type { EvidenceLimits } from '../limits.js';
 import type { PdfEvidence } from '../types.js';
 import type { OutputBudget } from './output-budget.js';
+import { pdfEncrypted } from './pdf-encryption.js';
 import { pdfStreamsWithin } from './scan-pdf-streams.js';
 
 interface TextItemLike {
@@ -98,6 +100,7 @@ export async function extractPdf(
   limits: EvidenceLimits,
   budget: OutputBudget,
 ): Promise<{ evidence: PdfEvidence | null; notes: string[] }> {
+  if (pdfEncrypted(data)) return { evidence: null, notes: [msg.pdfEncryptedUnmeasured('its text is not read')] };
   if (!(await pdfStreamsWithin(data, limits.maxPdfStreamBytes)))
     return { evidence: null, notes: [msg.pdfStreamsTooLarge(limits.maxPdfStreamBytes)] };
   const notes: string[] = [];

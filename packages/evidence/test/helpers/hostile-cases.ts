@@ -152,7 +152,7 @@ export const HOSTILE_CASES: HostileCase[] = [
   {
     name: 'encrypted.pdf',
     make: (p) => copyFile(join(FIX, 'encrypted.pdf'), p),
-    note: /encrypted PDF \(password required\)/,
+    note: /^encrypted PDF \(an \/Encrypt dictionary, even with an empty password\)/,
   },
   {
     name: 'encrypted.docx',

@@ -212,9 +212,19 @@ export async function writeManyParagraphs(path: string, paragraphs: number): Pro
 }
 
 /** A one-page PDF whose content stream inflates to `bytes` bytes of `fill` (spaces: valid, empty content). */
-export async function writePdfFlateBomb(path: string, bytes: number, fill = ' '): Promise<void> {
+export async function writePdfFlateBomb(
+  path: string,
+  bytes: number,
+  fill = ' ',
+  opts: { emptyPassword?: boolean } = {},
+): Promise<void> {
   const z = await deflateStreamed(repeatTo(Buffer.alloc(1 << 20, fill), bytes), { zlib: true, level: 9 });
-  await writeFile(path, makePdf([{ deflated: z.compressed }]));
+  await writeFile(path, makePdf([{ deflated: z.compressed }], opts));
+}
+
+/** A PDF encrypted with an empty user password (readers open it without asking) showing `lines`. */
+export async function writeEncryptedPdf(path: string, lines: string[]): Promise<void> {
+  await writeFile(path, makePdf([{ content: textContent(lines) }], { emptyPassword: true }));
 }
 
 /**

@@ -1,6 +1,7 @@
 // A minimal PDF writer for hostile PDFs at test and bench time: pages with their own content
 // streams (plain or deflated, possibly pre-compressed bombs), any MediaBox, one standard font, and an
 // exact cross-reference table so real readers (poppler, pdfjs) open the file without repair.
+import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
 export interface PdfPageInput {
@@ -62,18 +63,67 @@ export function textContent(lines: string[]): string {
   return lines.map((l, i) => `BT /F1 12 Tf 72 ${720 - (i % 50) * 14} Td (${esc(l)}) Tj ET`).join('\n');
 }
 
-export function makePdf(pages: PdfPageInput[]): Buffer {
+/** The standard security handler's password padding (PDF 32000-1, 7.6.3.3). */
+const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 0xff;
+    j = (j + s[i]!) & 0xff;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 0xff]!;
+  }
+  return out;
+}
+
+/**
+ * RC4 40-bit (V 1, R 2) with an empty user password, as producers write "protected" PDFs that any
+ * reader opens without asking: readers decrypt every stream before decoding it.
+ */
+function emptyPasswordEncryption() {
+  const id = createHash('md5').update('assay hostile pdf').digest();
+  const owner = createHash('md5').update('owner').digest();
+  const O = Buffer.concat([owner, owner]);
+  const P = Buffer.alloc(4);
+  P.writeInt32LE(-4);
+  const key = createHash('md5')
+    .update(Buffer.concat([PAD, O, P, id]))
+    .digest()
+    .subarray(0, 5);
+  const objectKey = (n: number) =>
+    createHash('md5')
+      .update(Buffer.concat([key, Buffer.from([n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, 0, 0])]))
+      .digest()
+      .subarray(0, 10);
+  return {
+    dict: `<< /Filter /Standard /V 1 /R 2 /O <${O.toString('hex')}> /U <${rc4(key, PAD).toString('hex')}> /P -4 >>`,
+    id: id.toString('hex'),
+    encrypt: (n: number, data: Buffer) => rc4(objectKey(n), data),
+  };
+}
+
+export function makePdf(pages: PdfPageInput[], opts: { emptyPassword?: boolean } = {}): Buffer {
   const objects: Buffer[] = [];
   const add = (body: Buffer | string) => {
     objects.push(typeof body === 'string' ? Buffer.from(body, 'latin1') : body);
     return objects.length;
   };
-  const stream = (dict: string, data: Buffer) =>
-    Buffer.concat([
+  const crypt = opts.emptyPassword ? emptyPasswordEncryption() : null;
+  // Called right before `add`: the stream belongs to the next object number.
+  const stream = (dict: string, plain: Buffer) => {
+    const data = crypt ? crypt.encrypt(objects.length + 1, plain) : plain;
+    return Buffer.concat([
       Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'),
       data,
       Buffer.from('\nendstream', 'latin1'),
     ]);
+  };
   add('<< /Type /Catalog /Pages 2 0 R >>');
   add(''); // the page tree, written once the kids are known
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
@@ -95,6 +145,7 @@ export function makePdf(pages: PdfPageInput[]): Buffer {
     );
   }
   objects[1] = Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
+  const trailerCrypt = crypt ? ` /Encrypt ${add(crypt.dict)} 0 R /ID [<${crypt.id}> <${crypt.id}>]` : '';
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let offset = parts[0]!.length;
   const offsets: number[] = [];
@@ -106,7 +157,7 @@ export function makePdf(pages: PdfPageInput[]): Buffer {
   });
   const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`];
   for (const o of offsets) xref.push(`${String(o).padStart(10, '0')} 00000 n \n`);
-  xref.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`);
+  xref.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailerCrypt} >>\nstartxref\n${offset}\n%%EOF\n`);
   parts.push(Buffer.from(xref.join(''), 'latin1'));
   return Buffer.concat(parts);
 }
