@@ -1,11 +1,13 @@
 // What a job needs beyond its schema, so that nothing knowable before the run fails after it: no
 // secret in the file, a judge setup that can judge, resources this machine can give, a results
-// folder that can be written, and work volumes large enough for the material copied into them.
+// folder that can be written, the keys' variables exported, and work volumes large enough for the
+// material copied into them.
 import os from 'node:os';
 import type { MaterialBytes } from './load-benchmark.js';
 import { findSecrets } from './find-secrets.js';
 import { checkSystems, isHttpUrl } from './check-systems.js';
 import { resultsDirProblem } from './check-results-dir.js';
+import { keyEnvNeeds } from './check-key-env.js';
 import { rec, str, strings, type Raw } from './loose.js';
 import { messages } from './messages.js';
 import type { YamlFile } from './yaml-file.js';
@@ -48,12 +50,15 @@ export function cpusProblem(cpus: number): string | null {
   return cpus > here ? messages.cpusAboveMachine(cpus, here) : null;
 }
 
-/** `machine`: also what depends on the machine running the job (its CPUs, the results folder writable here). */
+/** `machine`: also what depends on the machine running the job (its CPUs, the results folder writable here, the keys' variables set). */
 export function checkJob(ctx: JobChecks, machine: boolean): void {
   checkSystems(ctx.file, ctx.raw);
   checkJudge(ctx.file, ctx.raw);
   const results = machine && ctx.resultsDir !== null ? resultsDirProblem(ctx.resultsDir) : null;
   if (results !== null) ctx.file.report(['results'], results);
+  if (machine)
+    for (const n of keyEnvNeeds(ctx.raw))
+      if (!process.env[n.env]) ctx.file.report(n.path, messages.keyEnvUnset(n.env, 'here'));
   if (!ctx.resources) return;
   const cpus = machine ? cpusProblem(ctx.resources.cpus) : null;
   if (cpus !== null) ctx.file.report(['resources', 'cpus'], cpus);

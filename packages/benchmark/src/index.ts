@@ -5,3 +5,4 @@ export { findCycle } from './find-cycle.js';
 export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-files.js';
 export { FILE_LIMITS } from './file-limits.js';
 export { ENV_NAME, findSecrets, keyTokens, type SecretFinding } from './find-secrets.js';
+export { keyEnvIssues, keyEnvNeeds, type KeyEnvNeed } from './check-key-env.js';

@@ -67,6 +67,10 @@ export const messages = {
     'must be the NAME of an environment variable (capital letters, digits and _, like OPENAI_API_KEY), not a key: ' +
     'export the key on the worker (export OPENAI_API_KEY=...) and write only that name here',
   envNameType: 'must be the name of an environment variable (a string like OPENAI_API_KEY)',
+  keyEnvUnset: (env: string, where: 'here' | 'elsewhere') =>
+    where === 'here'
+      ? `names ${env}, which is not set in this environment, where the worker runs: export ${env}=... before running (the key is read from there only)`
+      : `names ${env}, which is not set on this machine; this is checked here only: with --no-worker the key must be exported as ${env} where "assay worker" runs`,
   judgeNeeds: (mode: string, field: 'provider' | 'model' | 'apiKeyEnv') =>
     `is missing: judge mode ${mode} calls a model, so it needs ${JUDGE_FIELDS[field]} (or use mode checks-only)`,
   notHttpUrl: 'must be an http:// or https:// URL',

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { SystemSpec } from '@assay/core';
 import { HarnessConfigError, prepareHarnessRun, type ModelProxy } from '../../harnesses/src/index.js';
 import { scriptedAgentOf } from '../../../activities/src/harness/scripted-harness.js';
@@ -53,7 +53,13 @@ function runRefuses(system: SystemSpec): boolean {
 function validationRefuses(system: SystemSpec): boolean {
   const file = path.join(bench, 'job.yaml');
   writeFileSync(file, stringify({ schema: 'assay.job/v1', id: 'j', benchmark: '.', systems: [system] }));
-  return inspectJob(file, { repoRoot: bench, cwd: bench }).issues.length > 0;
+  // The key variable is set, as runRefuses gives it: whether the worker has it is checked apart.
+  vi.stubEnv('THE_KEY', 'k');
+  try {
+    return inspectJob(file, { repoRoot: bench, cwd: bench }).issues.length > 0;
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 const sys = (harness: string, settings: Record<string, unknown> = {}, model?: string): SystemSpec =>

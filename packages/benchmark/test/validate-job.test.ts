@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatIssue, inspectJob, machineIssues, type Issue } from '../src/index.js';
 import { validParts, writeBenchmark } from './benchmark-fixture.js';
 
@@ -99,10 +99,16 @@ describe('job: judge setup', () => {
 
   it('needs an http(s) base URL; a complete setup passes', () => {
     const judge = { mode: 'batched', provider: 'openai', model: 'gpt-5.1', apiKeyEnv: 'OPENAI_API_KEY' };
+    vi.stubEnv('OPENAI_API_KEY', undefined);
+    expect(problemsOf({ ...baseJob(), judge })).toEqual([
+      'job.yaml:judge.apiKeyEnv: names OPENAI_API_KEY, which is not set in this environment, where the worker runs: export OPENAI_API_KEY=... before running (the key is read from there only)',
+    ]);
+    vi.stubEnv('OPENAI_API_KEY', 'set-on-the-worker');
     expect(problemsOf({ ...baseJob(), judge })).toEqual([]);
     expect(problemsOf({ ...baseJob(), judge: { ...judge, baseUrl: 'file:///etc/passwd' } })).toEqual([
       'job.yaml:judge.baseUrl: must be an http:// or https:// URL',
     ]);
+    vi.unstubAllEnvs();
   });
 });
 

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import {
   InvalidInputError,
   formatIssue,
+  keyEnvIssues,
   loadJob,
   machineIssues,
   selectProjects,
@@ -30,15 +32,31 @@ export function loadJobOrFail(file: string, root: string): LoadedJob {
   }
 }
 
-/** Before `run` submits: every harness runnable by this build, and this machine able to run the job. */
-export function assertRunnable(job: LoadedJob): void {
+/**
+ * Before `run` submits: every harness runnable by this build, this machine able to run the job, and
+ * every key's variable set where the worker runs. With an external worker (`worker: false`) the keys
+ * can only be checked on this machine: a missing one is a warning that says so, not a refusal.
+ */
+export function assertRunnable(
+  job: LoadedJob,
+  opts: { worker: boolean; warn?: (line: string) => void } = { worker: true },
+): void {
   for (const s of job.spec.systems) {
     if (!(RUNNABLE_HARNESSES as readonly string[]).includes(s.harness)) {
       throw new CliError(messages.harnessNotRunnable(s.id, s.harness, RUNNABLE_HARNESSES));
     }
   }
-  const issues = machineIssues(job);
+  const label = path.relative(process.cwd(), job.file) || job.file;
+  const keys = keyEnvIssues(
+    label,
+    job.spec as unknown as Record<string, unknown>,
+    process.env,
+    opts.worker ? 'here' : 'elsewhere',
+  );
+  const issues = [...machineIssues(job), ...(opts.worker ? keys : [])];
   if (issues.length > 0) throw invalid(issues);
+  const warn = opts.warn ?? ((line: string) => console.error(line));
+  for (const k of opts.worker ? [] : keys) warn(messages.warning(formatIssue(k)));
 }
 
 /** `--retry infra-failed,agent-failed`: infra failures always run again; agent failures on request. */

@@ -1,7 +1,7 @@
 // What a user sees for inputs that must not run: a non-zero exit, file:field: reason lines, JSON
 // whenever --json was asked for, and never the key a job or judge setup tried to carry.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,21 @@ const assay = (...args: string[]) => {
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
+
+/** The same with extra (or removed) variables, without blocking the test worker while it runs. */
+const assayWith = (env: Record<string, string | undefined>, ...args: string[]) =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'packages/cli/src/main.ts'), ...args], {
+      cwd: ROOT,
+      env: Object.fromEntries(
+        Object.entries({ ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', ...env }).filter(([, v]) => v !== undefined),
+      ),
+    });
+    let [out, err] = ['', ''];
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
 
 const write = (name: string, content: string | Buffer): string => {
   const file = path.join(tmp, name);
@@ -58,6 +73,60 @@ describe('assay validate and run on inputs that must not run', () => {
     });
     for (const r of [human, json, run]) expect(r.out + r.err).not.toContain(KEY);
   });
+
+  it('names every key variable the worker will not find, before anything starts, and never a value', async () => {
+    const results = path.join(tmp, 'keys-results');
+    const file = write(
+      'keys.yaml',
+      [
+        'schema: assay.job/v1',
+        'id: keys',
+        `benchmark: ${path.join(ROOT, 'datasets/sample')}`,
+        `results: ${results}`,
+        'systems:',
+        '  - { id: a, harness: claude-code, model: m, settings: { apiKeyEnv: ASSAY_TEST_AGENT_KEY } }',
+        'judge: { mode: per-item, provider: openai, model: j, apiKeyEnv: ASSAY_TEST_JUDGE_KEY }',
+      ].join('\n'),
+    );
+    const unset = { ASSAY_TEST_AGENT_KEY: undefined, ASSAY_TEST_JUDGE_KEY: undefined };
+    const rel = path.relative(ROOT, file);
+    const v = await assayWith(unset, 'validate', file);
+    expect(v.code).toBe(1);
+    expect(v.err).toContain(
+      `${rel}:systems[a].settings.apiKeyEnv: names ASSAY_TEST_AGENT_KEY, which is not set in this environment, where the worker runs: export ASSAY_TEST_AGENT_KEY=... before running`,
+    );
+    expect(v.err).toContain(`${rel}:judge.apiKeyEnv: names ASSAY_TEST_JUDGE_KEY, which is not set in this environment`);
+    const run = await assayWith(unset, 'run', file, '--json');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.out)).toMatchObject({
+      error: 'found 2 problems; nothing was started',
+      issues: [expect.stringContaining('ASSAY_TEST_JUDGE_KEY'), expect.stringContaining('ASSAY_TEST_AGENT_KEY')],
+    });
+    expect(existsSync(results)).toBe(false);
+    // With an external worker the check speaks for this machine only: a warning, and the run goes on
+    // (here to the unreachable server).
+    const external = await assayWith(
+      { ...unset, ASSAY_TEST_JUDGE_KEY: 'sk-judge-value-1234' },
+      'run',
+      file,
+      '--no-worker',
+    );
+    expect(external.err).toContain(
+      `warning: ${rel}:systems[a].settings.apiKeyEnv: names ASSAY_TEST_AGENT_KEY, which is not set on this machine; this is checked here only: with --no-worker the key must be exported as ASSAY_TEST_AGENT_KEY where "assay worker" runs`,
+    );
+    expect(external.err).not.toContain('ASSAY_TEST_JUDGE_KEY');
+    expect(external.err).toContain('cannot reach the Temporal server at 127.0.0.1:1');
+    const set = { ASSAY_TEST_AGENT_KEY: 'sk-agent-value-5678', ASSAY_TEST_JUDGE_KEY: 'sk-judge-value-1234' };
+    const ok = await assayWith(set, 'validate', file);
+    expect([ok.code, ok.out.trim()]).toEqual([0, 'job "keys" is valid']);
+    for (const r of [v, run, external, ok]) expect(r.out + r.err).not.toMatch(/sk-(agent|judge)-value/);
+    // checks-only never reads a judge key: naming an unset one is not a problem.
+    const checksOnly = write(
+      'checks-only.yaml',
+      readFileSync(file, 'utf8').replace('mode: per-item', 'mode: checks-only'),
+    );
+    expect((await assayWith({ ...unset, ASSAY_TEST_AGENT_KEY: 'x' }, 'validate', checksOnly)).code).toBe(0);
+  }, 300_000);
 
   it('refuses to run a job whose results would go under /proc (it used to spin in mkdir)', () => {
     const file = write(

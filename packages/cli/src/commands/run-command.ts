@@ -26,7 +26,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const root = repoRoot();
   const job = loadJobOrFail(file, root);
   const retry = parseRetry(opts.retry);
-  assertRunnable(job);
+  assertRunnable(job, { worker: opts.worker });
   const log = (line: string): void => {
     if (!opts.json) console.log(line);
   };
