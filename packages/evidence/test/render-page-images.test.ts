@@ -11,6 +11,9 @@ import { writePdfFlateBomb, writePdfHugePage, writeSlideRefsBomb } from './helpe
 
 const FIX = join(import.meta.dirname, 'fixtures');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+// Conversions that test what LibreOffice produces get a minute: the default 9 s budget is met by
+// these files on an idle machine, not on one shared by several test suites (the budget has its own test).
+const SLOW = { maxRenderMs: 60_000 };
 let out: string;
 
 beforeAll(async () => {
@@ -27,12 +30,16 @@ async function isPng(path: string): Promise<boolean> {
 
 describe('renderPageImages', () => {
   it('renders a docx to one PNG per page via LibreOffice, with its own profile', async () => {
-    const r = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx'), { profileDir: join(out, 'profile') });
+    const r = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx'), {
+      ...SLOW,
+      profileDir: join(out, 'profile'),
+    });
     expect(r.notes).toEqual([]);
     expect(r.pageCount).toBe(2);
     expect(r.pages.map((p) => p.split('/').pop())).toEqual(['page-1.png', 'page-2.png']);
     for (const p of r.pages) expect(await isPng(p)).toBe(true);
     const capped = await renderPageImages(join(FIX, 'report.docx'), join(out, 'docx1'), {
+      ...SLOW,
       profileDir: join(out, 'profile'),
       maxPages: 1,
     });
@@ -65,7 +72,7 @@ describe('renderPageImages', () => {
         { name: '_rels/.rels', data: ROOT_RELS_DOCX },
       ]),
     );
-    const r = await renderPageImages(empty, join(out, 'nodoc'), { profileDir: join(out, 'profile') });
+    const r = await renderPageImages(empty, join(out, 'nodoc'), { ...SLOW, profileDir: join(out, 'profile') });
     expect(r).toMatchObject({ pages: [], pdf: null, notes: ['LibreOffice reported success but produced no PDF'] });
   }, 120_000);
 
@@ -94,7 +101,7 @@ describe('renderPageImages', () => {
     try {
       await copyFile(join(FIX, 'report.pdf'), join(sub, 'report.pdf'));
       await copyFile(join(FIX, 'data.csv'), join(sub, 'data.csv'));
-      const view = await buildSubmissionView(sub, { render: { outDir: join(out, 'view'), dpi: 30 } });
+      const view = await buildSubmissionView(sub, { render: { outDir: join(out, 'view'), dpi: 30, ...SLOW } });
       const pdf = view.files.find((f) => f.path === 'report.pdf')!;
       expect(pdf.pageImages).toHaveLength(2);
       expect(view.files.find((f) => f.path === 'data.csv')!.pageImages).toBeUndefined();
@@ -164,6 +171,7 @@ describe('rendering under a budget', () => {
 
   it('converts only the slides that get an image: the deck LibreOffice sees is cut to the page budget', async () => {
     const r = await renderPageImages(join(FIX, 'deck.pptx'), join(out, 'deck2'), {
+      ...SLOW,
       profileDir: join(out, 'profile'),
       maxPages: 2,
     });
