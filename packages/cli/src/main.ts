@@ -150,6 +150,14 @@ program
   .action(lazyAction(reports, 'reportCommand'));
 
 program
+  .command('view')
+  .description('browse results in a local web app on 127.0.0.1: leaderboard, trials with evidence, project timelines')
+  .argument('[results...]', 'results folders or job YAML files (default: every folder under .assay/results/)')
+  .option('--port <n>', 'port (default: any free port)')
+  .option('--json', 'print the URL as JSON')
+  .action(lazyAction(() => import('./commands/view-command.js'), 'viewCommand'));
+
+program
   .command('reproduce')
   .description("recompute what the papers' published tables imply and print it beside the published values")
   .option('--out <dir>', 'also write the figures of the published data as a report')

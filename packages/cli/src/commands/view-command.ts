@@ -1,0 +1,37 @@
+// `assay view [RESULTS...]`: the results browser on 127.0.0.1 over results folders or job files
+// (a job file stands for its results folder, as in `report`); with none, every folder under
+// .assay/results/. Runs until interrupted.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { defaultResultsDirs, messages, startViewer } from '@assay/viewer';
+import { CliError } from '../cli-error.js';
+import { repoRoot } from '../repo-root.js';
+
+async function resultsDirOf(arg: string, root: string): Promise<string> {
+  const stat = statSync(arg, { throwIfNoEntry: false });
+  if (!stat) throw new CliError(messages.notResults(arg));
+  if (stat.isDirectory()) return path.resolve(arg);
+  // Only a job file needs the job loader (and what it imports).
+  const { loadJobOrFail } = await import('../job-input.js');
+  return loadJobOrFail(arg, root).resultsDir;
+}
+
+export async function viewCommand(results: string[], opts: { port?: string; json?: boolean }): Promise<void> {
+  const root = repoRoot();
+  const dirs =
+    results.length > 0 ? await Promise.all(results.map((r) => resultsDirOf(r, root))) : defaultResultsDirs(root);
+  if (dirs.length === 0) throw new CliError(messages.noSources());
+  const viewer = await startViewer({ resultsDirs: dirs, port: opts.port ? Number(opts.port) : 0 }).catch(
+    (err: Error) => {
+      throw new CliError(err.message.split('\n')[0] ?? String(err));
+    },
+  );
+  if (opts.json) console.log(JSON.stringify({ url: viewer.url, results: dirs }));
+  else console.log(messages.listening(viewer.url));
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await viewer.close();
+}

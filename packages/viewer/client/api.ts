@@ -1,0 +1,45 @@
+// The JSON API's shapes, taken from the server's own builders (one definition), and fetch helpers.
+import type { buildOverview } from '../src/build-overview.js';
+import type { buildProjectDetail } from '../src/build-project-detail.js';
+import type { buildTrialDetail } from '../src/build-trial-detail.js';
+import type { diffFileContents } from '../src/diff-file-contents.js';
+
+export type Overview = Awaited<ReturnType<typeof buildOverview>>;
+export type TrialDetail = Awaited<ReturnType<typeof buildTrialDetail>>;
+export type ProjectDetail = Awaited<ReturnType<typeof buildProjectDetail>>;
+export type FileDiff = Awaited<ReturnType<typeof diffFileContents>>;
+export type TrialItem = TrialDetail['items'][number];
+export type DeliverableFile = TrialDetail['deliverables']['files'][number];
+export type Checkpoint = ProjectDetail['checkpoints'][number];
+export type CriterionItem = Checkpoint['verdicts'][number];
+export type AnchorRef = TrialItem['anchors'][number];
+
+export async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  const body = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(body.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  overview: () => getJson<Overview>('/api/overview'),
+  revision: () => getJson<{ revision: string }>('/api/revision'),
+  trial: (s: string, system: string, task: string, trial: number) =>
+    getJson<TrialDetail>(`/api/trial/${enc(s)}/${enc(system)}/${enc(task)}/${trial}`),
+  project: (s: string, system: string, project: string, trial: number) =>
+    getJson<ProjectDetail>(`/api/project/${enc(s)}/${enc(system)}/${enc(project)}/${trial}`),
+  diff: (s: string, system: string, project: string, trial: number, checkpoint: number, path: string) =>
+    getJson<FileDiff>(
+      `/api/project/${enc(s)}/${enc(system)}/${enc(project)}/${trial}/diff?checkpoint=${checkpoint}&path=${enc(path)}`,
+    ),
+  checkpointView: (s: string, system: string, project: string, trial: number, which: string) =>
+    getJson<TrialDetail['deliverables']>(
+      `/api/project/${enc(s)}/${enc(system)}/${enc(project)}/${trial}/view/${enc(which)}`,
+    ),
+  pageCount: (s: string, sha: string, name: string) =>
+    getJson<{ pages: number }>(`/api/pages/${enc(s)}/${sha}?name=${enc(name)}`),
+  pageUrl: (s: string, sha: string, page: number, name: string) =>
+    `/api/pages/${enc(s)}/${sha}/${page}?name=${enc(name)}`,
+};

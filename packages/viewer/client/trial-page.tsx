@@ -1,0 +1,118 @@
+// A trial: instruction, transcript, every rubric item with its reason and anchors, and the
+// deliverables as the judge saw them; an anchor opens the file at that place.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, type AnchorRef, type TrialDetail } from './api.js';
+import { DeliverablePane, type Focus } from './deliverable-pane.js';
+import { num } from './format.js';
+import { links, replaceHash, type Route } from './route.js';
+import { TranscriptView } from './transcript-view.js';
+import { useKeyNav } from './use-key-nav.js';
+import { VerdictList } from './verdict-list.js';
+import { useLoaded } from './use-loaded.js';
+
+type TrialRoute = Extract<Route, { page: 'trial' }>;
+
+export function TrialPage({ route, revision }: { route: TrialRoute; revision: string }) {
+  const state = useLoaded(
+    () => api.trial(route.source, route.system, route.task, route.trial),
+    [route.source, route.system, route.task, route.trial, revision],
+  );
+  if (state.error) return <p class="bad">{state.error}</p>;
+  if (!state.data) return <p class="muted">loading…</p>;
+  return <TrialView data={state.data} route={route} />;
+}
+
+function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
+  const r = data.record;
+  const [focus, setFocus] = useState<Focus | null>(null);
+  const ids = data.items.map((i) => i.itemId);
+  const index = route.item ? ids.indexOf(route.item) : -1;
+  const href = (id: string) => links.trial(data.source, r.system.id, r.task.id, r.trial, id);
+  const select = useCallback((i: number) => ids[i] && replaceHash(href(ids[i])), [ids.join()]);
+  useKeyNav(ids.length, index, select);
+  const openAnchor = (a: AnchorRef) => setFocus({ file: a.file, anchor: a.anchor, page: a.page });
+  // Moving to an item opens its first anchor: the place that decided it.
+  useEffect(() => {
+    const item = data.items[index];
+    document.getElementById(`item-${item?.itemId}`)?.scrollIntoView({ block: 'nearest' });
+    if (item?.anchors[0]) openAnchor(item.anchors[0]);
+  }, [index]);
+  return (
+    <main class="trial">
+      <nav class="crumbs">
+        <a href="#/">overview</a> / {r.system.id} / {r.task.id} / trial{' '}
+        {data.siblings.map((t) => (
+          <a key={t} href={links.trial(data.source, r.system.id, r.task.id, t)} class={t === r.trial ? 'active' : ''}>
+            {t}
+          </a>
+        ))}
+      </nav>
+      <h1>
+        {data.task.title ?? r.task.id} <span class="muted">{r.task.domain}</span>
+      </h1>
+      <dl class="facts">
+        <dt>status</dt>
+        <dd class={r.status === 'completed' ? '' : 'bad'}>{r.status}</dd>
+        <dt>score</dt>
+        <dd>{num(r.score.value)}</dd>
+        <dt>over decided items</dt>
+        <dd>{num(r.score.decided)}</dd>
+        <dt>coverage</dt>
+        <dd>{num(r.score.coverage * 100, 0)}%</dd>
+        <dt>agent</dt>
+        <dd>
+          {num(r.agent.durationSeconds, 2)} s, exit {r.agent.exitCode ?? '—'}
+          {r.agent.timedOut ? ', timed out' : ''}, {r.agent.startedAt} → {r.agent.endedAt}
+        </dd>
+        <dt>tokens</dt>
+        <dd>
+          {r.usage
+            ? `${r.usage.inputTokens} in (${r.usage.cachedInputTokens} cached) / ${r.usage.outputTokens} out, ${r.usage.turns ?? '—'} turns, cost ${r.usage.costUsd ?? '—'}`
+            : 'not recorded'}
+        </dd>
+        <dt>format</dt>
+        <dd>
+          {r.formatCompliance.compliant ? 'compliant' : 'not compliant'}
+          {r.formatCompliance.missing.length ? `; missing ${r.formatCompliance.missing.join(', ')}` : ''}
+          {r.formatCompliance.wrongType.length ? `; wrong type ${r.formatCompliance.wrongType.join(', ')}` : ''}
+        </dd>
+      </dl>
+      {r.agent.reason && <p class="bad">{r.agent.reason}</p>}
+      {data.task.note && <p class="note">{data.task.note}</p>}
+      <details class="instruction" open>
+        <summary>instruction</summary>
+        <pre>{data.task.instruction ?? 'The benchmark folder is not available: instruction not shown.'}</pre>
+      </details>
+      <TranscriptView transcript={data.transcript} />
+      <div class="split">
+        <section>
+          <h2>Rubric items ({data.items.length})</h2>
+          <p class="muted">j/k or ↑/↓ between items; an anchor opens the deliverable there</p>
+          <VerdictList
+            rows={data.items.map((i) => ({
+              ...i,
+              id: i.itemId,
+              extra: (
+                <span class="muted">
+                  {i.importance} · w{i.weight}
+                </span>
+              ),
+            }))}
+            current={route.item}
+            href={href}
+            onAnchor={openAnchor}
+          />
+        </section>
+        <section>
+          <h2>Deliverables as the judge saw them</h2>
+          <DeliverablePane
+            source={data.source}
+            files={data.deliverables.files}
+            notes={data.deliverables.notes}
+            focus={focus}
+          />
+        </section>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,88 @@
+// The trial page: the record, the instruction, the transcript, the deliverables as the judge saw
+// them, and every rubric item with its anchors resolved to the deliverable.
+import type { SubmissionView } from '@assay/evidence';
+import { trialDirKey, trialRecordKey } from '@assay/results';
+import { taskContext } from './benchmark-context.js';
+import { checkFile, findAnchors } from './evidence-anchors.js';
+import { messages } from './messages.js';
+import { readSourceRecords } from './read-source-records.js';
+import { readTranscript } from './read-transcript.js';
+import { submissionView } from './submission-views.js';
+import type { ViewerSource } from './viewer-source.js';
+
+export class NotFoundError extends Error {}
+
+export async function buildTrialDetail(source: ViewerSource, system: string, task: string, trial: number) {
+  const { trials } = await readSourceRecords(source);
+  const record = trials.find((r) => r.system.id === system && r.task.id === task && r.trial === trial);
+  if (!record) throw new NotFoundError(messages.unknownTrial(trialRecordKey(system, task, trial)));
+  const [context, transcript, view] = await Promise.all([
+    taskContext(source, task),
+    readTranscript(source.store, trialDirKey(system, task, trial)),
+    submissionView(source, record.deliverables),
+  ]);
+  const paths = record.deliverables.map((d) => d.path);
+  const items = record.verdicts.map((v) => {
+    const spec = context.items[v.itemId];
+    const evidence = citedEvidence(v.judge);
+    return {
+      ...v,
+      text: spec?.text ?? null,
+      check: spec?.check ?? null,
+      evidence,
+      anchors: findAnchors([...evidence, v.reason], paths, checkFile(spec?.check)),
+      cost: judgeCost(v.judge),
+    };
+  });
+  const siblings = trials
+    .filter((r) => r.system.id === system && r.task.id === task)
+    .map((r) => r.trial)
+    .sort((a, b) => a - b);
+  return {
+    source: source.id,
+    record,
+    task: { title: context.title, instruction: context.instruction, outputs: context.outputs, note: context.note },
+    transcript,
+    deliverables: deliverablesOf(view),
+    items,
+    siblings,
+  };
+}
+
+/** Strings a check or judge cited (`judge.evidence`), as recorded. */
+export function citedEvidence(judge: Record<string, unknown> | undefined): string[] {
+  const e = judge?.evidence;
+  return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** The judge's usage share and latency for this item, when a model judged it. */
+export function judgeCost(judge: Record<string, unknown> | undefined) {
+  if (!judge) return null;
+  const usage = judge.usage as Record<string, unknown> | undefined;
+  if (!usage && judge.latencyMs === undefined) return null;
+  return {
+    provider: judge.provider ?? null,
+    model: judge.model ?? null,
+    usage: usage ?? null,
+    latencyMs: judge.latencyMs ?? null,
+    reused: judge.reused ?? null,
+  };
+}
+
+/** The evidence view per file, as JSON for the page (the judge's own view, not re-parsed). */
+export function deliverablesOf(view: SubmissionView) {
+  return {
+    notes: view.notes,
+    files: view.files.map((f) => ({
+      path: f.path,
+      format: f.format,
+      type: f.type,
+      size: f.size,
+      sha256: f.sha256,
+      notes: f.notes,
+      evidence: f.evidence,
+      // Office files and PDFs have pages the judge can view.
+      paged: f.format === 'xlsx' || f.format === 'docx' || f.format === 'pptx' || f.format === 'pdf',
+    })),
+  };
+}

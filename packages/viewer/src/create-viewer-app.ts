@@ -1,0 +1,94 @@
+// The viewer's HTTP surface (Hono): a JSON API over the results sources and the bundled front end.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import { buildOverview } from './build-overview.js';
+import { buildProjectDetail, findProject, judgedOutputs } from './build-project-detail.js';
+import { buildTrialDetail, deliverablesOf, NotFoundError } from './build-trial-detail.js';
+import { diffFileContents } from './diff-file-contents.js';
+import { messages } from './messages.js';
+import { sourceRevision } from './read-source-records.js';
+import { pageImages, readPng, submissionView } from './submission-views.js';
+import type { ViewerSource } from './viewer-source.js';
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
+
+export function createViewerApp(sources: readonly ViewerSource[], clientDir: string): Hono {
+  const app = new Hono();
+  const sourceOf = (c: Context): ViewerSource => {
+    const id = c.req.param('source') ?? '';
+    const s = sources.find((x) => x.id === id);
+    if (!s) throw new NotFoundError(messages.unknownSource(id));
+    return s;
+  };
+  const trialNumber = (c: Context) => Number(c.req.param('trial'));
+
+  app.onError((err, c) => c.json({ error: err.message }, err instanceof NotFoundError ? 404 : 500));
+
+  app.get('/api/overview', async (c) => c.json(await buildOverview(sources)));
+  // Polled by the page: a new value means records landed (or went) since it last loaded.
+  app.get('/api/revision', async (c) =>
+    c.json({ revision: (await Promise.all(sources.map(sourceRevision))).join('.') }),
+  );
+  app.get('/api/trial/:source/:system/:task/:trial', async (c) =>
+    c.json(await buildTrialDetail(sourceOf(c), c.req.param('system'), c.req.param('task'), trialNumber(c))),
+  );
+  app.get('/api/project/:source/:system/:project/:trial', async (c) =>
+    c.json(await buildProjectDetail(sourceOf(c), c.req.param('system'), c.req.param('project'), trialNumber(c))),
+  );
+  // Inside one file, checkpoint `checkpoint` (0-based) against the one before it.
+  app.get('/api/project/:source/:system/:project/:trial/diff', async (c) => {
+    const source = sourceOf(c);
+    const record = await findProject(source, c.req.param('system'), c.req.param('project'), trialNumber(c));
+    const index = Number(c.req.query('checkpoint'));
+    const file = c.req.query('path') ?? '';
+    const after = record.checkpoints[index]?.snapshot.files.find((f) => f.path === file) ?? null;
+    const before = record.checkpoints[index - 1]?.snapshot.files.find((f) => f.path === file) ?? null;
+    return c.json(await diffFileContents(source, file, before, after));
+  });
+  // The outputs of checkpoint `n` (0-based) or of the final package, as the judge saw them.
+  app.get('/api/project/:source/:system/:project/:trial/view/:which', async (c) => {
+    const source = sourceOf(c);
+    const record = await findProject(source, c.req.param('system'), c.req.param('project'), trialNumber(c));
+    const which = c.req.param('which');
+    // Package files are already relative to outputs/; a snapshot holds the whole workspace.
+    const snapshot = record.checkpoints[Number(which)]?.snapshot.files;
+    const files = which === 'final' ? record.final.packageFiles : snapshot && judgedOutputs(snapshot);
+    if (!files) throw new NotFoundError(messages.unknownCheckpoint(which));
+    return c.json(deliverablesOf(await submissionView(source, files)));
+  });
+  app.get('/api/pages/:source/:sha', async (c) => {
+    const pages = await pagesFor(c);
+    return c.json({ pages: pages.length });
+  });
+  app.get('/api/pages/:source/:sha/:page', async (c) => {
+    const pages = await pagesFor(c);
+    const page = Number(c.req.param('page'));
+    const file = pages[page - 1];
+    if (!file) throw new NotFoundError(messages.noPage(c.req.param('sha'), page));
+    return c.body(readPng(file) as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'image/png',
+      'cache-control': 'max-age=86400',
+    });
+  });
+
+  async function pagesFor(c: Context): Promise<string[]> {
+    const sha = c.req.param('sha') ?? '';
+    if (!SHA256.test(sha)) throw new NotFoundError(messages.notInSubmission(sha));
+    return pageImages(sourceOf(c), sha, c.req.query('name') ?? 'file');
+  }
+
+  app.get('/assets/:file', (c) => {
+    const name = path.basename(c.req.param('file'));
+    try {
+      const body = readFileSync(path.join(clientDir, name));
+      return c.body(body, 200, { 'content-type': TYPES[path.extname(name)] ?? 'application/octet-stream' });
+    } catch {
+      return c.notFound();
+    }
+  });
+  // Every other path is the single-page app (routes live in the URL hash).
+  app.get('*', (c) => c.html(readFileSync(path.join(clientDir, 'index.html'), 'utf8')));
+  return app;
+}

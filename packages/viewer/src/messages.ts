@@ -1,0 +1,17 @@
+// Every user-facing message of the viewer, in one place.
+export const messages = {
+  notResults: (arg: string) => `${arg}: neither a results folder nor a job file`,
+  noRecords: (arg: string) => `${arg}: no job.json, trials/ or projects/ here (not a results folder)`,
+  noSources: () => 'no results folder given and .assay/results/ holds none',
+  unknownSource: (id: string) => `no results source "${id}"`,
+  unknownTrial: (key: string) => `no trial record at ${key}`,
+  unknownProject: (key: string) => `no project record at ${key}`,
+  unknownCheckpoint: (which: string) => `no checkpoint ${which} in this project record`,
+  notInSubmission: (sha: string) => `no deliverable or snapshot file with sha256 ${sha} in this record`,
+  noPage: (sha: string, page: number) => `page ${page} of ${sha.slice(0, 12)}… could not be rendered`,
+  benchmarkUnreadable: (root: string, reason: string) =>
+    `the benchmark at ${root} could not be read (${reason}): instructions and criterion texts are not shown`,
+  clientBuildFailed: (reason: string) => `could not build the viewer's front end: ${reason}`,
+  cannotListen: (port: number, reason: string) => `cannot listen on 127.0.0.1:${port} (${reason})`,
+  listening: (url: string) => `assay view: ${url} (Ctrl-C to stop)`,
+} as const;

@@ -1,0 +1,45 @@
+// The records of a source, read through the results store and re-read only when the set of
+// record keys changed (a run in progress adds records; the front end polls the revision).
+import { createHash } from 'node:crypto';
+import type { ProjectRecord, TrialRecord } from '@assay/core';
+import {
+  isProjectRecordKey,
+  isTrialRecordKey,
+  PROJECTS_PREFIX,
+  readProjectRecords,
+  readTrialRecords,
+  TRIALS_PREFIX,
+  type RecordProblem,
+} from '@assay/results';
+import type { ViewerSource } from './viewer-source.js';
+
+export interface SourceRecords {
+  revision: string;
+  trials: TrialRecord[];
+  projects: ProjectRecord[];
+  problems: RecordProblem[];
+}
+
+const cache = new WeakMap<ViewerSource, SourceRecords>();
+
+/** A hash of the record keys present now: changes when a record lands or goes. */
+export async function sourceRevision(source: ViewerSource): Promise<string> {
+  const keys = [
+    ...(await source.store.list(TRIALS_PREFIX)).filter(isTrialRecordKey),
+    ...(await source.store.list(PROJECTS_PREFIX)).filter(isProjectRecordKey),
+  ];
+  return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
+}
+
+export async function readSourceRecords(source: ViewerSource): Promise<SourceRecords> {
+  const revision = await sourceRevision(source);
+  const cached = cache.get(source);
+  if (cached?.revision === revision) return cached;
+  // Invalid records are listed, not fatal: a viewer over a damaged folder still shows the rest.
+  const problems: RecordProblem[] = [];
+  const trials = await readTrialRecords(source.store, { problems });
+  const projects = await readProjectRecords(source.store, { problems });
+  const records = { revision, trials, projects, problems };
+  cache.set(source, records);
+  return records;
+}

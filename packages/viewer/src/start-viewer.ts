@@ -1,0 +1,39 @@
+// `assay view`: build the front end, serve it and the API on 127.0.0.1 until stopped.
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { buildClient } from './build-client.js';
+import { createViewerApp } from './create-viewer-app.js';
+import { resolveSources } from './resolve-sources.js';
+import { messages } from './messages.js';
+import { scratchDir } from './submission-views.js';
+
+export interface ViewerOptions {
+  resultsDirs: readonly string[];
+  /** 0 (default): any free port. */
+  port?: number;
+  /** Where the bundled front end goes (default: the viewer's scratch folder). */
+  clientOutDir?: string;
+}
+
+export interface RunningViewer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+export async function startViewer(options: ViewerOptions): Promise<RunningViewer> {
+  const sources = await resolveSources(options.resultsDirs);
+  const clientDir = await buildClient(options.clientOutDir ?? path.join(scratchDir(), 'client'));
+  const app = createViewerApp(sources, clientDir);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port ?? 0 }, () => resolve(s));
+    s.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(messages.cannotListen(options.port ?? 0, err.code ?? err.message))),
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+  };
+}
