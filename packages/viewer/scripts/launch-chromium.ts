@@ -32,19 +32,18 @@ export async function launchChromium(): Promise<ViewerBrowser> {
       '--disable-sync',
     ],
   });
-  const errors: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('http://127.0.0.1:') || url.startsWith('data:') || url.startsWith('blob:'))
-      return route.continue();
-    errors.push(`off-host request refused: ${url}`);
-    return route.abort();
-  });
   return {
     context,
     newPage: async () => {
       const page = await context.newPage();
-      errors.length = 0;
+      const errors: string[] = [];
+      await page.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith('http://127.0.0.1:') || url.startsWith('data:') || url.startsWith('blob:'))
+          return route.continue();
+        errors.push(`off-host request refused: ${url}`);
+        return route.abort();
+      });
       page.on('console', (m) => void (m.type() === 'error' && errors.push(`console: ${m.text()}`)));
       page.on('pageerror', (e) => void errors.push(`page error: ${e.message}`));
       page.on('response', (r) => void (r.status() >= 400 && errors.push(`HTTP ${r.status()}: ${r.url()}`)));

@@ -1,4 +1,5 @@
 // `assay view`: build the front end, serve it and the API on 127.0.0.1 until stopped.
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -34,6 +35,13 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+    close: async () => {
+      const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      // A browser keeps idle keep-alive connections open; close() alone would wait for them.
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await closed;
+      // Materialized submissions and rendered pages are this process's scratch only.
+      rmSync(scratchDir(), { recursive: true, force: true });
+    },
   };
 }
