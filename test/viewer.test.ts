@@ -26,6 +26,7 @@ let projects: ProjectRecord[];
 type BrowserPage = Awaited<ReturnType<ViewerBrowser['newPage']>>;
 type Page = BrowserPage['page'];
 let overviewDuringRun: BrowserPage;
+let recordsAtLoad: number;
 
 beforeAll(async () => {
   await ensureAgentImage();
@@ -52,6 +53,9 @@ beforeAll(async () => {
   overviewDuringRun = await browser.newPage();
   await overviewDuringRun.page.goto(url);
   await overviewDuringRun.page.waitForSelector('[data-testid=status]', { timeout: 60_000 });
+  recordsAtLoad = await overviewDuringRun.page
+    .locator('[data-testid=trials] tbody tr, [data-testid=projects] tbody tr')
+    .count();
   expect(await run.exit, run.text()).toBe(0);
   trials = await readTrials(results);
   projects = await readProjects(results);
@@ -70,6 +74,8 @@ const trialRows = (page: Page) => page.locator('[data-testid=trials] tbody tr');
 describe('assay view', () => {
   it('refreshes the overview as records land, with leaderboards and no console error', async () => {
     const { page, errors } = overviewDuringRun;
+    // The project runs (6 subtasks each) were still going when the page loaded.
+    expect(recordsAtLoad).toBeLessThan(6);
     // Loaded while trials were running, never reloaded: polling brings every record in.
     await expect.poll(() => trialRows(page).count(), { timeout: 30_000 }).toBe(4);
     await expect.poll(() => page.locator('[data-testid=projects] tbody tr').count(), { timeout: 30_000 }).toBe(2);

@@ -31,7 +31,14 @@ try {
     const img = document.querySelector<HTMLImageElement>('[data-testid=page-image]');
     return !!img && img.complete && img.naturalWidth > 0;
   });
-  await page.locator('[data-testid=items]').scrollIntoViewIfNeeded();
+  // The jump itself: the anchor "slide 6" opens slide 6's page image and highlights its text.
+  await page.click('[data-item=rotterdam-decision] button.anchor[data-anchor="slide 6"]');
+  await page.waitForSelector('[data-testid=page-image][data-page="6"]');
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>('[data-testid=page-image]');
+    return !!img && img.complete && img.naturalWidth > 0;
+  });
+  await page.locator('[data-item=rotterdam-decision]').scrollIntoViewIfNeeded();
   await shot('trial-page-image');
 
   await page.goto(`${viewer.url}#/trial/0/no-cached-values/fin-term-loan-schedule/1/item/live-formulas`);
