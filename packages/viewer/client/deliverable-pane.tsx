@@ -40,7 +40,7 @@ export function DeliverablePane({ source, files, notes, focus }: Props) {
           {n}
         </p>
       ))}
-      {file.paged && file.sha256 && <PageImages source={source} file={file} page={page} />}
+      {file.paged && file.sha256 && <PageImages key={file.sha256} source={source} file={file} page={page} />}
       {file.evidence ? (
         <EvidenceView evidence={file.evidence} anchor={anchor} />
       ) : (

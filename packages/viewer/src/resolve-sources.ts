@@ -20,7 +20,9 @@ export function defaultResultsDirs(root: string): string[] {
 export async function resolveSources(dirs: readonly string[]): Promise<ViewerSource[]> {
   const sources: ViewerSource[] = [];
   for (const [i, dir] of dirs.entries()) {
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(messages.notResults(dir));
+    // A remote location (s3://) is read through its store only; a local one must be a folder.
+    if (!isUrl(dir) && !statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      throw new Error(messages.notResults(dir));
     const store = openResultsStore(dir);
     const hasRecords =
       (await store.has(jobKey())) ||
@@ -42,6 +44,10 @@ export async function resolveSources(dirs: readonly string[]): Promise<ViewerSou
   return sources;
 }
 
+export function isUrl(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+}
+
 async function judgeNames(store: ViewerSource['store']): Promise<string[]> {
   const names = new Set<string>();
   for (const key of await store.list(JUDGES_PREFIX)) {
@@ -58,5 +64,5 @@ async function jobLabel(store: ViewerSource['store'], dir: string): Promise<stri
   } catch {
     // An unreadable job.json still leaves the records to show.
   }
-  return path.basename(path.resolve(dir));
+  return isUrl(dir) ? dir : path.basename(path.resolve(dir));
 }

@@ -40,8 +40,13 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
       // A browser keeps idle keep-alive connections open; close() alone would wait for them.
       if ('closeAllConnections' in server) server.closeAllConnections();
       await closed;
-      // Materialized submissions and rendered pages are this process's scratch only.
-      rmSync(scratchDir(), { recursive: true, force: true });
+      // Materialized submissions and rendered pages are this process's scratch only. A page
+      // rendering still in flight may be writing there: what it leaves is in the temp folder.
+      try {
+        rmSync(scratchDir(), { recursive: true, force: true, maxRetries: 3, retryDelay: 200 });
+      } catch {
+        // Left for the temp folder's own clean-up.
+      }
     },
   };
 }

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSubmissionView, renderPageImages, type SubmissionView } from '@assay/evidence';
+import { isUrl } from './resolve-sources.js';
 import type { ViewerSource } from './viewer-source.js';
 
 export interface StoredFile {
@@ -59,8 +60,8 @@ async function materialize(source: ViewerSource, files: readonly StoredFile[], d
  * present, else rendered now (LibreOffice + pdftoppm, same budgets) into the viewer's scratch.
  */
 export function pageImages(source: ViewerSource, sha256: string, name: string): Promise<string[]> {
-  const judged = path.join(source.dir, 'pages', sha256);
-  const existing = pngsIn(judged);
+  // The judge writes page images beside a local store only (not through the store's interface).
+  const existing = isUrl(source.dir) ? [] : pngsIn(path.join(source.dir, 'pages', sha256));
   if (existing.length > 0) return Promise.resolve(existing);
   let list = pages.get(sha256);
   if (!list) {

@@ -6,7 +6,7 @@ export interface ViewerSource {
   /** URL-safe id, stable for a viewer session: `0`, `0.judge-name`. */
   id: string;
   label: string;
-  /** The local results folder (for `<results>/pages/` rendered by the judge). */
+  /** The results location: a local folder (whose `pages/` the judge may have filled) or an s3:// URL. */
   dir: string;
   store: ResultsStore;
   /** Name of the `assay judge` setup, or null for the job's own records. */

@@ -7,7 +7,9 @@ import { defaultResultsDirs, messages, startViewer } from '@assay/viewer';
 import { CliError } from '../cli-error.js';
 import { repoRoot } from '../repo-root.js';
 
+/** A results folder, an s3:// results location (as `report` takes), or a job file. */
 async function resultsDirOf(arg: string, root: string): Promise<string> {
+  if (/^s3:\/\//i.test(arg)) return arg;
   const stat = statSync(arg, { throwIfNoEntry: false });
   if (!stat) throw new CliError(messages.notResults(arg));
   if (stat.isDirectory()) return path.resolve(arg);
