@@ -5,6 +5,8 @@ export { buildSubmissionView } from './build-submission-view.js';
 export type { BuildOptions } from './build-submission-view.js';
 export { IsolatedExtractor, extractFileIsolated } from './isolate/run-isolated.js';
 export type { ExtractOptions, MeasuredResult, ParserStats } from './isolate/run-isolated.js';
+export { ParserPool, defaultParserPoolSize, DEFAULT_RECYCLE_RSS_MB } from './isolate/parser-pool.js';
+export type { ParserPoolOptions } from './isolate/parser-pool.js';
 export { extractFile, extractBuffer } from './extract/extract-file.js';
 export { renderSubmissionText, renderFileText, renderSubmissionJson } from './render-text.js';
 export type { RenderTextOptions } from './render-text.js';

@@ -12,6 +12,7 @@ import {
   parseFaultDelays,
   reapContainers,
 } from '@assay/activities';
+import { ParserPool } from '@assay/evidence';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
@@ -25,6 +26,8 @@ export interface WorkerOptions {
   log: (line: string) => void;
   /** Agent activities running at once on this worker. */
   maxConcurrentActivities?: number;
+  /** Warm evidence parser processes (default ASSAY_PARSER_POOL_SIZE, else from the machine's memory and cores). */
+  parserPoolSize?: number;
 }
 
 export interface RunningWorker {
@@ -70,9 +73,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     opts.log,
   );
 
+  const parsers = new ParserPool({ size: opts.parserPoolSize ?? poolSizeFromEnv() });
+  // Started now, off the critical path: the first evaluation finds a parser ready.
+  void parsers.warm().catch(() => undefined);
   const shared = {
     docker,
-    evidence: createEvidenceTools(),
+    evidence: createEvidenceTools(parsers),
     images: opts.images,
     log: opts.log,
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
@@ -93,6 +99,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     bundlerOptions: { ignoreModules: [] },
   });
   const done = worker.run().finally(async () => {
+    parsers.close();
     await connection.close().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);
   });
@@ -104,4 +111,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       await done;
     },
   };
+}
+
+function poolSizeFromEnv(): number | undefined {
+  const n = Number(process.env.ASSAY_PARSER_POOL_SIZE);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -80,6 +80,7 @@ export class IsolatedExtractor {
   private sawOutOfMemory = false;
   private capped = false;
   private queue: Promise<unknown> = Promise.resolve();
+  private statsAfterLast: ParserStats | null = null;
   readonly limits: EvidenceLimits;
 
   constructor(limits?: Partial<EvidenceLimits>) {
@@ -132,7 +133,18 @@ export class IsolatedExtractor {
     return this.ready;
   }
 
+  /** The parser process's resource use after its last reply (null before one, or after a restart). */
+  get lastStats(): ParserStats | null {
+    return this.statsAfterLast;
+  }
+
+  /** True while a parser process is started or starting. */
+  get running(): boolean {
+    return this.child !== null;
+  }
+
   private reset(): void {
+    this.statsAfterLast = null;
     const child = this.child;
     this.child = null;
     this.ready = null;
@@ -192,6 +204,7 @@ export class IsolatedExtractor {
           return done(failed(msg.replyTooLarge(max)));
         }
         if (!m.done) return done(failed(msg.childFailed(m.error ?? 'no result')));
+        if (m.stats) this.statsAfterLast = m.stats;
         const json = chunks.join('');
         chunks.length = 0;
         try {
