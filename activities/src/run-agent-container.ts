@@ -65,6 +65,12 @@ export async function runAgentContainer(
   // Docker reports the zero time for a container that was created but never started.
   if (!info.State.Running && info.State.StartedAt.startsWith('0001')) await container.start();
 
+  // Docker's wait answers the moment the container exits: a trivial agent is not held to the
+  // next 1 s poll. The poll stays, for heartbeats and the time limit; a failed wait only polls.
+  const exited = container.wait().then(
+    () => undefined,
+    () => new Promise<void>(() => undefined),
+  );
   let killedForTime = false;
   for (;;) {
     const current = await inspectOrNull(container);
@@ -83,7 +89,7 @@ export async function runAgentContainer(
       await container.kill().catch(() => undefined);
       continue;
     }
-    await hooks.sleep(1000);
+    await Promise.race([hooks.sleep(1000), exited]);
   }
 
   const startedAt = info.State.StartedAt;

@@ -1,0 +1,139 @@
+// One assay round: the same oracle + nop x N trials at concurrency C, as `assay run job.yaml`
+// (embedded worker) against an already running Temporal dev server (a ready machine). Per-trial
+// time and the time of each activity come from the trial workflows' histories.
+import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { Connection, Client } from '@temporalio/client';
+import { assayCreated } from './docker-events.js';
+import type { SideResult, TrialTiming } from './harbor-side.js';
+import { processCpuSeconds, runMeasured } from './measure-process.js';
+import { TASK_ID } from './generate-tasks.js';
+
+export interface AssaySetup {
+  /** The checkout whose CLI runs (this one, or a baseline checkout). */
+  root: string;
+  label: string;
+  benchmarkDir: string;
+  workDir: string;
+  temporal: { address: string; pid: number };
+}
+
+export async function runAssayRound(
+  setup: AssaySetup,
+  round: number,
+  opts: { trials: number; concurrency: number },
+): Promise<SideResult> {
+  const jobId = `hb-${setup.label}-r${round}-${Date.now().toString(36)}`;
+  const resultsDir = path.join(setup.workDir, jobId);
+  const jobFile = path.join(setup.workDir, `${jobId}.yaml`);
+  writeFileSync(
+    jobFile,
+    [
+      'schema: assay.job/v1',
+      `id: ${jobId}`,
+      `benchmark: ${setup.benchmarkDir}`,
+      `trials: ${opts.trials}`,
+      `concurrency: ${opts.concurrency}`,
+      'systems:',
+      '  - { id: oracle, harness: oracle }',
+      '  - { id: nop, harness: nop }',
+      'judge: { mode: checks-only }',
+      `results: ${resultsDir}`,
+      '',
+    ].join('\n'),
+  );
+  const cpuBefore = processCpuSeconds(setup.temporal.pid);
+  const measured = await runMeasured(process.execPath, [path.join(setup.root, 'scripts/assay.mjs'), 'run', jobFile], {
+    cwd: setup.root,
+    env: { ...process.env, TEMPORAL_ADDRESS: setup.temporal.address },
+    logFile: path.join(setup.workDir, `${jobId}.log`),
+  });
+  const extraCpuSeconds = processCpuSeconds(setup.temporal.pid) - cpuBefore;
+  const problems: string[] = [];
+  if (measured.exitCode !== 0) problems.push(`assay (${setup.label}) exited ${measured.exitCode}`);
+  const trials = await readAssayTrials(setup.temporal.address, jobId, resultsDir, problems);
+  if (trials.length !== 2 * opts.trials) problems.push(`${trials.length} of ${2 * opts.trials} assay trials`);
+  return {
+    side: `assay (${setup.label})`,
+    measured,
+    trials,
+    created: assayCreated(measured.startMs, measured.endMs, jobId),
+    extraCpuSeconds,
+    problems,
+  };
+}
+
+interface HistoryEvent {
+  eventId?: { toString(): string } | null;
+  eventTime?: { seconds?: { toString(): string } | null; nanos?: number | null } | null;
+  activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null;
+  activityTaskStartedEventAttributes?: { scheduledEventId?: { toString(): string } | null } | null;
+  activityTaskCompletedEventAttributes?: { scheduledEventId?: { toString(): string } | null } | null;
+}
+
+const timeOf = (e: HistoryEvent): number =>
+  Number(e.eventTime?.seconds?.toString() ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+
+/** Each trial's workflow span and, per activity, time queued (scheduled -> started) and running. */
+async function readAssayTrials(
+  address: string,
+  jobId: string,
+  resultsDir: string,
+  problems: string[],
+): Promise<TrialTiming[]> {
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const out: TrialTiming[] = [];
+  try {
+    for (const system of ['oracle', 'nop']) {
+      const dir = path.join(resultsDir, 'trials', system, TASK_ID);
+      if (!existsSync(dir)) continue;
+      for (const trial of readdirSync(dir)) {
+        const record = JSON.parse(readFileSync(path.join(dir, trial, 'record.json'), 'utf8')) as {
+          score: { value: number | null };
+          agent: { durationSeconds: number };
+        };
+        const want = system === 'oracle' ? 100 : 0;
+        if (record.score.value !== want) problems.push(`assay ${system} trial ${trial} scored ${record.score.value}`);
+        const id = `assay-trial:${jobId}:${system}:${TASK_ID}:${trial}`;
+        const history = await client.workflow.getHandle(id).fetchHistory();
+        const timing = phasesOf((history.events ?? []) as HistoryEvent[]);
+        out.push({ agent: system, ...timing, reward: record.score.value, agentSeconds: record.agent.durationSeconds });
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+  return out;
+}
+
+function phasesOf(events: HistoryEvent[]): Omit<TrialTiming, 'agent' | 'reward' | 'agentSeconds'> {
+  const first = events[0];
+  const last = events[events.length - 1];
+  const startMs = first ? timeOf(first) : NaN;
+  const endMs = last ? timeOf(last) : NaN;
+  const scheduled = new Map<string, { name: string; at: number; startedAt?: number }>();
+  const phases: Record<string, number> = {};
+  let inActivities = 0;
+  for (const e of events) {
+    const id = e.eventId?.toString() ?? '';
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s) scheduled.set(id, { name: s.activityType?.name ?? '?', at: timeOf(e) });
+    const st = e.activityTaskStartedEventAttributes;
+    if (st) {
+      const a = scheduled.get(st.scheduledEventId?.toString() ?? '');
+      if (a) a.startedAt = timeOf(e);
+    }
+    const c = e.activityTaskCompletedEventAttributes;
+    if (c) {
+      const a = scheduled.get(c.scheduledEventId?.toString() ?? '');
+      if (!a) continue;
+      const started = a.startedAt ?? a.at;
+      phases[`${a.name} queued`] = (phases[`${a.name} queued`] ?? 0) + (started - a.at) / 1000;
+      phases[a.name] = (phases[a.name] ?? 0) + (timeOf(e) - started) / 1000;
+      inActivities += (timeOf(e) - a.at) / 1000;
+    }
+  }
+  phases['workflow tasks (between activities)'] = (endMs - startMs) / 1000 - inActivities;
+  return { startMs, endMs, seconds: (endMs - startMs) / 1000, phases };
+}
