@@ -12,7 +12,7 @@ import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
 import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
 import { runHarness, type AgentRun } from './run-harness.js';
-import { emptyDir, mountWorkVolume, unmountWorkVolume, type StorageCap } from './workspace-volume.js';
+import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap } from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 
@@ -65,7 +65,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(
         storageKey(trial),
-        mountWorkVolume(p.workDir, trial.resources.storageGiB),
+        await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB),
       );
       if (existsSync(p.preparedMarker)) return out;
       const { agent } = taskOf(trial);
@@ -139,7 +139,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
       const record = assembleTrialRecord({ ...args, task: taskOf(args.trial), storage: storage ?? undefined });
       await writeTrialRecord(store, record);
-      unmountWorkVolume(trialPaths(args.trial).workDir);
+      await unmountWorkVolumeAsync(trialPaths(args.trial).workDir);
       return record;
     },
   };

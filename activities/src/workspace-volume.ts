@@ -4,9 +4,13 @@
 // mount would not be covered by it anyway. The image is sparse: it costs only
 // what is written. When the machine cannot do this (not root, no free loop
 // device, no mkfs.ext4) the cap is reported as not enforced, never silently.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
 
 export interface StorageCap {
   limitGiB: number;
@@ -58,6 +62,49 @@ export function mountWorkVolume(workDir: string, limitGiB: number): StorageCap {
       note: `could not mount a ${limitGiB} GiB workspace image (${detail.split('\n')[0]}); not enforced`,
     };
   }
+}
+
+/**
+ * As mountWorkVolume, without blocking the worker's event loop while mkfs and mount run (the
+ * other trials' activities and the workflow tasks of this worker go on meanwhile).
+ */
+export async function mountWorkVolumeAsync(workDir: string, limitGiB: number): Promise<StorageCap> {
+  mkdirSync(workDir, { recursive: true });
+  if (isMountPoint(workDir)) return { limitGiB, enforced: true, note: null };
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return mountWorkVolume(workDir, limitGiB);
+  const image = `${workDir}.ext4`;
+  try {
+    if (!existsSync(image)) {
+      const fd = openSync(`${image}.tmp`, 'w');
+      ftruncateSync(fd, Math.ceil(limitGiB * 1024 ** 3));
+      closeSync(fd);
+      await execFileAsync('mkfs.ext4', [
+        '-q',
+        '-F',
+        '-m',
+        '0',
+        '-E',
+        'lazy_itable_init=1,lazy_journal_init=1',
+        `${image}.tmp`,
+      ]);
+      await rename(`${image}.tmp`, image);
+    }
+    await execFileAsync('mount', ['-o', 'loop,nosuid,nodev', image, workDir]);
+    return { limitGiB, enforced: true, note: null };
+  } catch (err) {
+    const detail = err instanceof Error && 'stderr' in err ? String((err as { stderr: unknown }).stderr).trim() : '';
+    return {
+      limitGiB,
+      enforced: false,
+      note: `could not mount a ${limitGiB} GiB workspace image (${(detail || String(err)).split('\n')[0]}); not enforced`,
+    };
+  }
+}
+
+/** As unmountWorkVolume, without blocking the event loop. */
+export async function unmountWorkVolumeAsync(workDir: string): Promise<void> {
+  if (!isMountPoint(workDir)) return;
+  await execFileAsync('umount', [workDir]);
 }
 
 /** Unmount after the trial is recorded; the image stays next to the folder, mountable for inspection. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMountPoint, mountWorkVolume, unmountWorkVolume } from '../src/index.js';
-import { emptyDir } from '../src/workspace-volume.js';
+import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync } from '../src/workspace-volume.js';
 
 const root = process.getuid?.() === 0;
 
@@ -28,6 +28,31 @@ describe.skipIf(!root)('workspace volume', () => {
     emptyDir(work);
     expect(readdirSync(work)).toEqual(['lost+found']);
     unmountWorkVolume(work);
+  });
+});
+
+describe.skipIf(!root)('workspace volume, without blocking the event loop', () => {
+  it('caps, remounts with the data kept, and is idempotent, as the blocking form', async () => {
+    const work = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-vol-')), 'work');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const cap = await mountWorkVolumeAsync(work, 32 / 1024);
+    clearInterval(timer);
+    expect(cap).toEqual({ limitGiB: 32 / 1024, enforced: true, note: null });
+    // mkfs and mount ran while timers fired: the loop was not blocked.
+    expect(ticks).toBeGreaterThan(0);
+    expect((await mountWorkVolumeAsync(work, 32 / 1024)).enforced).toBe(true);
+    try {
+      writeFileSync(path.join(work, 'small.txt'), 'kept');
+      expect(() => writeFileSync(path.join(work, 'big.bin'), Buffer.alloc(48 * 1024 ** 2))).toThrow(/ENOSPC/);
+    } finally {
+      await unmountWorkVolumeAsync(work);
+    }
+    expect(isMountPoint(work)).toBe(false);
+    await mountWorkVolumeAsync(work, 32 / 1024);
+    expect(readFileSync(path.join(work, 'small.txt'), 'utf8')).toBe('kept');
+    await unmountWorkVolumeAsync(work);
+    await unmountWorkVolumeAsync(work); // not mounted: nothing to do
   });
 });
 
