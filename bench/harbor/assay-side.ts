@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Connection, Client } from '@temporalio/client';
-import { assayCreated } from './docker-events.js';
+import { assayCreated, watchCreated } from './docker-events.js';
 import type { SideResult, TrialTiming } from './harbor-side.js';
 import { processCpuSeconds, runMeasured } from './measure-process.js';
 import { TASK_ID } from './generate-tasks.js';
@@ -43,12 +43,14 @@ export async function runAssayRound(
     ].join('\n'),
   );
   const cpuBefore = processCpuSeconds(setup.temporal.pid);
+  const watch = watchCreated();
   const measured = await runMeasured(process.execPath, [path.join(setup.root, 'scripts/assay.mjs'), 'run', jobFile], {
     cwd: setup.root,
     env: { ...process.env, TEMPORAL_ADDRESS: setup.temporal.address },
     logFile: path.join(setup.workDir, `${jobId}.log`),
   });
   const extraCpuSeconds = processCpuSeconds(setup.temporal.pid) - cpuBefore;
+  const events = await watch.stop();
   const problems: string[] = [];
   if (measured.exitCode !== 0) problems.push(`assay (${setup.label}) exited ${measured.exitCode}`);
   const trials = await readAssayTrials(setup.temporal.address, jobId, resultsDir, problems);
@@ -57,7 +59,7 @@ export async function runAssayRound(
     side: `assay (${setup.label})`,
     measured,
     trials,
-    created: assayCreated(measured.startMs, measured.endMs, jobId),
+    created: assayCreated(events, jobId),
     extraCpuSeconds,
     problems,
   };

@@ -3,7 +3,7 @@
 // trial's result.json.
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { harborCreated, type Created } from './docker-events.js';
+import { harborCreated, watchCreated, type Created } from './docker-events.js';
 import { runMeasured, type Measured } from './measure-process.js';
 import { TASK_ID } from './generate-tasks.js';
 
@@ -72,11 +72,13 @@ export async function runHarborRound(
     DOCKER_CONFIG: setup.dockerConfig,
     PATH: `${path.join(setup.venv, 'bin')}:${process.env.PATH ?? ''}`,
   };
+  const watch = watchCreated();
   const measured = await runMeasured(path.join(setup.venv, 'bin', 'harbor'), ['run', '-c', config, '-y'], {
     cwd: setup.workDir,
     env,
     logFile: path.join(setup.workDir, `${jobName}.log`),
   });
+  const events = await watch.stop();
   const trials = readHarborTrials(path.join(jobsDir, jobName));
   const problems: string[] = [];
   if (measured.exitCode !== 0) problems.push(`harbor exited ${measured.exitCode}`);
@@ -89,7 +91,7 @@ export async function runHarborRound(
     side: 'harbor',
     measured,
     trials,
-    created: harborCreated(measured.startMs, measured.endMs, TASK_ID),
+    created: harborCreated(events, TASK_ID),
     extraCpuSeconds: 0,
     problems,
   };

@@ -53,6 +53,21 @@ describe('ParserPool', () => {
     }
   }, 60_000);
 
+  it('stays usable after close (its processes restart on next use)', async () => {
+    const pool = new ParserPool({ size: 1 });
+    try {
+      await pool.warm();
+      pool.close();
+      const view = await pool.use(async (ex) => {
+        expect(ex.running).toBe(false);
+        return buildSubmissionView(root, { extractor: ex });
+      });
+      expect(view.files.map((f) => f.format)).toEqual(['csv', 'docx']);
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
+
   it('replaces a member past its recycle budget, and the next view still builds', async () => {
     const pool = new ParserPool({ size: 1, recycleRssMb: 1 });
     try {

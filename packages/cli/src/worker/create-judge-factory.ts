@@ -3,21 +3,25 @@
 // and by `assay judge` alike.
 import path from 'node:path';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeFactory } from '@assay/activities';
-import { buildSubmissionView } from '@assay/evidence';
+import type { ParserPool } from '@assay/evidence';
 import { createDirectoryVerdictCache, createJudge, createJudgeModel, type JudgeRunResult } from '@assay/judge';
 import { createEvidenceSource } from './evidence-source.js';
+import { buildPooledView, sharedParserPool } from './evidence-tools.js';
 
 export function createJudgeFactory(opts: {
   log: (line: string) => void;
   onRun?: (run: JudgeRunResult) => void;
+  /** The judge's evidence views are parsed by this pool's warm processes (default: the process's pool). */
+  parsers?: ParserPool;
 }): JudgeFactory {
+  const parsers = opts.parsers ?? sharedParserPool();
   return (setup, { resultsDir }) => {
     if (setup.mode === 'checks-only') return null;
     return createJudge({
       setup,
       model: createJudgeModel(setup, { env: process.env }),
       openEvidence: async (dir) =>
-        createEvidenceSource(await buildSubmissionView(dir), {
+        createEvidenceSource(await buildPooledView(parsers, dir), {
           // Page images are rendered once per file content, whichever trial or setup asks.
           pagesDir: path.join(resultsDir, 'pages'),
           contextVersion: EVIDENCE_CONTEXT_VERSION,

@@ -14,7 +14,7 @@ import {
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
-import { createEvidenceTools } from './evidence-tools.js';
+import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
 
 const require = createRequire(import.meta.url);
@@ -73,7 +73,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     opts.log,
   );
 
-  const parsers = new ParserPool({ size: opts.parserPoolSize ?? poolSizeFromEnv() });
+  const parsers = opts.parserPoolSize ? new ParserPool({ size: opts.parserPoolSize }) : sharedParserPool();
   // Started now, off the critical path: the first evaluation finds a parser ready.
   void parsers.warm().catch(() => undefined);
   const shared = {
@@ -82,7 +82,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     images: opts.images,
     log: opts.log,
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
-    judgeFor: createJudgeFactory({ log: opts.log }),
+    judgeFor: createJudgeFactory({ log: opts.log, parsers }),
   };
   const activities = heartbeating({
     ...createJobActivities(),
@@ -111,9 +111,4 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       await done;
     },
   };
-}
-
-function poolSizeFromEnv(): number | undefined {
-  const n = Number(process.env.ASSAY_PARSER_POOL_SIZE);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -37,7 +37,6 @@ export class ParserPool {
   private readonly idle: IsolatedExtractor[] = [];
   private readonly waiting: Array<(ex: IsolatedExtractor) => void> = [];
   private created = 0;
-  private closed = false;
   /** Members stopped for going past the recycle budget (for benches and tests). */
   recycled = 0;
 
@@ -47,9 +46,9 @@ export class ParserPool {
     this.recycleRssMb = opts.recycleRssMb ?? DEFAULT_RECYCLE_RSS_MB;
   }
 
-  /** Starts every member's process now, so the first evaluations do not wait for one. */
+  /** Starts the idle members' processes now (making members up to `size`), so evaluations do not wait for one. */
   async warm(): Promise<void> {
-    const members: IsolatedExtractor[] = [];
+    const members = this.idle.splice(0);
     while (this.created < this.size) members.push(this.newMember());
     await Promise.all(members.map((m) => m.stats()));
     for (const m of members) this.release(m);
@@ -65,10 +64,9 @@ export class ParserPool {
     }
   }
 
-  /** Stops every idle process; members in use stop when handed back. */
+  /** Stops the idle members' processes; the pool stays usable (a member restarts its process on next use). */
   close(): void {
-    this.closed = true;
-    for (const m of this.idle.splice(0)) m.close();
+    for (const m of this.idle) m.close();
   }
 
   private acquire(): Promise<IsolatedExtractor> {
@@ -84,7 +82,6 @@ export class ParserPool {
       member.close();
       this.recycled++;
     }
-    if (this.closed) return member.close();
     const next = this.waiting.shift();
     if (next) next(member);
     else this.idle.push(member);
