@@ -27,10 +27,20 @@ const WATCHED = [
   'activities/package.json',
   'analysis/package.json',
 ];
-const FORMAT = 1;
+const FORMAT = 2;
 const LOCK_STALE_MS = 5 * 60_000;
 const KEEP_BUILDS = 10;
 const KEEP_BUILD_MS = 24 * 3600_000;
+
+// Pure-JS packages that every command loads (job and benchmark files are YAML checked by zod
+// schemas): bundled into the build, so Node does not resolve and load their ~250 files one by one
+// at each start. Everything else stays external.
+const BUNDLED = new Set(['yaml', 'zod']);
+const packageName = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
@@ -80,7 +90,11 @@ function externalPackages(outdir) {
     name: 'external-packages',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        // A bundled CommonJS package's require('process') would be a dynamic require, which an ES
+        // module cannot do: it reads the built-in through a static import instead.
+        if (builtins.has(args.path) && args.kind === 'require-call') return { path: args.path, namespace: 'builtin' };
         if (args.pluginData === 'inner' || builtins.has(args.path) || args.path.startsWith('@assay/')) return undefined;
+        if (BUNDLED.has(packageName(args.path))) return undefined;
         const r = await build.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,
@@ -90,6 +104,10 @@ function externalPackages(outdir) {
         if (r.errors.length > 0) return { errors: r.errors };
         if (!r.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         return { path: toImportPath(outdir, r.path), external: true };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+        const id = JSON.stringify(args.path.startsWith('node:') ? args.path : `node:${args.path}`);
+        return { contents: `export * from ${id}; export { default } from ${id};`, loader: 'js' };
       });
     },
   };

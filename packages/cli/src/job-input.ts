@@ -10,7 +10,6 @@ import {
   type Issue,
   type LoadedJob,
 } from '@assay/benchmark';
-import { RUNNABLE_HARNESSES } from '@assay/activities';
 import { RESULTS_LAYOUT_VERSION, jobKey, openResultsStore } from '@assay/results';
 import { MODEL_PRICES, RETRY_KINDS, type RetryKind } from '@assay/core';
 import type { JobInput } from '@assay/workflows/definitions';
@@ -36,11 +35,13 @@ export function loadJobOrFail(file: string, root: string): LoadedJob {
  * Before `run` submits: every harness runnable by this build, this machine able to run the job, and
  * every key's variable set where the worker runs. With an external worker (`worker: false`) the keys
  * can only be checked on this machine: a missing one is a warning that says so, not a refusal.
+ * The activities are imported here only: status, report and judge load jobs without them.
  */
-export function assertRunnable(
+export async function assertRunnable(
   job: LoadedJob,
   opts: { worker: boolean; warn?: (line: string) => void } = { worker: true },
-): void {
+): Promise<void> {
+  const { RUNNABLE_HARNESSES } = await import('@assay/activities');
   for (const s of job.spec.systems) {
     if (!(RUNNABLE_HARNESSES as readonly string[]).includes(s.harness)) {
       throw new CliError(messages.harnessNotRunnable(s.id, s.harness, RUNNABLE_HARNESSES));

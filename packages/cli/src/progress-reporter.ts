@@ -1,41 +1,46 @@
-// `assay run`'s per-unit lines, from successive progress snapshots of the job workflow.
-import {
-  projectTrialKey,
-  trialKey,
-  type JobProgress,
-  type ProjectRecord,
-  type TrialOutcome,
-  type TrialRecord,
-} from '@assay/core';
+// Live progress of `assay run` and `assay status --wait`: polls the job workflow and the records,
+// and hands each new view to the display (bars, plain lines or JSON events).
+import type { JobProgress } from '@assay/core';
+import type { JobWatch } from './progress/job-watch.js';
+import { computeProgress, type ProgressView } from './progress/progress-model.js';
+import type { ProgressDisplay } from './progress/progress-display.js';
 
-/** Prints each finished trial or project once, whichever progress snapshot shows it first. */
-export function createProgressReporter(log: (line: string) => void): (p: JobProgress) => void {
-  const seen = new Set<string>();
-  const f = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
-  return (p) => {
-    for (const d of p.done) {
-      if (seen.has(d.key) || d.status === 'skipped') continue;
-      seen.add(d.key);
-      if (d.kind === 'project') {
-        const unjudged = d.unjudged ? `, ${d.unjudged} checkpoint criteria unjudged` : '';
-        log(`  ${d.key}: ${d.status}, final ${f(d.score)}, process ${f(d.decided)}${unjudged}`);
-        continue;
-      }
-      const score = d.score !== null ? f(d.score) : d.decided !== null ? `${f(d.decided)} (decided items)` : '—';
-      log(`  ${d.key}: ${d.status}, score ${score}${d.unjudged ? `, ${d.unjudged} unjudged` : ''}`);
-    }
+export interface ProgressReporter {
+  /**
+   * Stops polling and shows the last view, from `final` (the workflow's result) and the records:
+   * every unit that finished is in it, also those no poll saw.
+   */
+  stop(final: JobProgress | null): Promise<ProgressView>;
+}
+
+export function startProgressReporter(opts: {
+  query: () => Promise<JobProgress>;
+  watch: JobWatch;
+  display: ProgressDisplay;
+  pollMs?: number;
+}): ProgressReporter {
+  let latest: JobProgress | null = null;
+  // One poll at a time, awaited before stopping: a query still retrying on a closed connection
+  // throws from a timer and would take the process down.
+  let inflight: Promise<void> | null = null;
+  const poll = async (): Promise<void> => {
+    latest = (await opts.query().catch(() => null)) ?? latest;
+    opts.display.update(computeProgress(await opts.watch.snapshot(latest)));
   };
-}
-
-/** A recorded trial as a progress line: the records are the truth when progress snapshots missed it. */
-export function outcomeOfTrialRecord(r: TrialRecord): TrialOutcome {
-  const unjudged = r.verdicts.filter((v) => v.decision === 'unjudged').length;
-  const key = trialKey(r.system.id, r.task.id, r.trial);
-  return { key, kind: 'task', status: r.status, score: r.score.value, decided: r.score.decided, unjudged };
-}
-
-export function outcomeOfProjectRecord(r: ProjectRecord): TrialOutcome {
-  const unjudged = r.checkpoints.reduce((a, c) => a + c.unjudged.length, 0);
-  const key = projectTrialKey(r.system.id, r.project.id, r.trial);
-  return { key, kind: 'project', status: 'completed', score: r.final.score, decided: r.process.score, unjudged };
+  const timer = setInterval(() => {
+    inflight ??= poll()
+      .catch(() => undefined)
+      .finally(() => {
+        inflight = null;
+      });
+  }, opts.pollMs ?? 1000);
+  return {
+    async stop(final) {
+      clearInterval(timer);
+      await inflight;
+      const view = computeProgress(await opts.watch.snapshot(final ?? latest));
+      opts.display.finish(view);
+      return view;
+    },
+  };
 }

@@ -1,18 +1,30 @@
 // `assay run JOB.yaml`: validate, make sure the server and images are there,
 // submit (or resume) the job workflow, run an embedded worker unless told not
-// to, and print the per-system summary.
-import { Client, Connection, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+// to, show live progress, and print the per-system summary.
+import {
+  Client,
+  Connection,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { LoadedJob } from '@assay/benchmark';
+import type { jobWorkflow } from '@assay/workflows';
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
-import { createProgressReporter, outcomeOfProjectRecord, outcomeOfTrialRecord } from '../progress-reporter.js';
+import { startProgressReporter } from '../progress-reporter.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, parseRetry, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot, temporalNamespace } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
-import { ensureRuntime } from '../ensure-runtime.js';
-import { startWorker } from '../worker/start-worker.js';
+import { ensureRuntime, type Runtime } from '../ensure-runtime.js';
+import { createJobWatch, type JobPlan } from '../progress/job-watch.js';
+import { createProgressDisplay, displayModeOf } from '../progress/progress-display.js';
+import { progressPeriodSeconds } from '../progress/progress-period.js';
+import { createPhaseTimer, type PhaseTimer } from '../progress/phase-timer.js';
+import { temporalUiOf, unitLink, workflowLink, type TemporalUi } from '../progress/temporal-ui.js';
 
 export interface RunOptions {
   worker: boolean;
@@ -22,95 +34,130 @@ export interface RunOptions {
   retry?: string;
 }
 
+type WorkerModule = Promise<typeof import('../worker/start-worker.js')>;
+
 export async function runCommand(file: string, opts: RunOptions): Promise<void> {
+  const timer = createPhaseTimer();
+  timer.mark('cli-loaded');
+  // The worker's module graph (Temporal worker, activities, evidence, judge SDKs) loads while the job
+  // file is checked and the server and images are ensured: on 2 cores that overlaps I/O waits.
+  const workerModule: WorkerModule | null = opts.worker && !opts.detach ? import('../worker/start-worker.js') : null;
+  workerModule?.catch(() => undefined);
   const root = repoRoot();
   const job = loadJobOrFail(file, root);
   const retry = parseRetry(opts.retry);
-  assertRunnable(job, { worker: opts.worker });
-  const log = (line: string): void => {
+  await assertRunnable(job, { worker: opts.worker });
+  timer.mark('job-loaded');
+  // Lines before the live view starts (server, images); with --json stdout holds only events.
+  const early = (line: string): void => {
     if (!opts.json) console.log(line);
   };
-  const runtime = await ensureRuntime({ root, log, needDocker: opts.worker });
+  const runtime = await ensureRuntime({ root, log: early, needDocker: opts.worker, mark: timer.mark });
   await writeJobManifest(job);
+  timer.mark('manifest-written');
 
   const connection = await Connection.connect({ address: runtime.address }).catch(() => {
     throw new CliError(messages.temporalUnreachable(runtime.address));
   });
-  const client = new Client({ connection, namespace: temporalNamespace() });
+  const namespace = temporalNamespace();
   const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30), retry);
   const workflowId = jobWorkflowId(job.spec.id);
-  const startedAt = new Date().toISOString();
-  const handle = await client.workflow.start('jobWorkflow', {
+  const startedAt = Date.now();
+  const handle = await new Client({ connection, namespace }).workflow.start('jobWorkflow', {
     workflowId,
     taskQueue: TASK_QUEUE,
     args: [input],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
   });
-  log(`job ${job.spec.id}: workflow ${workflowId} on ${runtime.address} (results in ${job.resultsDir})`);
+  timer.mark('workflow-started');
+  const ui = temporalUiOf(process.env, namespace, runtime.uiUrl);
+  const link = workflowLink(ui, workflowId);
+  const plan = { systems: job.spec.systems.map((s) => s.id), unitsPerSystem: unitsPerSystem(input) };
+  if (opts.json && !opts.detach) {
+    const start = { event: 'start', jobId: job.spec.id, workflowId, resultsDir: job.resultsDir, ui: link, ...plan };
+    console.log(JSON.stringify(start));
+  }
+  early(`job ${job.spec.id}: workflow ${workflowId} on ${runtime.address} (results in ${job.resultsDir})`);
+  if (link) early(`Temporal UI: ${link}`);
   if (opts.detach) {
     if (opts.json) console.log(JSON.stringify({ workflowId, resultsDir: job.resultsDir }));
     await connection.close();
     return;
   }
-
-  const worker = opts.worker
-    ? await startWorker({ address: runtime.address, namespace: temporalNamespace(), images: runtime.images!, log })
-    : null;
-  // Every finished unit is printed exactly once: while polling, and from the final result
-  // for those that finished after the last poll.
-  const report = createProgressReporter(log);
-  // One query at a time, awaited before the connection closes: a query still retrying on a
-  // closed channel throws from a timer and would take the process down.
-  let inflight: Promise<void> | null = null;
-  const poll = setInterval(() => {
-    inflight ??= handle
-      .query(jobProgressQuery)
-      .then(report)
-      .catch(() => undefined)
-      .finally(() => {
-        inflight = null;
-      });
-  }, 2000);
   let progress: JobProgress;
   try {
-    progress = await handle.result();
-    report(progress);
+    progress = await watchJob({ job, handle, runtime, namespace, ui, plan, workerModule, startedAt, opts, timer });
+  } finally {
+    await connection.close();
+  }
+  await printSummary(job, input, progress, opts.json);
+}
+
+/** Runs the embedded worker (unless --no-worker) and shows live progress until the job is done. */
+async function watchJob(a: {
+  job: LoadedJob;
+  handle: WorkflowHandle<typeof jobWorkflow>;
+  runtime: Runtime;
+  namespace: string;
+  ui: TemporalUi | null;
+  plan: JobPlan;
+  workerModule: WorkerModule | null;
+  startedAt: number;
+  opts: RunOptions;
+  timer: PhaseTimer;
+}): Promise<JobProgress> {
+  const mode = displayModeOf(a.opts, process.stdout);
+  const display = createProgressDisplay({
+    mode,
+    linkOf: (u) => unitLink(a.ui, a.job.spec.id, u),
+    periodSeconds: progressPeriodSeconds(mode),
+  });
+  const { address, images } = a.runtime;
+  const worker = a.workerModule
+    ? await (await a.workerModule).startWorker({ address, namespace: a.namespace, images: images!, log: display.log })
+    : null;
+  a.timer.mark('worker-started');
+  const reporter = startProgressReporter({
+    query: () => a.handle.query(jobProgressQuery),
+    watch: createJobWatch(openResultsStore(a.job.resultsDir), a.plan, a.startedAt),
+    display,
+  });
+  let progress: JobProgress | null = null;
+  try {
+    progress = await a.handle.result();
+    return progress;
   } catch (err) {
     throw new CliError(messages.jobFailed(err instanceof Error ? err.message : String(err)));
   } finally {
-    clearInterval(poll);
-    await inflight;
+    await reporter.stop(progress);
     await worker?.shutdown();
-    await connection.close();
   }
+}
 
-  const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * job.spec.trials]));
+function unitsPerSystem(input: { taskIds: string[]; projectIds: string[]; trials: number }): number {
+  return (input.taskIds.length + input.projectIds.length) * input.trials;
+}
+
+/** The per-system tables from the records on disk (a JSON `summary` event with --json). */
+async function printSummary(
+  job: LoadedJob,
+  input: { taskIds: string[]; trials: number },
+  progress: JobProgress,
+  json?: boolean,
+): Promise<void> {
+  const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * input.trials]));
   // Invalid records are left out of the summary, as before.
   const store = openResultsStore(job.resultsDir);
   const trialRecords = await readTrialRecords(store, { problems: [] });
   const projectRecords = await readProjectRecords(store, { problems: [] });
-  // A continued-as-new job's final progress holds only its last batch: whatever finished in
-  // this run that no snapshot showed is printed from its record.
-  const recordedNow = (r: { recordedAt: string }) => r.recordedAt >= startedAt;
-  report({
-    ...progress,
-    done: [
-      ...trialRecords.filter(recordedNow).map(outcomeOfTrialRecord),
-      ...projectRecords.filter(recordedNow).map(outcomeOfProjectRecord),
-    ],
-  });
   const summary = input.taskIds.length > 0 ? summarizeResults(trialRecords, expected) : [];
   const projects = summarizeProjects(projectRecords);
   const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
-  if (opts.json) {
-    console.log(
-      JSON.stringify(
-        { jobId: job.spec.id, resultsDir: job.resultsDir, skipped: progress.skipped, summary, projects, infraFailed },
-        null,
-        2,
-      ),
-    );
+  if (json) {
+    const { skipped } = progress;
+    const event = { event: 'summary', jobId: job.spec.id, resultsDir: job.resultsDir, skipped, summary, projects };
+    console.log(JSON.stringify({ ...event, infraFailed }));
   } else {
     console.log('');
     if (summary.length > 0) console.log(`Single tasks\n${renderSummaryTable(summary)}\n`);
@@ -123,7 +170,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
     console.log(`Results: ${job.resultsDir}`);
   }
   const cancelled = progress.done.filter((d) => d.status === 'cancelled').length;
-  if (cancelled > 0) log(`${cancelled} unit(s) were cancelled; run the job again to run them.`);
+  if (cancelled > 0 && !json) console.log(`${cancelled} unit(s) were cancelled; run the job again to run them.`);
   if (infraFailed.length > 0) {
     throw new CliError(
       `${infraFailed.length} trial(s) failed for infrastructure reasons; submit the job again to retry them`,

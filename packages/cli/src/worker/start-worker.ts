@@ -1,8 +1,16 @@
 // The worker: the only place that builds real clients (Temporal, Docker,
 // evidence, judge) and hands them to the activity factories.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  type LogLevel,
+} from '@temporalio/worker';
 import Docker from 'dockerode';
 import {
   createJobActivities,
@@ -16,6 +24,8 @@ import { ParserPool } from '@assay/evidence';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
+import { cachedWorkflowBundle } from './cached-workflow-bundle.js';
+import { repoRoot } from '../repo-root.js';
 
 const require = createRequire(import.meta.url);
 
@@ -49,6 +59,18 @@ function installRuntimeOnce(): void {
   } catch {
     // Already installed by the embedding process: keep its logger.
   }
+}
+
+/** The workflow bundle, from the cache when no input changed (ASSAY_WORKFLOW_BUNDLE_CACHE=0: always built). */
+async function workflowBundle(): Promise<{ codePath: string } | { code: string }> {
+  const workflowsPath = require.resolve('@assay/workflows');
+  const bundlerOptions = { ignoreModules: [] };
+  const build = () => bundleWorkflowCode({ workflowsPath, ...bundlerOptions });
+  if (process.env.ASSAY_WORKFLOW_BUNDLE_CACHE === '0') return build();
+  // workflows/src/index.ts -> the package folder.
+  const workflowsDir = path.dirname(path.dirname(workflowsPath));
+  const cached = await cachedWorkflowBundle({ root: repoRoot(), workflowsDir, bundlerOptions, build });
+  return { codePath: cached.codePath };
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
@@ -93,10 +115,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     connection,
     namespace: opts.namespace,
     taskQueue: TASK_QUEUE,
-    workflowsPath: require.resolve('@assay/workflows'),
+    workflowBundle: await workflowBundle(),
     activities,
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
-    bundlerOptions: { ignoreModules: [] },
   });
   const done = worker.run().finally(async () => {
     parsers.close();
