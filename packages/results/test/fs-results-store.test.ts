@@ -217,8 +217,8 @@ describe('openResultsStore', () => {
     expect(openResultsStore(path.relative(process.cwd(), root)).location).toBe(root);
   });
 
-  it('refuses S3 and unknown schemes for now, and an empty location', () => {
-    expect(() => openResultsStore('s3://bucket/results')).toThrow(/S3-compatible storage is not supported yet/);
+  it('refuses unknown schemes, a malformed s3:// location and an empty location', () => {
+    expect(() => openResultsStore('s3://Not_A_Bucket/results')).toThrow(/is not a bucket name/);
     expect(() => openResultsStore('gs://bucket/results')).toThrow(/unsupported scheme/);
     expect(() => openResultsStore(' ')).toThrow(/empty/);
   });
