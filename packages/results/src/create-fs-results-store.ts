@@ -9,7 +9,7 @@ import { casKey } from './results-layout.js';
 import { assertResultsKey, joinKey, normalizePrefix, TEMP_PREFIX } from './results-key.js';
 import type { BlobRef, ResultsStore } from './results-store.js';
 import { scopeResultsStore } from './scope-results-store.js';
-import { serializeJson } from './serialize-json.js';
+import { parseStoredJson, serializeJson } from './serialize-json.js';
 import { hashFile } from './hash-file.js';
 
 export function createFsResultsStore(root: string): ResultsStore {
@@ -23,13 +23,7 @@ export function createFsResultsStore(root: string): ResultsStore {
       await writeAtomic(fileOf(key), serializeJson(key, value));
     },
     async getJson(key) {
-      const text = await store.getText(key);
-      if (text === null) return null;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new Error(`${path.join(rootDir, key)} is not valid JSON: ${(err as Error).message}`);
-      }
+      return parseStoredJson(await store.getText(key), path.join(rootDir, key));
     },
     async putText(key, text) {
       await writeAtomic(fileOf(key), text);

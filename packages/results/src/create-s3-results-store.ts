@@ -15,7 +15,7 @@ import { assertResultsKey, normalizePrefix, TEMP_PREFIX } from './results-key.js
 import type { ResultsStore } from './results-store.js';
 import { parseS3Location, type S3Location } from './parse-s3-location.js';
 import { scopeResultsStore } from './scope-results-store.js';
-import { serializeJson } from './serialize-json.js';
+import { parseStoredJson, serializeJson } from './serialize-json.js';
 
 export interface S3ResultsStoreOptions {
   /** A client to use; by default one from the environment (see `s3ClientFromEnv`). */
@@ -61,13 +61,7 @@ export function createS3ResultsStore(location: string, opts: S3ResultsStoreOptio
       await put(key, textBody(serializeJson(key, value), 'application/json'));
     },
     async getJson(key) {
-      const text = await store.getText(key);
-      if (text === null) return null;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch (err) {
-        throw new Error(`${store.location}${key} is not valid JSON: ${(err as Error).message}`);
-      }
+      return parseStoredJson(await store.getText(key), `${store.location}${key}`);
     },
     async putText(key, text) {
       await put(key, textBody(text, 'text/plain; charset=utf-8'));
