@@ -17,7 +17,10 @@ export interface FormatCompliance {
 }
 
 /** Output-format compliance (StartupBench Table 5): deterministic, from file types. */
-export function assessFormatCompliance(spec: TaskSpec, deliverables: readonly DeliverableEntry[]): FormatCompliance {
+export function assessFormatCompliance(
+  spec: Pick<TaskSpec, 'outputs' | 'formatRequired'>,
+  deliverables: readonly DeliverableEntry[],
+): FormatCompliance {
   const byPath = new Map(deliverables.map((d) => [d.path, d]));
   const stem = (p: string): string => p.replace(/\.[^./]+$/, '');
   const missing: string[] = [];

@@ -6,3 +6,6 @@ export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-fil
 export { FILE_LIMITS } from './file-limits.js';
 export { ENV_NAME, findSecrets, keyTokens, type SecretFinding } from './find-secrets.js';
 export { keyEnvIssues, keyEnvNeeds, type KeyEnvNeed } from './check-key-env.js';
+export { HARBOR_PREFIX, inspectHarborBenchmark } from './harbor/load-harbor-benchmark.js';
+export { readTaskConfig } from './harbor/read-task-config.js';
+export type { HarborNetworkMode, HarborTask, HarborTaskConfig } from './harbor/harbor-task.js';

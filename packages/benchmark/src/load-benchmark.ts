@@ -13,8 +13,11 @@ import {
   type ProjectCriteria,
   type ProjectSpec,
   type Rubric,
+  type RecordDomain,
   type TaskSpec,
 } from '@assay/core';
+import { HARBOR_PREFIX, inspectHarborBenchmark } from './harbor/load-harbor-benchmark.js';
+import type { HarborTask } from './harbor/harbor-task.js';
 import { checkProject } from './check-project.js';
 import { checkTask } from './check-task.js';
 import { InvalidInputError, type Issue } from './issue.js';
@@ -41,9 +44,12 @@ export interface TaskEvaluatorView {
 
 export interface LoadedTask {
   dir: string;
-  spec: TaskSpec;
+  /** Harbor tasks carry the domain `harbor` (Harbor has no domains). */
+  spec: Omit<TaskSpec, 'domain'> & { domain: RecordDomain };
   agent: TaskAgentView;
   evaluator: TaskEvaluatorView;
+  /** Set for a task loaded from a Harbor task folder: the runner uses its environment, solution and tests. */
+  harbor?: HarborTask;
 }
 
 export interface LoadedProject {
@@ -58,6 +64,8 @@ export interface LoadedBenchmark {
   index: BenchmarkIndex;
   tasks: LoadedTask[];
   projects: LoadedProject[];
+  /** `harbor`: loaded from Harbor task folders (`harbor:PATH`); absent: an assay.benchmark/v1 folder. */
+  kind?: 'harbor';
 }
 
 /** Bytes of agent-visible material (a task's inputs, a project's releases), by id: what a work volume must hold. */
@@ -72,6 +80,8 @@ export interface LoadResult {
   /** The index as written (id, task and project ids), when benchmark.yaml could be read: for checking job filters. */
   listed?: { id: string; tasks: string[]; projects: string[] };
   material?: MaterialBytes;
+  /** What is kept but not used (a Harbor task's unknown fields): shown, never an error. */
+  warnings?: Issue[];
 }
 
 /** What loading one task or project needs besides its folder. */
@@ -87,6 +97,7 @@ const FOLDER_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** Load and validate in one pass: schema and reference problems together. Never throws for bad input. */
 export function inspectBenchmark(dir: string, cwd = process.cwd()): LoadResult {
+  if (dir.startsWith(HARBOR_PREFIX)) return inspectHarborBenchmark(dir.slice(HARBOR_PREFIX.length), cwd);
   const root = path.resolve(dir);
   const issues: Issue[] = [];
   const labelOf = (abs: string): string => path.relative(cwd, abs) || '.';

@@ -5,6 +5,8 @@ import { jobSchema, type JobSpec } from '@assay/core';
 import { InvalidInputError, type Issue } from './issue.js';
 import { checkJob, checkSecrets, cpusProblem } from './check-job.js';
 import { resultsDirProblem } from './check-results-dir.js';
+import { checkHarborJob } from './harbor/check-harbor-job.js';
+import { HARBOR_PREFIX } from './harbor/load-harbor-benchmark.js';
 import { inspectBenchmark, type LoadedBenchmark, type LoadResult } from './load-benchmark.js';
 import { str, strings, type Raw } from './loose.js';
 import { messages } from './messages.js';
@@ -32,21 +34,27 @@ export interface JobOptions {
   machine?: boolean;
 }
 
-export function inspectJob(file: string, opts: JobOptions): { job: LoadedJob | null; issues: Issue[] } {
+export function inspectJob(
+  file: string,
+  opts: JobOptions,
+): { job: LoadedJob | null; issues: Issue[]; warnings: Issue[] } {
   const cwd = opts.cwd ?? process.cwd();
   const abs = path.resolve(cwd, file);
   const label = path.relative(cwd, abs) || abs;
   const issues: Issue[] = [];
   const yaml = readYamlFile(abs, label, issues);
-  if (!yaml) return { job: null, issues };
+  if (!yaml) return { job: null, issues, warnings: [] };
   // Secrets first: each is one line that says how to pass a key, and no issue shows one.
   checkSecrets(yaml);
   // One pass: the benchmark and the filters are checked even when the job itself has schema problems.
   const spec = yaml.validate(jobSchema);
   const raw = yaml.raw as Raw;
   const benchRel = str(raw.benchmark);
-  const inspected = benchRel === undefined ? null : inspectBenchmark(path.resolve(path.dirname(abs), benchRel), cwd);
+  const inspected = benchRel === undefined ? null : inspectBenchmark(benchmarkPath(benchRel, abs), cwd);
   issues.push(...(inspected?.issues ?? []));
+  if (inspected?.benchmark?.kind === 'harbor')
+    checkHarborJob(yaml, raw, inspected.benchmark, (p) => path.relative(cwd, p) || p, issues);
+  const warnings = inspected?.warnings ?? [];
   if (inspected?.listed) checkFilters(yaml, raw, inspected.listed);
   const resultsUrl = str(raw.results);
   // A URL would otherwise resolve as a relative folder named "s3:"; the workers still need a local folder.
@@ -56,8 +64,15 @@ export function inspectJob(file: string, opts: JobOptions): { job: LoadedJob | n
   const resources = spec?.resources ?? null;
   checkJob({ file: yaml, raw, resultsDir, resources, material: inspected?.material }, opts.machine ?? true);
   const benchmark = inspected?.benchmark;
-  if (!spec || !benchmark || !resultsDir || issues.length > 0) return { job: null, issues };
-  return { job: { file: abs, spec, benchmark, resultsDir }, issues };
+  if (!spec || !benchmark || !resultsDir || issues.length > 0) return { job: null, issues, warnings };
+  return { job: { file: abs, spec, benchmark, resultsDir }, issues, warnings };
+}
+
+/** The benchmark relative to the job file; `harbor:PATH` keeps its prefix (Harbor task folders). */
+function benchmarkPath(rel: string, jobFile: string): string {
+  const harbor = rel.startsWith(HARBOR_PREFIX);
+  const resolved = path.resolve(path.dirname(jobFile), harbor ? rel.slice(HARBOR_PREFIX.length) : rel);
+  return harbor ? `${HARBOR_PREFIX}${resolved}` : resolved;
 }
 
 function checkFilters(yaml: YamlFile, raw: Raw, listed: NonNullable<LoadResult['listed']>): void {

@@ -2,7 +2,7 @@
 // Versioned by `schema`; analysis reads only this. Unjudged items are explicit,
 // and a score is null (not 0) when it cannot be computed.
 import { z } from 'zod';
-import { DIMENSIONS, DOMAINS, FORMATS, IMPORTANCES } from './vocabulary.js';
+import { DIMENSIONS, FORMATS, IMPORTANCES, RECORD_DOMAINS } from './vocabulary.js';
 
 export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
 
@@ -40,6 +40,8 @@ export const scoreSchema = z.object({
   coverage: z.number(),
   /** value >= 90; null while value is null. */
   success: z.boolean().nullable(),
+  /** Where the score came from: the rubric's verdicts (absent: the default), or a Harbor task's verifier reward. */
+  source: z.enum(['rubric', 'verifier']).optional(),
 });
 export type Score = z.infer<typeof scoreSchema>;
 
@@ -56,6 +58,21 @@ export type DeliverableEntry = z.infer<typeof deliverableEntrySchema>;
 
 /** The workspace storage cap and whether this machine could enforce it. */
 export const storageCapSchema = z.object({ limitGiB: z.number(), enforced: z.boolean(), note: z.string().nullable() });
+
+/** A Harbor verifier's run: all rewards as written, and the one Harbor treats as the reward (`reward`, else the only one). */
+export const harborVerifierSchema = z.object({
+  rewards: z.record(z.string(), z.number()),
+  rewardKey: z.string().nullable(),
+  reward: z.number().nullable(),
+  /** reward.json (preferred, as Harbor does) or reward.txt; null when neither was written. */
+  file: z.enum(['reward.json', 'reward.txt']).nullable(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  durationSeconds: z.number().nonnegative(),
+  /** Why there is no reward, when there is none. */
+  reason: z.string().nullable(),
+});
+export type HarborVerifierRun = z.infer<typeof harborVerifierSchema>;
 
 /** How the agent's one attempt went (container exit, limit, timings). */
 export const agentRunSchema = z.object({
@@ -74,7 +91,7 @@ export const trialRecordSchema = z.object({
   jobId: z.string(),
   benchmark: z.object({ id: z.string(), version: z.string() }),
   system: z.object({ id: z.string(), harness: z.string(), model: z.string().nullable() }),
-  task: z.object({ id: z.string(), domain: z.enum(DOMAINS), formatRequired: z.boolean() }),
+  task: z.object({ id: z.string(), domain: z.enum(RECORD_DOMAINS), formatRequired: z.boolean() }),
   trial: z.number().int().positive(),
   status: trialStatusSchema,
   agent: agentRunSchema,
@@ -89,6 +106,8 @@ export const trialRecordSchema = z.object({
   verdicts: z.array(verdictSchema),
   score: scoreSchema,
   storage: storageCapSchema.optional(),
+  /** Harbor tasks: what tests/test.sh wrote to /logs/verifier (every named reward) and which one is the score. */
+  verifier: harborVerifierSchema.optional(),
   recordedAt: z.string(),
 });
 export type TrialRecord = z.infer<typeof trialRecordSchema>;

@@ -2,6 +2,11 @@
 
 export const DOMAINS = ['medical', 'finance', 'legal', 'business', 'stem', 'education'] as const;
 export type Domain = (typeof DOMAINS)[number];
+/** The domain of a task loaded from a Harbor task folder (`benchmark: harbor:PATH`): Harbor has no domains. */
+export const HARBOR_DOMAIN = 'harbor' as const;
+/** Every domain a trial record may carry: the papers' six, and Harbor tasks'. */
+export const RECORD_DOMAINS = [...DOMAINS, HARBOR_DOMAIN] as const;
+export type RecordDomain = (typeof RECORD_DOMAINS)[number];
 export const DOMAIN_LABELS: Record<Domain, string> = {
   medical: 'Medical',
   finance: 'Finance',

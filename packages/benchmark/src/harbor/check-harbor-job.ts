@@ -1,0 +1,50 @@
+// What a job must allow for its Harbor tasks: harnesses assay runs on them, and the network a task asks for
+// within the job's (the job's resources are upper bounds, so a "public" task on a job without network is refused).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Issue } from '../issue.js';
+import type { LoadedBenchmark } from '../load-benchmark.js';
+import { records, rec, str, type Raw } from '../loose.js';
+import type { YamlFile } from '../yaml-file.js';
+import { harborMessages as m } from './harbor-messages.js';
+
+const HARBOR_HARNESSES = ['oracle', 'nop'];
+
+export function checkHarborJob(
+  yaml: YamlFile,
+  raw: Raw,
+  benchmark: LoadedBenchmark,
+  labelOf: (p: string) => string,
+  issues: Issue[],
+): void {
+  const systems = records(raw.systems);
+  for (const { item, index } of systems) {
+    const harness = str(item.harness);
+    if (harness !== undefined && !HARBOR_HARNESSES.includes(harness))
+      yaml.report(['systems', index, 'harness'], m.harnessNotSupported(harness));
+  }
+  const oracle = systems.some(({ item }) => item.harness === 'oracle');
+  const network = str(rec(raw.resources)?.network) ?? 'none';
+  for (const task of benchmark.tasks) {
+    const h = task.harbor;
+    if (!h) continue;
+    const file = labelOf(h.configFile);
+    const { agent, verifier, environment } = h.config;
+    const phases = [
+      ['environment.network_mode', environment.networkMode],
+      ['agent.network_mode', agent.networkMode],
+      ['verifier.network_mode', verifier.networkMode],
+    ] as const;
+    if (network === 'none')
+      for (const [field, mode] of phases)
+        if (mode === 'public' && (field === 'environment.network_mode' ? !bothOverridden(h.config) : true))
+          issues.push({ file, field, reason: m.publicNeedsNetwork(network) });
+    if (oracle && !existsSync(path.join(h.solutionDir, 'solve.sh')))
+      issues.push({ file: labelOf(h.dir), field: '', reason: m.solutionMissing });
+  }
+}
+
+/** The environment's mode does not matter when both phases name their own. */
+function bothOverridden(c: NonNullable<LoadedBenchmark['tasks'][number]['harbor']>['config']): boolean {
+  return c.agent.networkMode !== null && c.verifier.networkMode !== null;
+}

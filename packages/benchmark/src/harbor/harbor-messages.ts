@@ -1,0 +1,47 @@
+// Every user-facing sentence of the Harbor task loader, in one place.
+const shown = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
+
+export const harborMessages = {
+  tomlSyntax: (detail: string) => `is not valid TOML: ${detail}`,
+  notATable: 'must be a TOML table ([section])',
+  positiveSeconds: (v: unknown) => `must be a positive number of seconds (got ${shown(v)})`,
+  tooManySeconds: (v: number, max: number) => `${v} s is more than assay's largest limit (${max} s)`,
+  positiveInteger: (v: unknown) => `must be a positive whole number (got ${shown(v)})`,
+  notAString: (v: unknown) => `must be a non-empty string (got ${shown(v)})`,
+  notABoolean: (v: unknown) => `must be true or false (got ${shown(v)})`,
+  envNotATable: 'must be a table of NAME = "value"',
+  envNotAString: (v: unknown) => `must be a string (got ${shown(v)})`,
+  badEnvName: 'is not a valid environment variable name',
+  badNetworkMode: (v: unknown) => `must be "no-network" or "public" (got ${shown(v)})`,
+  allowlistNotSupported:
+    '"allowlist" is not supported yet: assay cannot limit a container to named hosts; use "no-network" or "public"',
+  notSupportedYet: (key: string) => `"${key}" is not supported yet by assay's Harbor tasks (remove it to run the task)`,
+  separateVerifierNotSupported: (v: unknown) =>
+    `${shown(v)} is not supported yet: the verifier runs in the agent's environment ("shared")`,
+  osNotSupported: (v: unknown) => `${shown(v)} is not supported: assay runs Linux containers only`,
+  allowInternetDeprecated: 'is deprecated in Harbor 0.20 (use environment.network_mode); applied as Harbor does',
+  badSize: (v: unknown) => `must be a size like "2G", "512M" (got ${shown(v)})`,
+  legacySize: (key: string) => `is deprecated in Harbor 0.20 (use ${key}_mb); applied as Harbor does`,
+  conflictingSize: (key: string, legacy: unknown, mb: number, given: number) =>
+    `${shown(legacy)} (${mb} MB) disagrees with ${key}_mb = ${given}`,
+  nameRequired: 'is required in a [task] section ("org/name")',
+  badName: (v: string) => `must be "org/name" with letters, digits, "-", "_" and "." (got "${v}")`,
+  unknownField: (section: string) =>
+    `is not a Harbor 0.20 field${section ? ` of [${section}]` : ''}: kept as written, not used by assay`,
+  instructionMissing: 'instruction.md is missing: Harbor tasks need the agent instruction',
+  instructionEmpty: 'is empty: the agent would get no instruction',
+  testsMissing: 'tests/test.sh is missing: the verifier has nothing to run',
+  environmentMissing: 'needs environment/Dockerfile or [environment].docker_image',
+  composeNotSupported:
+    'environment/docker-compose.yaml is not supported yet: assay runs one container per Harbor task (environment/Dockerfile)',
+  badFolderName: (name: string) =>
+    `task folder "${name}" must be lowercase letters, digits, ".", "_" or "-" (it is the task id in assay's records)`,
+  noTasks: 'has no Harbor task folder (a folder holding task.toml), and is not one itself',
+  notATaskFolder: 'has no task.toml: not a Harbor task folder, skipped',
+  notADataset: (id: string) => `"${id}" cannot be a benchmark id: use lowercase letters, digits, ".", "_" or "-"`,
+  solutionMissing: 'solution/solve.sh is missing: the oracle harness cannot run this task',
+  harnessNotSupported: (harness: string) =>
+    `harness "${harness}" is not supported yet on Harbor tasks (oracle and nop are)`,
+  publicNeedsNetwork: (network: string) =>
+    `"public" needs a network, but the job's resources.network is "${network}": set resources.network to "bridge" or "host" (the job's network is the upper bound), or make the task "no-network"`,
+} as const;

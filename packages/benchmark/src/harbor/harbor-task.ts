@@ -1,0 +1,47 @@
+// A Harbor 0.20 task folder as assay runs it (see Harbor's harbor/models/task/config.py and paths.py):
+//   <task>/task.toml            the config (kept whole as parsed: `config`)
+//   <task>/instruction.md       the agent's instruction, used byte for byte
+//   <task>/environment/         the image's build context (Dockerfile), or [environment].docker_image
+//   <task>/solution/solve.sh    the oracle's script (never mounted for another harness)
+//   <task>/tests/test.sh        the verifier: copied in only after the agent has finished
+
+/** Harbor's network modes as assay maps them: `no-network` runs on `none`, `public` on the job's network. */
+export type HarborNetworkMode = 'no-network' | 'public';
+
+export interface HarborTaskConfig {
+  schemaVersion: string;
+  /** [task].name (`org/name`), when the task has a [task] section. */
+  name: string | null;
+  agent: { timeoutSec: number | null; user: string | null; networkMode: HarborNetworkMode | null };
+  verifier: {
+    timeoutSec: number;
+    user: string | null;
+    networkMode: HarborNetworkMode | null;
+    env: Record<string, string>;
+  };
+  environment: {
+    buildTimeoutSec: number;
+    dockerImage: string | null;
+    cpus: number | null;
+    memoryMb: number | null;
+    storageMb: number | null;
+    networkMode: HarborNetworkMode;
+    env: Record<string, string>;
+    workdir: string | null;
+  };
+  solution: { env: Record<string, string> };
+  /** Everything else the file holds ([metadata], source, unknown keys), as written. */
+  config: Record<string, unknown>;
+}
+
+export interface HarborTask {
+  dir: string;
+  configFile: string;
+  instructionFile: string;
+  environmentDir: string;
+  /** environment/Dockerfile when present (built), else null and `config.environment.dockerImage` is used. */
+  dockerfile: string | null;
+  solutionDir: string;
+  testsDir: string;
+  config: HarborTaskConfig;
+}
