@@ -2,6 +2,7 @@
 // judge) so that only the worker constructs real ones.
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
 import type { DeliverableEntry, TrialInput, TrialRecord } from '@assay/core';
@@ -15,6 +16,7 @@ import { runHarness, type AgentRun } from './run-harness.js';
 import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap } from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
+import * as harbor from './harbor/harbor-trial.js';
 
 export interface PreparedWorkspace {
   workspace: string;
@@ -45,6 +47,9 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     deliverables: DeliverableEntry[];
   }): Promise<Evaluation> => {
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
+    const task = taskOf(args.trial);
+    if (harbor.isHarborTask(task))
+      return harbor.evaluateHarborTrial(deps.docker, { trial: args.trial, task, workflowId: workflowIdNow() });
     const judge = deps.judgeFor?.(args.trial.judge, { resultsDir: args.trial.resultsDir }) ?? null;
     return evaluateTaskSubmission(
       { evidence: deps.evidence, judge },
@@ -76,7 +81,10 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       if (existsSync(agent.inputsDir))
         copyBenchmarkTree(agent.inputsDir, path.join(p.workspace, 'inputs'), trial.benchmark.root);
       else mkdirSync(path.join(p.workspace, 'inputs'));
-      writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
+      const task = taskOf(trial);
+      if (harbor.isHarborTask(task)) harbor.writeHarborInstruction(task, p.instructionDir);
+      else
+        writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
       writeFileSync(p.preparedMarker, new Date().toISOString());
       return out;
     },
@@ -85,6 +93,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     async runAgent(args: { trial: TrialInput; workspace: PreparedWorkspace; workflowId: string }): Promise<AgentRun> {
       const { trial } = args;
       const task = taskOf(trial);
+      if (harbor.isHarborTask(task)) return harbor.runHarborTrialAgent(deps.docker, { ...args, task });
       return runHarness(deps, {
         workflowId: args.workflowId,
         resultDir: trialPaths(trial).dir,
@@ -137,8 +146,15 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     }): Promise<TrialRecord> {
       const store = openResultsStore(args.trial.resultsDir);
       const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
-      const record = assembleTrialRecord({ ...args, task: taskOf(args.trial), storage: storage ?? undefined });
+      const task = taskOf(args.trial);
+      const assembled = assembleTrialRecord({ ...args, task, storage: storage ?? undefined });
+      const { verifier } = args.evaluation;
+      const record =
+        verifier && harbor.isHarborTask(task)
+          ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier })
+          : assembled;
       await writeTrialRecord(store, record);
+      if (verifier) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
       await unmountWorkVolumeAsync(trialPaths(args.trial).workDir);
       return record;
     },
@@ -160,6 +176,13 @@ export function renderInstruction(request: string, outputs: LoadedTask['agent'][
       lines.push(`- /workspace/outputs/${o.path} (${o.format})${o.required ? '' : ' (optional)'}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The trial workflow's id, from inside one of its activities (names a Harbor trial's containers and snapshot). */
+function workflowIdNow(): string {
+  const id = Context.current().info.workflowExecution?.workflowId;
+  if (id === undefined) throw new Error('a trial activity ran outside a workflow');
+  return id;
 }
 
 /** The storage cap as prepared for a trial, beside its record. */

@@ -5,6 +5,7 @@ import {
   scoreTask,
   toTaskVerdict,
   type DeliverableEntry,
+  type HarborVerifierRun,
   type JobSpec,
   type TrialRecord,
   type Verdict,
@@ -15,6 +16,8 @@ import { evaluateItems, type EvaluationTools } from './evaluate-items.js';
 export interface Evaluation {
   verdicts: Verdict[];
   formatCompliance: FormatCompliance;
+  /** Harbor tasks: the verifier's run, whose reward is the trial's score. */
+  verifier?: HarborVerifierRun;
 }
 
 export async function evaluateTaskSubmission(

@@ -1,0 +1,108 @@
+// One container of a Harbor trial (the agent's on the task image, the verifier's on the agent's snapshot),
+// created under the name derived from its run id and then waited for by runAgentContainer, which re-attaches
+// to a container by that name: a retried activity (a killed worker) finds the container instead of starting
+// a second one, exactly as for assay's own agents.
+import { Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import {
+  FinishedElsewhere,
+  LABEL_MANAGED,
+  LABEL_WORKFLOW,
+  containerNameFor,
+  runAgentContainer,
+  type AgentContainerResult,
+} from '../run-agent-container.js';
+
+export interface HarborContainerSpec {
+  /** Stable id of this run (the workflow id, `:verifier` for the verifier): names the container. */
+  runId: string;
+  image: string;
+  cmd: string[];
+  env: Record<string, string>;
+  binds: string[];
+  labels: Record<string, string>;
+  user: string | null;
+  workdir: string | null;
+  seconds: number;
+  cpus: number;
+  memoryGiB: number;
+  pids: number;
+  network: 'none' | 'host' | 'bridge';
+}
+
+export async function containerExists(docker: Docker, runId: string): Promise<boolean> {
+  return docker
+    .getContainer(containerNameFor(runId))
+    .inspect()
+    .then(() => true)
+    .catch((err: { statusCode?: number }) => {
+      if (err.statusCode === 404) return false;
+      throw err;
+    });
+}
+
+async function createContainer(docker: Docker, spec: HarborContainerSpec): Promise<void> {
+  try {
+    await docker.createContainer({
+      name: containerNameFor(spec.runId),
+      Image: spec.image,
+      Cmd: spec.cmd,
+      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+      Labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.runId },
+      ...(spec.user === null ? {} : { User: spec.user }),
+      ...(spec.workdir === null ? {} : { WorkingDir: spec.workdir }),
+      HostConfig: {
+        Binds: spec.binds,
+        NetworkMode: spec.network,
+        NanoCpus: Math.round(spec.cpus * 1e9),
+        Memory: Math.round(spec.memoryGiB * 1024 ** 3),
+        PidsLimit: spec.pids,
+        SecurityOpt: ['no-new-privileges'],
+        AutoRemove: false,
+        Init: true,
+      },
+    });
+  } catch (err) {
+    // Another attempt created it between our inspect and create: that one is used.
+    if ((err as { statusCode?: number }).statusCode !== 409) throw err;
+  }
+}
+
+/**
+ * Run the container to its end (or its time limit). `fresh` runs before a container is created, never on
+ * re-attach: the place to reset what the new container will write into. `finished` says whether another
+ * attempt already recorded this run (then FinishedElsewhere is thrown and the caller reads that result).
+ */
+export async function runHarborContainer(
+  docker: Docker,
+  spec: HarborContainerSpec,
+  hooks: { fresh: () => void; finished: () => boolean },
+): Promise<AgentContainerResult> {
+  const ctx = Context.current();
+  if (!(await containerExists(docker, spec.runId))) {
+    if (hooks.finished()) throw new FinishedElsewhere();
+    hooks.fresh();
+    await createContainer(docker, spec);
+  }
+  const plan = { image: spec.image, cmd: spec.cmd, env: {}, binds: spec.binds, readOnlyRoot: false };
+  return runAgentContainer(
+    docker,
+    {
+      workflowId: spec.runId,
+      labels: spec.labels,
+      plan,
+      workspace: '/nonexistent',
+      instructionDir: '/nonexistent',
+      env: {},
+      limits: { agentSeconds: spec.seconds },
+      resources: { cpus: spec.cpus, memoryGiB: spec.memoryGiB, pids: spec.pids, network: spec.network },
+    },
+    {
+      // Created above: runAgentContainer re-attaches to it, and finds it gone only when another attempt finished.
+      finishedElsewhere: hooks.finished,
+      heartbeat: (d) => ctx.heartbeat(d),
+      sleep: (ms) => ctx.sleep(ms),
+      cancelled: () => ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true,
+    },
+  );
+}

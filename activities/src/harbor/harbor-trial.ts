@@ -1,0 +1,100 @@
+// The Harbor path inside the trial activities (prepare -> agent -> collect -> evaluate -> record stays the
+// workflow's): each function here is what one activity does when its task came from a Harbor task folder.
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { HarborTask, LoadedTask } from '@assay/benchmark';
+import {
+  SUCCESS_THRESHOLD,
+  trialRecordSchema,
+  type HarborVerifierRun,
+  type Score,
+  type TrialInput,
+  type TrialRecord,
+} from '@assay/core';
+import { assessFormatCompliance } from '../evaluate-deliverables.js';
+import type { AgentRun } from '../run-harness.js';
+import type { Evaluation } from '../task-evaluation.js';
+import { trialPaths } from '../trial-paths.js';
+import { harborSettings } from './harbor-settings.js';
+import { runHarborAgent, snapshotImageOf } from './run-harbor-agent.js';
+import { runHarborVerifier } from './run-harbor-verifier.js';
+
+export type HarborLoadedTask = LoadedTask & { harbor: HarborTask };
+
+export const isHarborTask = (task: LoadedTask): task is HarborLoadedTask => task.harbor !== undefined;
+
+/** instruction.md byte for byte (assay's own tasks get a rendered instruction instead). */
+export function writeHarborInstruction(task: HarborLoadedTask, instructionDir: string): void {
+  copyFileSync(task.harbor.instructionFile, path.join(instructionDir, 'instruction.md'));
+}
+
+const labelsOf = (trial: TrialInput, role: string): Record<string, string> => ({
+  'assay.job': trial.jobId,
+  'assay.system': trial.system.id,
+  'assay.task': trial.taskId,
+  'assay.trial': String(trial.trial),
+  'assay.role': role,
+});
+
+const runArgs = (trial: TrialInput, task: HarborLoadedTask, workflowId: string) => {
+  const p = trialPaths(trial);
+  return { trial, task: { id: task.spec.id, harbor: task.harbor }, workflowId, resultDir: p.dir, workDir: p.workDir };
+};
+
+export function runHarborTrialAgent(
+  docker: Docker,
+  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string },
+): Promise<AgentRun> {
+  return runHarborAgent(docker, {
+    ...runArgs(args.trial, args.task, args.workflowId),
+    labels: labelsOf(args.trial, 'agent'),
+  });
+}
+
+/** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
+export async function evaluateHarborTrial(
+  docker: Docker,
+  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string },
+): Promise<Evaluation> {
+  const verifier = await runHarborVerifier(docker, {
+    ...runArgs(args.trial, args.task, args.workflowId),
+    labels: labelsOf(args.trial, 'verifier'),
+  });
+  return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
+}
+
+/** The reward Harbor scores, as a 0–100 score whose source is the verifier; no reward: no score (never 0). */
+export function scoreOfReward(run: HarborVerifierRun): Score {
+  if (run.reward === null) return { value: null, decided: null, coverage: 0, success: null, source: 'verifier' };
+  const value = Math.min(1, Math.max(0, run.reward)) * 100;
+  return { value, decided: value, coverage: 1, success: value >= SUCCESS_THRESHOLD, source: 'verifier' };
+}
+
+/** The record of a Harbor trial: the verifier's rewards and score; the storage cap as it applied. */
+export function harborRecord(
+  record: TrialRecord,
+  args: { trial: TrialInput; task: HarborLoadedTask; verifier: HarborVerifierRun },
+): TrialRecord {
+  const { storageGiB } = harborSettings(args.task.harbor, args.trial.limits, args.trial.resources);
+  return trialRecordSchema.parse({
+    ...record,
+    verifier: args.verifier,
+    score: scoreOfReward(args.verifier),
+    storage: {
+      limitGiB: storageGiB,
+      enforced: false,
+      note: "a Harbor task's agent writes its image's own filesystem, which the work volume's cap does not cover",
+    },
+  });
+}
+
+/** The snapshot image is the verifier's input only: once the record is written it goes. */
+export async function removeHarborSnapshot(docker: Docker, workflowId: string): Promise<void> {
+  await docker
+    .getImage(snapshotImageOf(workflowId))
+    .remove({ force: true })
+    .catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 404) throw err;
+    });
+}

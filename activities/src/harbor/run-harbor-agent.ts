@@ -1,0 +1,138 @@
+// The agent phase of a Harbor trial: `oracle` runs solution/solve.sh in the task's environment (the solution
+// copied in for it alone), `nop` does nothing. The container's filesystem is then committed as the trial's
+// snapshot image, which the verifier runs on: tests/ are never in the agent's container. Exactly once, as for
+// assay's own agents: the result is written beside the trial and returned as is on a retry.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import type Docker from 'dockerode';
+import type { HarborTask } from '@assay/benchmark';
+import type { TrialInput } from '@assay/core';
+import { HarnessNotAvailable } from '../harness/harness-context.js';
+import {
+  FinishedElsewhere,
+  containerNameFor,
+  removeContainer,
+  type AgentContainerResult,
+} from '../run-agent-container.js';
+import type { AgentRun } from '../run-harness.js';
+import { writeFileAtomic, writeJsonAtomic } from '../write-file-atomic.js';
+import { runHarborContainer } from './harbor-container.js';
+import { ensureHarborImage } from './harbor-image.js';
+import { harborSettings, resolveEnv } from './harbor-settings.js';
+
+export const SNAPSHOT_REPO = 'assay/harbor-snapshot';
+
+/** The image holding the agent's finished container, named by the trial's workflow id. */
+export function snapshotImageOf(workflowId: string): string {
+  return `${SNAPSHOT_REPO}:${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}`;
+}
+
+export interface HarborAgentArgs {
+  trial: TrialInput;
+  task: { id: string; harbor: HarborTask };
+  workflowId: string;
+  /** Folder receiving agent-result.json and transcript.log (beside the record). */
+  resultDir: string;
+  /** The trial's scratch folder (its work volume): the solution's copy and the agent's /logs/agent. */
+  workDir: string;
+  labels: Record<string, string>;
+}
+
+export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
+  const resultFile = path.join(args.resultDir, 'agent-result.json');
+  const done = (): AgentRun | null =>
+    existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun) : null;
+  const earlier = done();
+  if (earlier) {
+    await removeContainer(docker, args.workflowId); // left behind when a worker died just after the result
+    return earlier;
+  }
+  const { trial, task } = args;
+  const { harbor } = task;
+  const harness = trial.system.harness;
+  if (harness !== 'oracle' && harness !== 'nop')
+    throw new HarnessNotAvailable(`harness "${harness}" is not supported yet on Harbor tasks (oracle and nop are)`);
+  const s = harborSettings(harbor, trial.limits, trial.resources);
+  const ctx = Context.current();
+  const image = await heartbeatWhile(ctx, () => ensureHarborImage(docker, task, s.buildSeconds));
+  const solution = path.join(args.workDir, 'harbor', 'solution');
+  const agentLogs = path.join(args.workDir, 'harbor', 'agent-logs');
+  const env = {
+    ...resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`),
+    ...(harness === 'oracle'
+      ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
+      : {}),
+  };
+  const spec = {
+    runId: args.workflowId,
+    image,
+    cmd: harness === 'oracle' ? ['bash', '-c', 'bash /solution/solve.sh'] : ['true'],
+    env,
+    binds: [`${agentLogs}:/logs/agent`, ...(harness === 'oracle' ? [`${solution}:/solution`] : [])],
+    labels: args.labels,
+    user: harbor.config.agent.user,
+    workdir: harbor.config.environment.workdir,
+    seconds: s.agentSeconds,
+    cpus: s.cpus,
+    memoryGiB: s.memoryGiB,
+    pids: s.pids,
+    network: s.agentNetwork,
+  };
+  let result: AgentContainerResult;
+  try {
+    result = await runHarborContainer(docker, spec, {
+      finished: () => existsSync(resultFile),
+      fresh: () => {
+        // A copy, so the task's own files are never written to (solve.sh may write beside itself).
+        rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
+        mkdirSync(agentLogs, { recursive: true });
+        if (harness === 'oracle') cpSync(harbor.solutionDir, solution, { recursive: true });
+      },
+    });
+  } catch (err) {
+    const other = err instanceof FinishedElsewhere ? done() : null;
+    if (other) return other;
+    throw err;
+  }
+  // The snapshot first: once the result exists, nothing re-creates the container it was taken from.
+  await docker.getContainer(containerNameFor(args.workflowId)).commit(snapshotTagParts(args.workflowId));
+  const run = agentRunOf(result, s.agentSeconds, ctx.info.attempt);
+  mkdirSync(args.resultDir, { recursive: true });
+  writeFileAtomic(path.join(args.resultDir, 'transcript.log'), result.logs);
+  writeJsonAtomic(resultFile, run);
+  await removeContainer(docker, args.workflowId);
+  return run;
+}
+
+function agentRunOf(result: AgentContainerResult, seconds: number, attempt: number): AgentRun {
+  return {
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    reason: result.timedOut
+      ? `agent exceeded its ${seconds} s limit`
+      : result.exitCode === 0
+        ? null
+        : `agent exited with code ${result.exitCode}`,
+    startedAt: result.startedAt,
+    endedAt: result.endedAt,
+    durationSeconds: result.durationSeconds,
+    containerAttempts: attempt,
+    usage: null,
+  };
+}
+
+function snapshotTagParts(workflowId: string): { repo: string; tag: string } {
+  const [repo, tag] = snapshotImageOf(workflowId).split(':') as [string, string];
+  return { repo, tag };
+}
+
+async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => ctx.heartbeat({ phase: 'building the Harbor environment' }), 5_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,139 @@
+// The verifier phase of a Harbor trial: a fresh container on the agent's snapshot image, with a copy of tests/
+// at /tests (only now: the agent never saw it) and /logs/verifier bound to the trial's results folder, runs
+// tests/test.sh as Harbor does; the rewards are read from reward.json (preferred, as Harbor does) or reward.txt.
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { HarborTask } from '@assay/benchmark';
+import type { HarborVerifierRun, TrialInput } from '@assay/core';
+import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
+import { writeJsonAtomic } from '../write-file-atomic.js';
+import { runHarborContainer } from './harbor-container.js';
+import { harborSettings, resolveEnv } from './harbor-settings.js';
+import { snapshotImageOf } from './run-harbor-agent.js';
+
+export interface HarborVerifierArgs {
+  trial: TrialInput;
+  task: { id: string; harbor: HarborTask };
+  workflowId: string;
+  /** The trial's results folder: verifier/ (reward files, test output, result.json) lands there. */
+  resultDir: string;
+  workDir: string;
+  labels: Record<string, string>;
+}
+
+// `set -o pipefail`: the test script's exit code, not tee's; the output is kept as Harbor keeps it.
+const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/verifier/test-stdout.txt';
+
+export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerifierRun> {
+  const verifierDir = path.join(args.resultDir, 'verifier');
+  const resultFile = path.join(verifierDir, 'result.json');
+  const done = (): HarborVerifierRun | null =>
+    existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as HarborVerifierRun) : null;
+  const runId = `${args.workflowId}:verifier`;
+  const earlier = done();
+  if (earlier) {
+    await removeContainer(docker, runId);
+    return earlier;
+  }
+  const { harbor } = args.task;
+  const s = harborSettings(harbor, args.trial.limits, args.trial.resources);
+  const tests = path.join(args.workDir, 'harbor', 'tests');
+  const spec = {
+    runId,
+    image: snapshotImageOf(args.workflowId),
+    cmd: ['bash', '-c', TEST_COMMAND],
+    env: resolveEnv(harbor.config.verifier.env, process.env, `${harbor.configFile}:verifier.env`),
+    binds: [`${tests}:/tests`, `${verifierDir}:/logs/verifier`],
+    labels: { ...args.labels, 'assay.role': 'verifier' },
+    user: harbor.config.verifier.user,
+    workdir: harbor.config.environment.workdir,
+    seconds: s.verifierSeconds,
+    cpus: s.cpus,
+    memoryGiB: s.memoryGiB,
+    pids: s.pids,
+    network: s.verifierNetwork,
+  };
+  let result;
+  try {
+    result = await runHarborContainer(docker, spec, {
+      finished: () => existsSync(resultFile),
+      fresh: () => {
+        // No reward of an earlier attempt may be read as this one's.
+        rmSync(verifierDir, { recursive: true, force: true });
+        mkdirSync(verifierDir, { recursive: true });
+        chmodSync(verifierDir, 0o777); // a verifier running as [verifier].user must be able to write its reward
+        rmSync(tests, { recursive: true, force: true });
+        cpSync(harbor.testsDir, tests, { recursive: true });
+      },
+    });
+  } catch (err) {
+    const other = err instanceof FinishedElsewhere ? done() : null;
+    if (other) return other;
+    throw err;
+  }
+  const run: HarborVerifierRun = {
+    ...readRewards(verifierDir),
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationSeconds: result.durationSeconds,
+  };
+  if (result.timedOut)
+    run.reason = `verifier exceeded its ${s.verifierSeconds} s limit; ${run.reason ?? 'reward as written'}`;
+  writeJsonAtomic(resultFile, run);
+  await removeContainer(docker, runId);
+  return run;
+}
+
+type Rewards = Pick<HarborVerifierRun, 'rewards' | 'rewardKey' | 'reward' | 'file' | 'reason'>;
+
+/** Harbor's rule: reward.json if present, else reward.txt (one number, named `reward`); the score is `reward`, else the only one. */
+export function readRewards(dir: string): Rewards {
+  const json = path.join(dir, 'reward.json');
+  const text = path.join(dir, 'reward.txt');
+  const none = (file: Rewards['file'], reason: string): Rewards => ({
+    rewards: {},
+    rewardKey: null,
+    reward: null,
+    file,
+    reason,
+  });
+  const file = existsSync(json) ? 'reward.json' : existsSync(text) ? 'reward.txt' : null;
+  if (file === null) return none(null, 'the verifier wrote neither /logs/verifier/reward.json nor reward.txt');
+  const abs = path.join(dir, file);
+  if (!statSync(abs).isFile() || statSync(abs).size === 0) return none(file, `/logs/verifier/${file} is empty`);
+  const raw = readFileSync(abs, 'utf8');
+  let rewards: Record<string, number>;
+  if (file === 'reward.txt') {
+    const value = Number(raw.trim());
+    if (raw.trim() === '' || !Number.isFinite(value)) return none(file, `/logs/verifier/reward.txt is not a number`);
+    rewards = { reward: value };
+  } else {
+    const parsed = parseRewardJson(raw);
+    if (typeof parsed === 'string') return none(file, parsed);
+    rewards = parsed;
+  }
+  const keys = Object.keys(rewards);
+  const rewardKey = 'reward' in rewards ? 'reward' : keys.length === 1 ? (keys[0] ?? null) : null;
+  const reward = rewardKey === null ? null : (rewards[rewardKey] ?? null);
+  const reason = rewardKey === null ? `/logs/verifier/${file} names several rewards and none is "reward"` : null;
+  return { rewards, rewardKey, reward, file, reason };
+}
+
+function parseRewardJson(raw: string): Record<string, number> | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return '/logs/verifier/reward.json is not valid JSON';
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return '/logs/verifier/reward.json must be an object of named rewards';
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (typeof v === 'boolean') out[k] = v ? 1 : 0;
+    else if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    else return `/logs/verifier/reward.json: "${k}" is not a number`;
+  }
+  return out;
+}

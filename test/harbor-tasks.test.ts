@@ -1,0 +1,131 @@
+// Harbor task folders end to end through the real CLI: a real Temporal dev server, the task's environment
+// image built from its Dockerfile (FROM the local base image), oracle and nop in real containers, the verifier
+// on the agent's snapshot, the reward as the record's score, and `assay report` drawing the leaderboard.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { trialWorkflowId } from '@assay/core';
+import { ROOT, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
+import { readTrials } from './support/records.js';
+
+const DATASET = path.join(ROOT, 'test/fixtures/harbor/dataset');
+const MALFORMED = path.join(ROOT, 'test/fixtures/harbor/malformed');
+const server = useTestServer();
+
+async function runCli(args: string[], expectedCode = 0): Promise<string> {
+  const child = collectOutput(spawnCli(args, server().address));
+  const code = await child.exit;
+  expect(code, child.text()).toBe(expectedCode);
+  return child.text();
+}
+
+/** Every file of a folder with its sha256: the task folders must be read, never rewritten. */
+function treeHash(dir: string): string {
+  const h = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const abs = path.join(d, name);
+      if (statSync(abs).isDirectory()) walk(abs);
+      else h.update(`${path.relative(dir, abs)}\0${statSync(abs).mode}\0`).update(readFileSync(abs));
+    }
+  };
+  walk(dir);
+  return h.digest('hex');
+}
+
+describe('Harbor task folders under assay run', () => {
+  it('scores oracle 1 and nop 0 from the verifier, keeps every reward, leaves nothing behind', async () => {
+    const before = treeHash(DATASET);
+    const job = writeJob({
+      id: 'harbor-e2e',
+      benchmark: `harbor:${DATASET}`,
+      trials: 2,
+      concurrency: 2,
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+    });
+    const events = (await runCli(['run', job, '--json'])).trim().split('\n');
+    const summary = JSON.parse(events.at(-1) ?? '') as { summary: { system: string; meanScore: number | null }[] };
+    expect(Object.fromEntries(summary.summary.map((s) => [s.system, s.meanScore]))).toEqual({ oracle: 100, nop: 0 });
+
+    const results = path.join(path.dirname(job), 'results');
+    const records = await readTrials(results);
+    expect(records).toHaveLength(4);
+    for (const r of records) {
+      const oracle = r.system.id === 'oracle';
+      expect(r.status, JSON.stringify(r.agent)).toBe('completed');
+      expect(r.task).toEqual({ id: 'write-hello', domain: 'harbor', formatRequired: false });
+      expect(r.score).toEqual({
+        value: oracle ? 100 : 0,
+        decided: oracle ? 100 : 0,
+        coverage: 1,
+        success: oracle,
+        source: 'verifier',
+      });
+      // Both named rewards recorded; "reward" is the score. environment_env: [environment].env reached the
+      // verifier's container through the agent's snapshot; the oracle's reward needs [verifier.env] and
+      // [solution.env], and is 0 if the agent's container had /tests.
+      expect(r.verifier).toMatchObject({
+        rewards: { reward: oracle ? 1 : 0, environment_env: 1 },
+        rewardKey: 'reward',
+        reward: oracle ? 1 : 0,
+        file: 'reward.json',
+        exitCode: 0,
+        timedOut: false,
+      });
+      const trialDir = path.join(results, 'trials', r.system.id, 'write-hello', String(r.trial));
+      expect(readFileSync(path.join(trialDir, 'verifier', 'test-stdout.txt'), 'utf8')).toContain(
+        `verified: reward=${oracle ? 1 : 0}`,
+      );
+      // [environment].storage_mb = 2048 within the job's 30 GiB; Harbor's agent writes the image's filesystem.
+      expect(r.storage).toMatchObject({ limitGiB: 2, enforced: false });
+    }
+
+    // No container of the job and no snapshot image is left; the task folders are as they were.
+    const docker = new Docker();
+    const left = await docker.listContainers({ all: true, filters: { label: ['assay.job=harbor-e2e'] } });
+    expect(left.map((c) => c.Names)).toEqual([]);
+    const snapshots = (await docker.listImages({ filters: { reference: ['assay/harbor-snapshot'] } })).flatMap(
+      (i) => i.RepoTags ?? [],
+    );
+    for (const r of records) {
+      const id = trialWorkflowId('harbor-e2e', `${r.system.id}/write-hello/${r.trial}`);
+      const tag = `assay/harbor-snapshot:${createHash('sha256').update(id).digest('hex').slice(0, 24)}`;
+      expect(snapshots).not.toContain(tag);
+    }
+    expect(treeHash(DATASET)).toBe(before);
+
+    // The analysis reads the records unchanged: the leaderboard from the verifier's scores.
+    const out = mkdtempSync(path.join(os.tmpdir(), 'assay-harbor-report-'));
+    await runCli(['report', job, '--out', out]);
+    const [header = '', ...rows] = readFileSync(path.join(out, 'tables', 'leaderboard.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    const columns = header.split(',');
+    const board = Object.fromEntries(
+      rows.map((l) => {
+        const cells = l.split(',');
+        return [cells[0], Object.fromEntries(columns.map((c, i) => [c, cells[i]]))];
+      }),
+    );
+    expect(board.oracle).toMatchObject({ trials: '2', scored: '2', unjudged: '0', mean: '100', success_rate: '100' });
+    expect(board.nop).toMatchObject({ trials: '2', scored: '2', unjudged: '0', mean: '0', success_rate: '0' });
+  }, 900_000);
+
+  it('assay validate names a malformed task.toml field as file:field: reason', async () => {
+    const job = writeJob({
+      id: 'harbor-bad',
+      benchmark: `harbor:${MALFORMED}`,
+      systems: [{ id: 'nop', harness: 'nop' }],
+    });
+    const text = await runCli(['validate', job], 1);
+    expect(text).toContain(
+      'test/fixtures/harbor/malformed/bad-timeout/task.toml:agent.timeout_sec: must be a positive number of seconds (got -5)',
+    );
+  }, 120_000);
+});
