@@ -48,6 +48,8 @@ export async function evaluateTaskSubmission(
 
 /** A stored trial re-judged: verdicts replaced, score recomputed; the agent's part unchanged. */
 export function withEvaluation(record: TrialRecord, evaluation: Evaluation): TrialRecord {
+  // A Harbor task has no rubric to re-judge: its verifier's score stays as recorded.
+  if (record.score.source === 'verifier') return record;
   return {
     ...record,
     verdicts: evaluation.verdicts,

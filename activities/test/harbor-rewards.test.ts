@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { harborSettings, resolveEnv } from '../src/harbor/harbor-settings.js';
 import { scoreOfReward } from '../src/harbor/harbor-trial.js';
 import { readRewards } from '../src/harbor/run-harbor-verifier.js';
+import { withEvaluation } from '../src/task-evaluation.js';
+import type { TrialRecord } from '@assay/core';
 import type { HarborTask } from '@assay/benchmark';
 
 const dirs: string[] = [];
@@ -114,5 +116,14 @@ describe('Harbor task settings', () => {
     expect(() => resolveEnv({ A: '${MISSING}' }, {}, 'task.toml:verifier.env')).toThrow(
       'task.toml:verifier.env.A: ${MISSING} is not set on the worker and has no default',
     );
+  });
+});
+
+describe('re-judging a Harbor trial', () => {
+  it("keeps the verifier's score: there is no rubric to re-judge", () => {
+    const score = scoreOfReward(run(readRewards(verifierDir({ 'reward.txt': '1' }))));
+    const record = { score, verdicts: [], recordedAt: 'then' } as unknown as TrialRecord;
+    const formatCompliance = { required: false, compliant: true, missing: [], wrongType: [] };
+    expect(withEvaluation(record, { verdicts: [], formatCompliance })).toBe(record);
   });
 });
