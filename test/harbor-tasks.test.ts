@@ -117,7 +117,7 @@ describe('Harbor task folders under assay run', () => {
     expect(board.nop).toMatchObject({ trials: '2', scored: '2', unjudged: '0', mean: '0', success_rate: '0' });
   }, 900_000);
 
-  it('assay validate names a malformed task.toml field as file:field: reason', async () => {
+  it('assay validate names a malformed task.toml field as file:field: reason, and warns of an unknown one', async () => {
     const job = writeJob({
       id: 'harbor-bad',
       benchmark: `harbor:${MALFORMED}`,
@@ -126,6 +126,10 @@ describe('Harbor task folders under assay run', () => {
     const text = await runCli(['validate', job], 1);
     expect(text).toContain(
       'test/fixtures/harbor/malformed/bad-timeout/task.toml:agent.timeout_sec: must be a positive number of seconds (got -5)',
+    );
+    // An unknown field is a warning, printed too: kept, never dropped silently.
+    expect(text).toContain(
+      'warning: test/fixtures/harbor/malformed/bad-timeout/task.toml:colour: is not a Harbor 0.20 field: kept as written, not used by assay',
     );
   }, 120_000);
 });

@@ -21,6 +21,8 @@ export interface LoadedJob {
   benchmark: LoadedBenchmark;
   /** Absolute results folder for this job. */
   resultsDir: string;
+  /** What is kept but not used (a Harbor task's unknown fields): shown, never an error. */
+  warnings?: Issue[];
 }
 
 export interface JobOptions {
@@ -65,7 +67,7 @@ export function inspectJob(
   checkJob({ file: yaml, raw, resultsDir, resources, material: inspected?.material }, opts.machine ?? true);
   const benchmark = inspected?.benchmark;
   if (!spec || !benchmark || !resultsDir || issues.length > 0) return { job: null, issues, warnings };
-  return { job: { file: abs, spec, benchmark, resultsDir }, issues, warnings };
+  return { job: { file: abs, spec, benchmark, resultsDir, warnings }, issues, warnings };
 }
 
 /** The benchmark relative to the job file; `harbor:PATH` keeps its prefix (Harbor task folders). */

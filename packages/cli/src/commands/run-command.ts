@@ -8,7 +8,7 @@ import {
   WorkflowIdReusePolicy,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { LoadedJob } from '@assay/benchmark';
+import { formatIssue, type LoadedJob } from '@assay/benchmark';
 import type { jobWorkflow } from '@assay/workflows';
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
@@ -45,6 +45,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   workerModule?.catch(() => undefined);
   const root = repoRoot();
   const job = loadJobOrFail(file, root);
+  for (const w of job.warnings ?? []) console.error(messages.warning(formatIssue(w)));
   const retry = parseRetry(opts.retry);
   await assertRunnable(job, { worker: opts.worker });
   timer.mark('job-loaded');
