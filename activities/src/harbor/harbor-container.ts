@@ -16,6 +16,8 @@ import {
 export interface HarborContainerSpec {
   /** Stable id of this run (the workflow id, `:verifier` for the verifier): names the container. */
   runId: string;
+  /** The trial's workflow id, labelled so the worker's reaper keeps the container while the trial runs. */
+  workflowId: string;
   image: string;
   cmd: string[];
   env: Record<string, string>;
@@ -48,7 +50,7 @@ async function createContainer(docker: Docker, spec: HarborContainerSpec): Promi
       Image: spec.image,
       Cmd: spec.cmd,
       Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-      Labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.runId },
+      Labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.workflowId },
       ...(spec.user === null ? {} : { User: spec.user }),
       ...(spec.workdir === null ? {} : { WorkingDir: spec.workdir }),
       HostConfig: {

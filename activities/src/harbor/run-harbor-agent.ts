@@ -66,6 +66,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
       : {}),
   };
   const spec = {
+    workflowId: args.workflowId,
     runId: args.workflowId,
     image,
     cmd: harness === 'oracle' ? ['bash', '-c', 'bash /solution/solve.sh'] : ['true'],
@@ -129,7 +130,7 @@ function snapshotTagParts(workflowId: string): { repo: string; tag: string } {
 }
 
 async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => ctx.heartbeat({ phase: 'building the Harbor environment' }), 5_000);
+  const timer = setInterval(() => ctx.heartbeat({ phase: 'building the Harbor environment' }), 1_000);
   try {
     return await work();
   } finally {

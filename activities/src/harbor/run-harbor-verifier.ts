@@ -40,6 +40,7 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   const s = harborSettings(harbor, args.trial.limits, args.trial.resources);
   const tests = path.join(args.workDir, 'harbor', 'tests');
   const spec = {
+    workflowId: args.workflowId,
     runId,
     image: snapshotImageOf(args.workflowId),
     cmd: ['bash', '-c', TEST_COMMAND],
