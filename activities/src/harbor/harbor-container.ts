@@ -70,6 +70,21 @@ async function createContainer(docker: Docker, spec: HarborContainerSpec): Promi
   }
 }
 
+/** Attempts of one run on this worker (a heartbeat timed out while one went on): one checks and creates at a time. */
+const creating = new Map<string, Promise<void>>();
+
+async function oneAtATime(runId: string, step: () => Promise<void>): Promise<void> {
+  const before = creating.get(runId) ?? Promise.resolve();
+  const mine = before.then(step, step);
+  const settled = mine.catch(() => undefined);
+  creating.set(runId, settled);
+  try {
+    await mine;
+  } finally {
+    if (creating.get(runId) === settled) creating.delete(runId);
+  }
+}
+
 /**
  * Run the container to its end (or its time limit). `fresh` runs before a container is created, never on
  * re-attach: the place to reset what the new container will write into. `finished` says whether another
@@ -81,11 +96,12 @@ export async function runHarborContainer(
   hooks: { fresh: () => void; finished: () => boolean },
 ): Promise<AgentContainerResult> {
   const ctx = Context.current();
-  if (!(await containerExists(docker, spec.runId))) {
+  await oneAtATime(spec.runId, async () => {
+    if (await containerExists(docker, spec.runId)) return;
     if (hooks.finished()) throw new FinishedElsewhere();
     hooks.fresh();
     await createContainer(docker, spec);
-  }
+  });
   const plan = { image: spec.image, cmd: spec.cmd, env: {}, binds: spec.binds, readOnlyRoot: false };
   return runAgentContainer(
     docker,
