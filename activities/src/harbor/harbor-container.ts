@@ -9,6 +9,7 @@ import {
   LABEL_MANAGED,
   LABEL_WORKFLOW,
   containerNameFor,
+  removeContainer,
   runAgentContainer,
   type AgentContainerResult,
 } from '../run-agent-container.js';
@@ -103,24 +104,36 @@ export async function runHarborContainer(
     await createContainer(docker, spec);
   });
   const plan = { image: spec.image, cmd: spec.cmd, env: {}, binds: spec.binds, readOnlyRoot: false };
-  return runAgentContainer(
-    docker,
-    {
-      workflowId: spec.runId,
-      labels: spec.labels,
-      plan,
-      workspace: '/nonexistent',
-      instructionDir: '/nonexistent',
-      env: {},
-      limits: { agentSeconds: spec.seconds },
-      resources: { cpus: spec.cpus, memoryGiB: spec.memoryGiB, pids: spec.pids, network: spec.network },
-    },
-    {
-      // Created above: runAgentContainer re-attaches to it, and finds it gone only when another attempt finished.
-      finishedElsewhere: hooks.finished,
-      heartbeat: (d) => ctx.heartbeat(d),
-      sleep: (ms) => ctx.sleep(ms),
-      cancelled: () => ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true,
-    },
-  );
+  const cancelRequested = (): boolean =>
+    ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true;
+  try {
+    return await runAgentContainer(
+      docker,
+      {
+        workflowId: spec.runId,
+        labels: spec.labels,
+        plan,
+        workspace: '/nonexistent',
+        instructionDir: '/nonexistent',
+        env: {},
+        limits: { agentSeconds: spec.seconds },
+        resources: { cpus: spec.cpus, memoryGiB: spec.memoryGiB, pids: spec.pids, network: spec.network },
+      },
+      {
+        // Created above: runAgentContainer re-attaches to it, and finds it gone only when another attempt finished.
+        finishedElsewhere: hooks.finished,
+        heartbeat: (d) => ctx.heartbeat(d),
+        sleep: (ms) => ctx.sleep(ms),
+        cancelled: cancelRequested,
+      },
+    );
+  } catch (err) {
+    // Cancelled (`assay cancel`, `pause --now`): the stopped container goes too, so the trial's next run starts
+    // a fresh one instead of re-attaching to a killed one (and recording its exit as the agent's).
+    if (cancelRequested()) {
+      await removeContainer(docker, spec.runId);
+      throw ctx.cancellationSignal.reason as Error;
+    }
+    throw err;
+  }
 }
