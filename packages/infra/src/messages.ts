@@ -27,6 +27,32 @@ export const messages = {
     `The search attributes ${names.join(', ')} are still missing after registration.`,
   temporalTypeConflict: (name: string, type: string) =>
     `The search attribute ${name} already exists with type ${type}, not Keyword; assay cannot use this namespace.`,
+  temporalConfigUnreadable: (file: string, profile: string, reason: string) =>
+    `Cannot load the Temporal connection settings (config file ${file}, profile "${profile}"): ${reason}.`,
+  temporalTlsFileUnreadable: (what: string, file: string, from: string, why: string) =>
+    `Cannot read the Temporal ${what} ${file} (from ${from}): ${why}.`,
+  temporalTlsPairIncomplete: (has: 'certificate' | 'key') =>
+    `A TLS client ${has} is set for Temporal but no client ${has === 'key' ? 'certificate' : 'key'}; set both (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH) or neither.`,
+  temporalCredentialsRefused: (address: string, reason: string) =>
+    `The Temporal server at ${address} refused our credentials (API key or TLS client certificate): ${reason}.`,
+  temporalUnreachable: (address: string, reason: string) =>
+    `Cannot reach the Temporal server at ${address} (${reason}); start it with \`pnpm assay server start\` or point TEMPORAL_ADDRESS at a running one.`,
+  temporalPreflightFailed: (namespace: string, address: string, reason: string) =>
+    `Cannot check namespace "${namespace}" on the Temporal server at ${address}: ${reason}.`,
+  temporalNamespaceMissing: (namespace: string, address: string, reason: string, command: string) =>
+    `The Temporal server at ${address} has no namespace "${namespace}" and would not let assay create it (${reason}); create it with \`${command}\`.`,
+  temporalRetentionTooShort: (namespace: string, hours: number, reason: string, command: string) =>
+    `Namespace "${namespace}" keeps workflow histories for ${hours} h, less than the 720 h assay needs, and would not let assay raise it (${reason}); raise it with \`${command}\`.`,
+  temporalSearchAttributesMissing: (
+    names: readonly string[],
+    namespace: string,
+    address: string,
+    reason: string,
+    command: string,
+  ) =>
+    `Namespace "${namespace}" on ${address} lacks assay's search attribute${names.length === 1 ? '' : 's'} ${names.join(', ')} (Keyword) and assay could not create ${names.length === 1 ? 'it' : 'them'} (${reason}); create ${names.length === 1 ? 'it' : 'them'} with \`${command}\`.`,
+  temporalSearchAttributeWrongType: (name: string, namespace: string, type: string, command: string) =>
+    `Namespace "${namespace}" has the search attribute ${name} as ${type}, but assay needs it as Keyword; remove it with \`${command}\` (its values are lost) or use another namespace (TEMPORAL_NAMESPACE).`,
   dockerHostUnreachable: (host: string, why: string) =>
     `DOCKER_HOST is set to ${host} but no Docker engine answers there (${why}). Unset DOCKER_HOST or start that engine.`,
   dockerNeedsRoot: () =>
