@@ -1,10 +1,14 @@
-// Embedded defaults: a local Temporal dev server on SQLite and a local Docker
-// engine, unless the user points us at theirs (TEMPORAL_ADDRESS, DOCKER_HOST).
+// Embedded defaults: a local Temporal dev server on SQLite and a local Docker engine, unless the
+// user points us at theirs (TEMPORAL_ADDRESS or a Temporal config profile, DOCKER_HOST). An external
+// server is not touched here: connectChecked's preflight checks and configures its namespace.
 import { ensureDocker, ensureScriptedAgentImage, startTemporalServer } from '@assay/infra';
-import { temporalAddress } from './repo-root.js';
+import type { TemporalTarget } from '@assay/infra/temporal-connection';
+import { temporalTarget } from './temporal-target.js';
 
 export interface Runtime {
   address: string;
+  /** How to connect (address, namespace, TLS, API key): hand it to the client and the worker. */
+  target: TemporalTarget;
   images: { scriptedAgent: string } | null;
   /** The Web UI of the dev server assay started, when it has one. */
   uiUrl?: string;
@@ -18,19 +22,23 @@ export async function ensureRuntime(opts: {
   mark?: (phase: string) => void;
 }): Promise<Runtime> {
   const mark = opts.mark ?? (() => undefined);
-  let address = temporalAddress();
+  let target = temporalTarget();
   let uiUrl: string | undefined;
-  if (!process.env.TEMPORAL_ADDRESS) {
-    const server = await startTemporalServer({ root: opts.root, log: opts.log });
-    address = server.address;
+  if (!target.external) {
+    const server = await startTemporalServer({ root: opts.root, log: opts.log, namespace: target.namespace });
+    target = {
+      ...target,
+      address: server.address,
+      connectionOptions: { ...target.connectionOptions, address: server.address },
+    };
     uiUrl = server.uiUrl;
   }
   mark('temporal-server');
-  const ui = uiUrl ? { uiUrl } : {};
-  if (!opts.needDocker) return { address, images: null, ...ui };
+  const base = { address: target.address, target, ...(uiUrl ? { uiUrl } : {}) };
+  if (!opts.needDocker) return { ...base, images: null };
   await ensureDocker({ root: opts.root, log: opts.log });
   mark('docker');
   const image = await ensureScriptedAgentImage({ root: opts.root, log: opts.log });
   mark('agent-image');
-  return { address, images: { scriptedAgent: image.tag }, ...ui };
+  return { ...base, images: { scriptedAgent: image.tag } };
 }

@@ -23,6 +23,8 @@ export const messages = {
     `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
   noResults: (dir: string) => `no trial records under ${dir}`,
   jobFailed: (reason: string) => `the job failed: ${reason}`,
+  startFailed: (workflowId: string, server: string, reason: string) =>
+    `the Temporal server at ${server} did not start workflow ${workflowId}: ${reason}`,
   jobNotRunning: (jobId: string) =>
     `job "${jobId}" is not running on this Temporal server (only a running job can be paused, resumed, cancelled or resized)`,
   controlRefused: (what: string, reason: string) => `${what} was refused by the job: ${reason}`,

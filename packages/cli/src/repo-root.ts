@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { temporalTarget } from './temporal-target.js';
 
 /** The repository root: where pnpm-workspace.yaml is, walking up from this file. */
 export function repoRoot(): string {
@@ -13,10 +14,11 @@ export function repoRoot(): string {
   return dir;
 }
 
+/** The Temporal server's address and namespace, as temporalTarget() reads them (envconfig). */
 export function temporalAddress(): string {
-  return process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+  return temporalTarget().address;
 }
 
 export function temporalNamespace(): string {
-  return process.env.TEMPORAL_NAMESPACE ?? 'default';
+  return temporalTarget().namespace;
 }

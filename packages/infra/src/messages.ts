@@ -39,6 +39,8 @@ export const messages = {
     `Cannot reach the Temporal server at ${address} (${reason}); start it with \`pnpm assay server start\` or point TEMPORAL_ADDRESS at a running one.`,
   temporalPreflightFailed: (namespace: string, address: string, reason: string) =>
     `Cannot check namespace "${namespace}" on the Temporal server at ${address}: ${reason}.`,
+  temporalNoNamespace: (namespace: string, address: string, command: string) =>
+    `The Temporal server at ${address} has no namespace "${namespace}" (check TEMPORAL_NAMESPACE; \`pnpm assay run\` creates it, or \`${command}\`).`,
   temporalNamespaceMissing: (namespace: string, address: string, reason: string, command: string) =>
     `The Temporal server at ${address} has no namespace "${namespace}" and would not let assay create it (${reason}); create it with \`${command}\`.`,
   temporalRetentionTooShort: (namespace: string, hours: number, reason: string, command: string) =>

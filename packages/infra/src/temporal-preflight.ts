@@ -51,14 +51,21 @@ export function reasonOf(err: unknown): string {
   return text.replace(/\s+/g, ' ').trim().replace(/\.+$/, '');
 }
 
+export interface PreflightOptions {
+  log?: Log;
+  /** false for commands that only read or steer an existing job: a missing namespace is an error then. */
+  createNamespace?: boolean;
+}
+
 export async function preflightNamespace(
   connection: Connection,
   target: Pick<TemporalTarget, 'address' | 'namespace'>,
-  log: Log = () => undefined,
+  opts: PreflightOptions = {},
 ): Promise<PreflightReport> {
   const { namespace } = target;
+  const log = opts.log ?? (() => undefined);
   const changed: string[] = [];
-  let retentionHours = await namespaceRetention(connection, target, changed);
+  let retentionHours = await namespaceRetention(connection, target, opts.createNamespace ?? true, changed);
   if (retentionHours < MIN_RETENTION_HOURS) {
     await connection.workflowService
       .updateNamespace({ namespace, config: { workflowExecutionRetentionTtl: durationOf(MIN_RETENTION_HOURS * 3600) } })
@@ -79,6 +86,7 @@ export async function preflightNamespace(
 async function namespaceRetention(
   connection: Connection,
   target: Pick<TemporalTarget, 'address' | 'namespace'>,
+  create: boolean,
   changed: string[],
 ): Promise<number> {
   const { namespace } = target;
@@ -87,6 +95,10 @@ async function namespaceRetention(
     return hoursOf(d.config?.workflowExecutionRetentionTtl?.seconds);
   } catch (err) {
     if (grpcCodeOf(err) !== GRPC.NOT_FOUND) throw new TemporalPreflightError(reasonAt(target, err));
+    if (!create)
+      throw new TemporalPreflightError(
+        messages.temporalNoNamespace(namespace, target.address, command(target, 'namespace')),
+      );
   }
   await connection.workflowService
     .registerNamespace({ namespace, workflowExecutionRetentionPeriod: durationOf(MIN_RETENTION_HOURS * 3600) })

@@ -1,7 +1,7 @@
 // `assay pause | resume | cancel | set-concurrency JOB.yaml`: steer a running job through
 // acknowledged Temporal updates on its workflow; each prints the job's control state once the
 // workflow has applied the change (or the workflow's reason for refusing it).
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import {
   cancelJobUpdate,
   jobWorkflowId,
@@ -13,19 +13,18 @@ import {
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
-import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
+import { repoRoot } from '../repo-root.js';
+import { connectChecked, temporalTarget } from '../temporal-target.js';
 
 type Send = (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<JobControl>;
 
 async function controlJob(file: string, what: string, send: Send, json?: boolean): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
-  const address = temporalAddress();
-  const connection = await Connection.connect({ address, connectTimeout: 5000 }).catch(() => {
-    throw new CliError(messages.temporalUnreachable(address));
-  });
+  const target = temporalTarget();
+  const connection = await connectChecked(target, { connectTimeoutMs: 5000 });
   const workflowId = jobWorkflowId(job.spec.id);
   try {
-    const handle = new Client({ connection, namespace: temporalNamespace() }).workflow.getHandle(workflowId);
+    const handle = new Client({ connection, namespace: target.namespace }).workflow.getHandle(workflowId);
     const control = await send(handle).catch((err: Error) => {
       if (err instanceof WorkflowNotFoundError || err.name === 'WorkflowNotFoundError')
         throw new CliError(messages.jobNotRunning(job.spec.id));

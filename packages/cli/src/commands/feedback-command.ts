@@ -2,12 +2,13 @@
 // feedback into a running project, through a Temporal update the workflow acknowledges.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { projectTrialKey, projectWorkflowId } from '@assay/core';
 import { injectFeedbackUpdate } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
-import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
+import { repoRoot } from '../repo-root.js';
+import { connectChecked, temporalTarget } from '../temporal-target.js';
 
 export async function feedbackCommand(
   file: string,
@@ -20,11 +21,10 @@ export async function feedbackCommand(
   } catch {
     throw new CliError(`cannot read the feedback file ${opts.file}`);
   }
-  const connection = await Connection.connect({ address: temporalAddress(), connectTimeout: 5000 }).catch(() => {
-    throw new CliError(`cannot reach the Temporal server at ${temporalAddress()}`);
-  });
+  const target = temporalTarget();
+  const connection = await connectChecked(target, { connectTimeoutMs: 5000 });
   try {
-    const client = new Client({ connection, namespace: temporalNamespace() });
+    const client = new Client({ connection, namespace: target.namespace });
     const id = projectWorkflowId(job.spec.id, projectTrialKey(opts.system, opts.project, Number(opts.trial ?? 1)));
     const ack = await client.workflow
       .getHandle(id)

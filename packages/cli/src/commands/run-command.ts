@@ -1,13 +1,7 @@
 // `assay run JOB.yaml`: validate, make sure the server and images are there,
 // submit (or resume) the job workflow, run an embedded worker unless told not
 // to, show live progress, and print the per-system summary.
-import {
-  Client,
-  Connection,
-  WorkflowIdConflictPolicy,
-  WorkflowIdReusePolicy,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/client';
 import { formatIssue, type LoadedJob } from '@assay/benchmark';
 import type { jobWorkflow } from '@assay/workflows';
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
@@ -16,7 +10,8 @@ import { CliError } from '../cli-error.js';
 import { startProgressReporter } from '../progress-reporter.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, parseRetry, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
-import { repoRoot, temporalNamespace } from '../repo-root.js';
+import { repoRoot } from '../repo-root.js';
+import { connectChecked } from '../temporal-target.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 import { ensureRuntime, type Runtime } from '../ensure-runtime.js';
@@ -57,20 +52,26 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   await writeJobManifest(job);
   timer.mark('manifest-written');
 
-  const connection = await Connection.connect({ address: runtime.address }).catch(() => {
-    throw new CliError(messages.temporalUnreachable(runtime.address));
-  });
-  const namespace = temporalNamespace();
+  // Namespace, retention and search attributes are checked (and fixed where allowed) before the submit.
+  const connection = await connectChecked(runtime.target, { log: early, createNamespace: true });
+  timer.mark('preflight');
+  const namespace = runtime.target.namespace;
   const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30), retry);
   const workflowId = jobWorkflowId(job.spec.id);
   const startedAt = Date.now();
-  const handle = await new Client({ connection, namespace }).workflow.start('jobWorkflow', {
-    workflowId,
-    taskQueue: TASK_QUEUE,
-    args: [input],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-  });
+  const handle = await new Client({ connection, namespace }).workflow
+    .start('jobWorkflow', {
+      workflowId,
+      taskQueue: TASK_QUEUE,
+      args: [input],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    })
+    .catch(async (err: unknown) => {
+      await connection.close().catch(() => undefined);
+      // The SDK says only "Failed to start Workflow"; the server's reason is in its cause.
+      throw new CliError(messages.startFailed(workflowId, runtime.target.summary, startFailureReason(err)));
+    });
   timer.mark('workflow-started');
   const ui = temporalUiOf(process.env, namespace, runtime.uiUrl);
   const link = workflowLink(ui, workflowId);
@@ -114,9 +115,17 @@ async function watchJob(a: {
     linkOf: (u) => unitLink(a.ui, a.job.spec.id, u),
     periodSeconds: progressPeriodSeconds(mode),
   });
-  const { address, images } = a.runtime;
+  const { address, images, target } = a.runtime;
   const worker = a.workerModule
-    ? await (await a.workerModule).startWorker({ address, namespace: a.namespace, images: images!, log: display.log })
+    ? await (
+        await a.workerModule
+      ).startWorker({
+        address,
+        namespace: a.namespace,
+        connection: target.connectionOptions,
+        images: images!,
+        log: display.log,
+      })
     : null;
   a.timer.mark('worker-started');
   const reporter = startProgressReporter({
@@ -134,6 +143,14 @@ async function watchJob(a: {
     await reporter.stop(progress);
     await worker?.shutdown();
   }
+}
+
+/** The innermost cause's own words (a gRPC error's details), e.g. "Namespace x is not found". */
+function startFailureReason(err: unknown): string {
+  let e = err as { cause?: unknown; details?: unknown; message?: unknown } | undefined;
+  while (e?.cause) e = e.cause as typeof e;
+  const text = typeof e?.details === 'string' && e.details ? e.details : String(e?.message ?? err);
+  return text.replace(/\s+/g, ' ').trim().replace(/\.+$/, '');
 }
 
 function unitsPerSystem(input: { taskIds: string[]; projectIds: string[]; trials: number }): number {

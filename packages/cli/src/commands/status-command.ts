@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import type { JobProgress } from '@assay/core';
 import { selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
+import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { probeTcp } from '../probe-tcp.js';
-import { repoRoot, temporalAddress, temporalNamespace } from '../repo-root.js';
+import { repoRoot } from '../repo-root.js';
+import { TemporalUnreachableError, connectChecked, temporalTarget } from '../temporal-target.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 
@@ -14,7 +16,8 @@ type WorkflowState = { status: string; progress: unknown } | null;
 
 /** `assay status JOB.yaml`: the workflow's state and progress, and the summary of what is on disk. */
 export async function statusCommand(file: string, opts: { json?: boolean; wait?: boolean }): Promise<void> {
-  const address = temporalAddress();
+  const target = temporalTarget();
+  const address = target.address;
   // Before the job file loads: its synchronous parsing would hold the probe's answer past its timeout.
   // A refused port means no Temporal client is even imported.
   const probe = await probeTcp(address);
@@ -22,9 +25,11 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   let workflow: WorkflowState = null;
   if (probe !== 'closed') {
     try {
-      workflow = await describeJob(job, address, { wait: !!opts.wait, live: !!opts.wait && !opts.json });
+      workflow = await describeJob(job, target, { wait: !!opts.wait, live: !!opts.wait && !opts.json });
     } catch (err) {
       if ((err as Error).name === 'WorkflowNotFoundError') throw new CliError(messages.jobNotFound(job.spec.id));
+      // A namespace the job cannot run in is said as such; an unreachable server reads as before.
+      if (err instanceof CliError && !(err instanceof TemporalUnreachableError)) throw err;
     }
   }
   if (!workflow && !existsSync(job.resultsDir)) throw new CliError(messages.temporalUnreachable(address));
@@ -60,14 +65,14 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
  */
 async function describeJob(
   job: LoadedJob,
-  address: string,
+  target: TemporalTarget,
   how: { wait: boolean; live: boolean },
 ): Promise<WorkflowState> {
-  const { Client, Connection } = await import('@temporalio/client');
+  const { Client } = await import('@temporalio/client');
   const { jobProgressQuery, jobWorkflowId } = await import('@assay/workflows/definitions');
-  const connection = await Connection.connect({ address, connectTimeout: 3000 });
+  const connection = await connectChecked(target, { connectTimeoutMs: 3000, log: (l) => console.error(l) });
   try {
-    const namespace = temporalNamespace();
+    const namespace = target.namespace;
     const handle = new Client({ connection, namespace }).workflow.getHandle(jobWorkflowId(job.spec.id));
     if (how.live) await waitShowingProgress(job, handle, namespace);
     else if (how.wait) await handle.result().catch(() => undefined);
@@ -116,9 +121,9 @@ async function waitShowingProgress(job: LoadedJob, handle: JobHandle, namespace:
   await live.stop(final);
 }
 
-/** The UI of the dev server this checkout started, when TEMPORAL_ADDRESS does not point elsewhere. */
+/** The UI of the dev server this checkout started, when no TEMPORAL_ADDRESS or profile points elsewhere. */
 async function devServerUi(): Promise<string | undefined> {
-  if (process.env.TEMPORAL_ADDRESS) return undefined;
+  if (temporalTarget().external) return undefined;
   const { temporalServerStatus } = await import('@assay/infra');
   return (await temporalServerStatus({ root: repoRoot() }).catch(() => null))?.uiUrl;
 }

@@ -1,5 +1,6 @@
 import { ensureRuntime } from '../ensure-runtime.js';
-import { repoRoot, temporalNamespace } from '../repo-root.js';
+import { repoRoot } from '../repo-root.js';
+import { connectChecked } from '../temporal-target.js';
 import { startWorker } from '../worker/start-worker.js';
 
 /** `assay worker`: a standalone worker until SIGINT/SIGTERM. */
@@ -7,14 +8,17 @@ export async function workerCommand(opts: { concurrency?: string }): Promise<voi
   const root = repoRoot();
   const log = (line: string): void => console.log(line);
   const runtime = await ensureRuntime({ root, log, needDocker: true });
+  // A worker polling a namespace without assay's search attributes would fail every workflow task.
+  await (await connectChecked(runtime.target, { log, createNamespace: true })).close();
   const running = await startWorker({
     address: runtime.address,
-    namespace: temporalNamespace(),
+    namespace: runtime.target.namespace,
+    connection: runtime.target.connectionOptions,
     images: runtime.images!,
     log,
     maxConcurrentActivities: opts.concurrency ? Number(opts.concurrency) : undefined,
   });
-  log(`worker polling task queue "assay" on ${runtime.address}`);
+  log(`worker polling task queue "assay" on ${runtime.target.summary}`);
   const stop = (): void => {
     void running.shutdown();
   };

@@ -21,6 +21,7 @@ import {
   reapContainers,
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
+import type { TemporalConnectionOptions } from '@assay/infra/temporal-connection';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
@@ -32,6 +33,8 @@ const require = createRequire(import.meta.url);
 export interface WorkerOptions {
   address: string;
   namespace: string;
+  /** TLS, API key and gRPC metadata from the Temporal settings (temporalTarget()); default: `address` in plain text. */
+  connection?: TemporalConnectionOptions;
   images: { scriptedAgent: string };
   log: (line: string) => void;
   /** Agent activities running at once on this worker. */
@@ -76,8 +79,9 @@ async function workflowBundle(): Promise<{ codePath: string } | { code: string }
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   installRuntimeOnce();
   const docker = new Docker();
-  const connection = await NativeConnection.connect({ address: opts.address });
-  const clientConnection = await Connection.connect({ address: opts.address });
+  const connectionOptions = opts.connection ?? { address: opts.address };
+  const connection = await NativeConnection.connect(connectionOptions);
+  const clientConnection = await Connection.connect(connectionOptions);
   const client = new Client({ connection: clientConnection, namespace: opts.namespace });
 
   // Remove only what is positively finished or unknown to the server; on any other error
