@@ -23,6 +23,8 @@ export const messages = {
     `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
   noResults: (dir: string) => `no trial records under ${dir}`,
   jobFailed: (reason: string) => `the job failed: ${reason}`,
+  jobStuck: (jobId: string, count: number) =>
+    `job "${jobId}" cannot make progress: ${count === 1 ? 'one of its workflows has' : `${count} of its workflows have`} a workflow task that keeps failing (above)`,
   startFailed: (workflowId: string, server: string, reason: string) =>
     `the Temporal server at ${server} did not start workflow ${workflowId}: ${reason}`,
   jobNotRunning: (jobId: string) =>

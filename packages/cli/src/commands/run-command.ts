@@ -1,7 +1,13 @@
 // `assay run JOB.yaml`: validate, make sure the server and images are there,
 // submit (or resume) the job workflow, run an embedded worker unless told not
 // to, show live progress, and print the per-system summary.
-import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type WorkflowHandle } from '@temporalio/client';
+import {
+  Client,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  type Connection,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { formatIssue, type LoadedJob } from '@assay/benchmark';
 import type { jobWorkflow } from '@assay/workflows';
 import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
@@ -12,6 +18,12 @@ import { assertRunnable, jobInputOf, loadJobOrFail, parseRetry, writeJobManifest
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { connectChecked } from '../temporal-target.js';
+import {
+  createTaskFailureScanner,
+  describeTaskFailure,
+  taskFailureScanMs,
+  watchForStuckTasks,
+} from '../workflow-task-failures.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 import { ensureRuntime, type Runtime } from '../ensure-runtime.js';
@@ -89,7 +101,8 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   }
   let progress: JobProgress;
   try {
-    progress = await watchJob({ job, handle, runtime, namespace, ui, plan, workerModule, startedAt, opts, timer });
+    const how = { job, handle, connection, runtime, namespace, ui, plan, workerModule, startedAt, opts, timer };
+    progress = await watchJob(how);
   } finally {
     await connection.close();
   }
@@ -100,6 +113,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
 async function watchJob(a: {
   job: LoadedJob;
   handle: WorkflowHandle<typeof jobWorkflow>;
+  connection: Connection;
   runtime: Runtime;
   namespace: string;
   ui: TemporalUi | null;
@@ -133,13 +147,23 @@ async function watchJob(a: {
     watch: createJobWatch(openResultsStore(a.job.resultsDir), a.plan, a.startedAt),
     display,
   });
+  // A workflow task failing forever in the background ends the wait with its reason.
+  const scanner = createTaskFailureScanner(a.connection, a.namespace, a.handle.workflowId);
+  const watch = watchForStuckTasks(scanner, taskFailureScanMs());
   let progress: JobProgress | null = null;
   try {
-    progress = await a.handle.result();
-    return progress;
+    const outcome = await Promise.race([
+      a.handle.result().then((p) => ({ progress: p })),
+      watch.stuck.then((stuck) => ({ stuck })),
+    ]);
+    if ('stuck' in outcome) throw new CliError(outcome.stuck.map(describeTaskFailure).join('\n'));
+    progress = outcome.progress;
+    return outcome.progress;
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(messages.jobFailed(err instanceof Error ? err.message : String(err)));
   } finally {
+    watch.stop();
     await reporter.stop(progress);
     await worker?.shutdown();
   }

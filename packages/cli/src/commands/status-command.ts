@@ -9,10 +9,11 @@ import { messages } from '../messages.js';
 import { probeTcp } from '../probe-tcp.js';
 import { repoRoot } from '../repo-root.js';
 import { TemporalUnreachableError, connectChecked, temporalTarget } from '../temporal-target.js';
+import type { WorkflowTaskFailure } from '../workflow-task-failures.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 
-type WorkflowState = { status: string; progress: unknown } | null;
+type WorkflowState = { status: string; progress: unknown; workflowTaskFailures: WorkflowTaskFailure[] } | null;
 
 /** `assay status JOB.yaml`: the workflow's state and progress, and the summary of what is on disk. */
 export async function statusCommand(file: string, opts: { json?: boolean; wait?: boolean }): Promise<void> {
@@ -45,18 +46,24 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     console.log(
       JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2),
     );
-    if (!workflow) process.exitCode = 1;
+    if (!workflow || workflow.workflowTaskFailures.length > 0) process.exitCode = 1;
     return;
   }
   console.log(
     `job ${job.spec.id}: ${workflow ? workflow.status.toLowerCase() : 'server unreachable'}; ${records.length} trial record(s), ${projectRecords.length} project record(s) in ${job.resultsDir}`,
   );
+  const stuck = workflow?.workflowTaskFailures ?? [];
+  if (stuck.length > 0) {
+    const { describeTaskFailure } = await import('../workflow-task-failures.js');
+    for (const f of stuck) console.log(`error: ${describeTaskFailure(f)}`);
+  }
   const control = (workflow?.progress as JobProgress | null | undefined)?.control;
   if (control) console.log(messages.controlApplied(job.spec.id, control));
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
   // What is on disk was shown, but the job's state is unknown: not a success.
   if (!workflow) throw new CliError(messages.temporalUnreachable(address));
+  if (stuck.length > 0) throw new CliError(messages.jobStuck(job.spec.id, stuck.length));
 }
 
 /**
@@ -70,21 +77,32 @@ async function describeJob(
 ): Promise<WorkflowState> {
   const { Client } = await import('@temporalio/client');
   const { jobProgressQuery, jobWorkflowId } = await import('@assay/workflows/definitions');
+  const failures = await import('../workflow-task-failures.js');
   const connection = await connectChecked(target, { connectTimeoutMs: 3000, log: (l) => console.error(l) });
   try {
     const namespace = target.namespace;
     const handle = new Client({ connection, namespace }).workflow.getHandle(jobWorkflowId(job.spec.id));
-    if (how.live) await waitShowingProgress(job, handle, namespace);
-    else if (how.wait) await handle.result().catch(() => undefined);
+    const scanner = failures.createTaskFailureScanner(connection, namespace, handle.workflowId);
+    if (how.wait) {
+      // A stuck workflow task ends the wait: the job would never finish.
+      const watch = failures.watchForStuckTasks(scanner, failures.taskFailureScanMs());
+      const done = how.live
+        ? waitShowingProgress(job, handle, namespace, watch.stuck)
+        : handle.result().catch(() => undefined);
+      await Promise.race([done, watch.stuck]).finally(watch.stop);
+    }
     const d = await handle.describe();
-    // A query needs a worker to replay the workflow; a finished job's progress is its result.
+    const running = d.status.name === 'RUNNING';
+    const workflowTaskFailures = running ? await scanner.scan({ budget: 50 }) : [];
+    // A query needs a worker to replay the workflow (a stuck one would not answer); a finished
+    // job's progress is its result.
     const progress =
-      d.status.name === 'RUNNING'
+      running && workflowTaskFailures.length === 0
         ? await handle.query(jobProgressQuery).catch(() => null)
         : d.status.name === 'COMPLETED'
           ? await handle.result().catch(() => null)
           : null;
-    return { status: d.status.name, progress };
+    return { status: d.status.name, progress, workflowTaskFailures };
   } finally {
     await connection.close();
   }
@@ -92,7 +110,12 @@ async function describeJob(
 
 type JobHandle = ReturnType<InstanceType<typeof import('@temporalio/client').Client>['workflow']['getHandle']>;
 
-async function waitShowingProgress(job: LoadedJob, handle: JobHandle, namespace: string): Promise<void> {
+async function waitShowingProgress(
+  job: LoadedJob,
+  handle: JobHandle,
+  namespace: string,
+  until: Promise<unknown>,
+): Promise<void> {
   const [{ jobProgressQuery }, { createJobWatch }, display, { progressPeriodSeconds }, ui, reporter] =
     await Promise.all([
       import('@assay/workflows/definitions'),
@@ -117,7 +140,7 @@ async function waitShowingProgress(job: LoadedJob, handle: JobHandle, namespace:
       periodSeconds: progressPeriodSeconds(mode),
     }),
   });
-  const final = await handle.result().catch(() => null);
+  const final = await Promise.race([handle.result().catch(() => null), until.then(() => null)]);
   await live.stop(final);
 }
 
