@@ -13,6 +13,7 @@ import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
 import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
 import { runHarness, type AgentRun } from './run-harness.js';
+import type { TemporalServerRef } from './run-agent-container.js';
 import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap } from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
@@ -27,6 +28,8 @@ export interface TrialActivityDeps {
   docker: Docker;
   evidence: EvidenceTools;
   images: { scriptedAgent: string };
+  /** The worker's Temporal server, labelled on agent containers (see reapContainers). */
+  temporalServer?: TemporalServerRef;
   /** The judge for a job's setup; absent: every item without a decisive check stays unjudged. */
   judgeFor?: JudgeFactory;
   log?: (line: string) => void;

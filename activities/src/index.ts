@@ -5,7 +5,15 @@ export type { AgentRun } from './run-harness.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';
 export { reapContainers } from './reap-containers.js';
-export { containerNameFor, LABEL_MANAGED, LABEL_WORKFLOW } from './run-agent-container.js';
+export {
+  containerNameFor,
+  LABEL_MANAGED,
+  LABEL_TEMPORAL_ADDRESS,
+  LABEL_TEMPORAL_NAMESPACE,
+  LABEL_WORKFLOW,
+  serverLabels,
+} from './run-agent-container.js';
+export type { TemporalServerRef } from './run-agent-container.js';
 export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
 export { SCRIPTED_AGENTS } from '@assay/core';
 export { trialPaths } from './trial-paths.js';

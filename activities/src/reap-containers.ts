@@ -1,15 +1,28 @@
-// On worker start, remove labelled agent containers whose workflow is no longer
-// running (finished, terminated or unknown). Containers of running workflows stay,
-// so a retried activity can re-attach to them.
+// On worker start, remove labelled agent containers of this worker's Temporal server and namespace
+// whose workflow is no longer running there (finished, terminated or unknown). Containers of running
+// workflows stay, so a retried activity can re-attach to them; containers of another server or
+// namespace on a shared Docker engine are not ours to judge, and neither are unlabelled ones
+// (made before containers carried their server): those are left alone.
 import type Docker from 'dockerode';
-import { LABEL_MANAGED, LABEL_WORKFLOW } from './run-agent-container.js';
+import {
+  LABEL_MANAGED,
+  LABEL_TEMPORAL_ADDRESS,
+  LABEL_WORKFLOW,
+  serverLabels,
+  type TemporalServerRef,
+} from './run-agent-container.js';
 
 export async function reapContainers(
   docker: Docker,
+  server: TemporalServerRef,
   isWorkflowRunning: (workflowId: string) => Promise<boolean>,
   log: (line: string) => void = () => undefined,
 ): Promise<string[]> {
-  const containers = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=true`] } });
+  const ours = Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`);
+  const containers = await docker.listContainers({
+    all: true,
+    filters: { label: [`${LABEL_MANAGED}=true`, ...ours] },
+  });
   const removed: string[] = [];
   for (const c of containers) {
     const workflowId = c.Labels[LABEL_WORKFLOW];
@@ -21,5 +34,20 @@ export async function reapContainers(
     removed.push(c.Names[0] ?? c.Id);
     log(`removed stray container ${c.Names[0] ?? c.Id} (workflow ${workflowId ?? 'unknown'} is not running)`);
   }
+  await noteUnlabelled(docker, log);
   return removed;
+}
+
+/** Said once per start, so a user can remove what no worker will. */
+async function noteUnlabelled(docker: Docker, log: (line: string) => void): Promise<void> {
+  const all = await docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=true`] } });
+  const unlabelled = all.filter((c) => c.Labels[LABEL_TEMPORAL_ADDRESS] === undefined);
+  if (unlabelled.length > 0)
+    log(
+      `${unlabelled.length} assay container(s) carry no Temporal server label and were left alone ` +
+        `(remove them with \`docker rm -f\` if no worker of an older assay uses them): ${unlabelled
+          .slice(0, 5)
+          .map((c) => c.Names[0] ?? c.Id)
+          .join(', ')}${unlabelled.length > 5 ? ', …' : ''}`,
+    );
 }

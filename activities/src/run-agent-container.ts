@@ -8,10 +8,25 @@ import type { HarnessContainerSpec } from '@assay/harnesses';
 
 export const LABEL_MANAGED = 'assay.managed';
 export const LABEL_WORKFLOW = 'assay.workflow-id';
+/** The Temporal server and namespace whose workflow the container belongs to: only its workers reap it. */
+export const LABEL_TEMPORAL_ADDRESS = 'assay.temporal-address';
+export const LABEL_TEMPORAL_NAMESPACE = 'assay.temporal-namespace';
+
+/** A worker's Temporal server as its containers are labelled (the address exactly as configured). */
+export interface TemporalServerRef {
+  address: string;
+  namespace: string;
+}
+
+export function serverLabels(server: TemporalServerRef): Record<string, string> {
+  return { [LABEL_TEMPORAL_ADDRESS]: server.address, [LABEL_TEMPORAL_NAMESPACE]: server.namespace };
+}
 
 export interface AgentContainerRequest {
   workflowId: string;
   labels: Record<string, string>;
+  /** The worker's server; absent (tests without one): the container carries no server labels. */
+  server?: TemporalServerRef;
   plan: HarnessContainerSpec;
   workspace: string;
   instructionDir: string;
@@ -141,7 +156,12 @@ async function createOrFind(docker: Docker, name: string, req: AgentContainerReq
       Image: req.plan.image,
       Cmd: req.plan.cmd.length > 0 ? req.plan.cmd : undefined,
       Env: [...env, ...Object.entries(req.plan.env).map(([k, v]) => `${k}=${v}`)],
-      Labels: { ...req.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: req.workflowId },
+      Labels: {
+        ...req.labels,
+        ...(req.server ? serverLabels(req.server) : {}),
+        [LABEL_MANAGED]: 'true',
+        [LABEL_WORKFLOW]: req.workflowId,
+      },
       WorkingDir: '/workspace',
       HostConfig: {
         Binds: [`${req.workspace}:/workspace`, `${req.instructionDir}:/assay:ro`, ...req.plan.binds],

@@ -14,6 +14,7 @@ import {
   runAgentContainer,
   type AgentContainerRequest,
   type AgentContainerResult,
+  type TemporalServerRef,
 } from './run-agent-container.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
 
@@ -50,6 +51,8 @@ export interface HarnessRunArgs {
 export interface HarnessDeps {
   docker: Docker;
   images: { scriptedAgent: string };
+  /** The worker's Temporal server, labelled on its containers so another server's reaper leaves them. */
+  temporalServer?: TemporalServerRef;
 }
 
 export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promise<AgentRun> {
@@ -70,7 +73,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   );
   let result;
   try {
-    result = await runAgentContainer(deps.docker, containerRequest(args, planned.plan), {
+    result = await runAgentContainer(deps.docker, containerRequest(args, planned.plan, deps.temporalServer), {
       finishedElsewhere: () => existsSync(resultFile),
       heartbeat: (d) => ctx.heartbeat(d),
       sleep: (ms) => ctx.sleep(ms),
@@ -98,10 +101,15 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   return run;
 }
 
-function containerRequest(args: HarnessRunArgs, plan: HarnessContainerSpec): AgentContainerRequest {
+function containerRequest(
+  args: HarnessRunArgs,
+  plan: HarnessContainerSpec,
+  server: TemporalServerRef | undefined,
+): AgentContainerRequest {
   return {
     workflowId: args.workflowId,
     labels: args.labels,
+    ...(server ? { server } : {}),
     plan,
     workspace: args.workspace,
     instructionDir: args.instructionDir,

@@ -86,8 +86,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
 
   // Remove only what is positively finished or unknown to the server; on any other error
   // (a slow or restarting server) keep the container, since its activity may re-attach.
+  // Only containers labelled with this server and namespace: another server's share the engine.
+  const temporalServer = { address: connectionOptions.address, namespace: opts.namespace };
   await reapContainers(
     docker,
+    temporalServer,
     async (workflowId) => {
       try {
         const d = await client.workflow.getHandle(workflowId).describe();
@@ -104,6 +107,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   void parsers.warm().catch(() => undefined);
   const shared = {
     docker,
+    temporalServer,
     evidence: createEvidenceTools(parsers),
     images: opts.images,
     log: opts.log,

@@ -1,0 +1,100 @@
+// The worker's start-up reaper on a Docker engine shared by several Temporal servers: agent
+// containers (made by runAgentContainer, as activities make them) carry their server's address and
+// namespace, and a worker removes only its own server's containers whose workflow is not running.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { LABEL_TEMPORAL_ADDRESS, LABEL_TEMPORAL_NAMESPACE, containerNameFor, reapContainers } from '@assay/activities';
+import { runAgentContainer, type TemporalServerRef } from '../activities/src/run-agent-container.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAgentImage } from './support/e2e.js';
+
+const docker = new Docker();
+const run = randomUUID().slice(0, 8);
+// Addresses no other worker on this machine uses, so the test reaps nothing of anyone else's.
+const ours: TemporalServerRef = { address: `reaper-${run}-a:7233`, namespace: 'default' };
+const otherServer: TemporalServerRef = { address: `reaper-${run}-b:7233`, namespace: 'default' };
+const otherNamespace: TemporalServerRef = { address: ours.address, namespace: 'elsewhere' };
+const ids = {
+  finished: `assay-trial:${run}:finished`,
+  running: `assay-trial:${run}:running`,
+  otherServer: `assay-trial:${run}:other-server`,
+  otherNamespace: `assay-trial:${run}:other-namespace`,
+};
+let image = '';
+
+async function agentContainer(workflowId: string, server: TemporalServerRef): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-reap-'));
+  await runAgentContainer(
+    docker,
+    {
+      workflowId,
+      labels: { 'assay.test-run': run },
+      server,
+      plan: { image, cmd: ['true'], env: {}, binds: [], readOnlyRoot: false },
+      workspace: dir,
+      instructionDir: dir,
+      env: {},
+      limits: { agentSeconds: 60 },
+      resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network: 'none' },
+    },
+    {
+      finishedElsewhere: () => false,
+      heartbeat: () => undefined,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      cancelled: () => false,
+    },
+  );
+}
+
+const exists = (workflowId: string) =>
+  docker
+    .getContainer(containerNameFor(workflowId))
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+
+beforeAll(async () => {
+  image = await ensureAgentImage();
+  await agentContainer(ids.finished, ours);
+  await agentContainer(ids.running, ours);
+  await agentContainer(ids.otherServer, otherServer);
+  await agentContainer(ids.otherNamespace, otherNamespace);
+}, 120_000);
+
+afterAll(async () => {
+  const left = await docker.listContainers({ all: true, filters: { label: [`assay.test-run=${run}`] } });
+  await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
+});
+
+describe('reapContainers', () => {
+  it('labels agent containers with their Temporal server and namespace', async () => {
+    const info = await docker.getContainer(containerNameFor(ids.finished)).inspect();
+    expect(info.Config.Labels[LABEL_TEMPORAL_ADDRESS]).toBe(ours.address);
+    expect(info.Config.Labels[LABEL_TEMPORAL_NAMESPACE]).toBe('default');
+  });
+
+  it("removes only its own server's containers whose workflow is not running", async () => {
+    const asked: string[] = [];
+    const lines: string[] = [];
+    const removed = await reapContainers(
+      docker,
+      ours,
+      async (workflowId) => {
+        asked.push(workflowId);
+        return workflowId === ids.running;
+      },
+      (l) => lines.push(l),
+    );
+    // The other server's and the other namespace's workflows are never even looked up on ours.
+    expect(asked.sort()).toEqual([ids.finished, ids.running].sort());
+    expect(removed).toEqual([`/${containerNameFor(ids.finished)}`]);
+    expect(await exists(ids.finished)).toBe(false);
+    for (const kept of [ids.running, ids.otherServer, ids.otherNamespace]) expect(await exists(kept)).toBe(true);
+    expect(lines[0]).toContain(`removed stray container /${containerNameFor(ids.finished)}`);
+  }, 60_000);
+});
