@@ -14,8 +14,8 @@ export const messages = {
   invalidInput: (count: number) => `found ${count} problem${count === 1 ? '' : 's'}; nothing was started`,
   valid: (what: string) => `${what} is valid`,
   warning: (line: string) => `warning: ${line}`,
-  temporalUnreachable: (address: string) =>
-    `cannot reach the Temporal server at ${address}: start it with "pnpm assay server start" or set TEMPORAL_ADDRESS`,
+  temporalUnreachable: (address: string, reason?: string) =>
+    `cannot reach the Temporal server at ${address}${reason ? ` (${reason})` : ''}: start it with "pnpm assay server start" or set TEMPORAL_ADDRESS`,
   dockerUnreachable: 'cannot reach a Docker engine: run "pnpm assay setup" (as root) or set DOCKER_HOST',
   harnessNotRunnable: (system: string, harness: string, runnable: readonly string[]) =>
     `system "${system}" uses harness "${harness}", which this build cannot run yet (runnable: ${runnable.join(', ')})`,

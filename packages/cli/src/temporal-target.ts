@@ -4,6 +4,7 @@
 import { loadTemporalTarget, type TemporalTarget } from '@assay/infra/temporal-connection';
 import type { Connection } from '@temporalio/client';
 import { CliError } from './cli-error.js';
+import { messages } from './messages.js';
 
 /** The server could not be reached at all (as opposed to a namespace problem). */
 export class TemporalUnreachableError extends CliError {
@@ -36,9 +37,13 @@ export interface CheckedConnectOptions {
  * allows it); every failure is a CliError with one sentence.
  */
 export async function connectChecked(target: TemporalTarget, opts: CheckedConnectOptions = {}): Promise<Connection> {
-  const { connectTemporal, preflightNamespace } = await import('@assay/infra/temporal-preflight');
+  const { TemporalPreflightError, connectTemporal, preflightNamespace } = await import(
+    '@assay/infra/temporal-preflight'
+  );
   const connection = await connectTemporal(target, opts.connectTimeoutMs).catch((err: Error) => {
-    throw new TemporalUnreachableError(err.message);
+    if (err instanceof TemporalPreflightError && err.kind === 'unreachable')
+      throw new TemporalUnreachableError(messages.temporalUnreachable(target.address, err.reason));
+    throw new CliError(err.message);
   });
   try {
     await preflightNamespace(connection, target, { log: opts.log, createNamespace: opts.createNamespace ?? false });

@@ -18,6 +18,14 @@ const TYPE_NAMES = temporal.api.enums.v1.IndexedValueType;
 /** A problem the user must fix on the server: the message is the sentence to print. */
 export class TemporalPreflightError extends Error {
   override name = 'TemporalPreflightError';
+  constructor(
+    message: string,
+    /** 'unreachable': nothing answered; `reason` is the transport's own words. */
+    readonly kind: 'unreachable' | 'credentials' | 'namespace' = 'namespace',
+    readonly reason = '',
+  ) {
+    super(message);
+  }
 }
 
 export interface PreflightReport {
@@ -40,8 +48,8 @@ export function connectError(address: string, err: unknown): TemporalPreflightEr
   const code = grpcCodeOf(err);
   const reason = reasonOf(err);
   if (code === GRPC.UNAUTHENTICATED || code === GRPC.PERMISSION_DENIED)
-    return new TemporalPreflightError(messages.temporalCredentialsRefused(address, reason));
-  return new TemporalPreflightError(messages.temporalUnreachable(address, reason));
+    return new TemporalPreflightError(messages.temporalCredentialsRefused(address, reason), 'credentials', reason);
+  return new TemporalPreflightError(messages.temporalUnreachable(address, reason), 'unreachable', reason);
 }
 
 /** The server's own words for a gRPC error (its `details`), else the error's message, on one line. */
