@@ -16,7 +16,7 @@ let typed: BareTemporal;
 const open: Connection[] = [];
 
 async function connect(address: string, namespace = 'default') {
-  const target = loadTemporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace });
+  const target = await loadTemporalTarget({ TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace });
   const connection = await connectTemporal(target, 5000);
   open.push(connection);
   return { target, connection };
@@ -83,7 +83,7 @@ describe('preflight on connect', () => {
 
   it('names the address when nothing listens there', async () => {
     const address = `127.0.0.1:${await freePort()}`;
-    await expect(connectTemporal(loadTemporalTarget({ TEMPORAL_ADDRESS: address }), 1500)).rejects.toThrow(
+    await expect(connectTemporal(await loadTemporalTarget({ TEMPORAL_ADDRESS: address }), 1500)).rejects.toThrow(
       new RegExp(`^Cannot reach the Temporal server at ${address} \\(`),
     );
   });

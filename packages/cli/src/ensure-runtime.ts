@@ -22,7 +22,7 @@ export async function ensureRuntime(opts: {
   mark?: (phase: string) => void;
 }): Promise<Runtime> {
   const mark = opts.mark ?? (() => undefined);
-  let target = temporalTarget();
+  let target = await temporalTarget();
   let uiUrl: string | undefined;
   if (!target.external) {
     const server = await startTemporalServer({ root: opts.root, log: opts.log, namespace: target.namespace });

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { temporalTarget } from './temporal-target.js';
 
 /** The repository root: where pnpm-workspace.yaml is, walking up from this file. */
 export function repoRoot(): string {
@@ -12,13 +11,4 @@ export function repoRoot(): string {
     dir = up;
   }
   return dir;
-}
-
-/** The Temporal server's address and namespace, as temporalTarget() reads them (envconfig). */
-export function temporalAddress(): string {
-  return temporalTarget().address;
-}
-
-export function temporalNamespace(): string {
-  return temporalTarget().namespace;
 }

@@ -14,10 +14,10 @@ export class TemporalUnreachableError extends CliError {
 let cached: TemporalTarget | undefined;
 
 /** The connection settings; a bad profile, config file or TLS file is one sentence naming it. */
-export function temporalTarget(): TemporalTarget {
+export async function temporalTarget(): Promise<TemporalTarget> {
   if (cached) return cached;
   try {
-    cached = loadTemporalTarget(process.env);
+    cached = await loadTemporalTarget(process.env);
   } catch (err) {
     throw new CliError((err as Error).message);
   }

@@ -4,13 +4,10 @@
 // purpose (no Temporal client is loaded here): `assay status` reads it before probing the port.
 // The API key lives only in `connectionOptions`; `summary` says whether one is set, never what it is.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { TLSConfig } from '@temporalio/client';
-import {
-  loadClientConfigProfile,
-  toClientOptions,
-  type ClientConfigProfile,
-  type ConfigDataSource,
-} from '@temporalio/envconfig';
+import type { ClientConfigProfile, ConfigDataSource } from '@temporalio/envconfig';
 import { messages } from './messages.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
@@ -52,32 +49,57 @@ const TLS_FILES = [
   },
 ] as const;
 
-/** Reads the connection settings once; every problem is one sentence naming the file or variable. */
-export function loadTemporalTarget(env: Env = process.env): TemporalTarget {
+/** Reads the connection settings; every problem is one sentence naming the file or variable. */
+export async function loadTemporalTarget(env: Env = process.env): Promise<TemporalTarget> {
   const vars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-  const configFile = env.TEMPORAL_CONFIG_FILE ?? '~/.config/temporalio/temporal.toml';
+  const configFile = env.TEMPORAL_CONFIG_FILE ?? defaultConfigFile(env);
   const profileName = env.TEMPORAL_PROFILE ?? 'default';
+  // Without a config file or any TEMPORAL_* setting beyond these two, envconfig would say just this:
+  // `status` is spared loading it (and its TOML parser) before its first TCP probe.
+  const plain = Object.keys(vars).every((k) => !k.startsWith('TEMPORAL_') || PLAIN_VARS.has(k));
+  if (plain && !fs.existsSync(configFile))
+    return targetOf({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }, {});
+  const envconfig = await import('@temporalio/envconfig');
   let profile: ClientConfigProfile;
   try {
-    profile = loadClientConfigProfile({ overrideEnvVars: vars });
+    profile = envconfig.loadClientConfigProfile({ overrideEnvVars: vars });
   } catch (err) {
     throw new Error(messages.temporalConfigUnreadable(configFile, profileName, (err as Error).message));
   }
   checkTlsFiles(profile, env, configFile, profileName);
-  const { connectionOptions, namespace } = toClientOptions(profile);
-  const address = connectionOptions.address ?? DEFAULT_TEMPORAL_ADDRESS;
-  const options: TemporalConnectionOptions = { address };
-  if (connectionOptions.apiKey !== undefined) options.apiKey = connectionOptions.apiKey;
-  if (connectionOptions.tls !== undefined && connectionOptions.tls !== null) options.tls = connectionOptions.tls;
-  if (profile.grpcMeta) options.metadata = profile.grpcMeta;
-  const ns = namespace ?? DEFAULT_TEMPORAL_NAMESPACE;
+  const { connectionOptions } = envconfig.toClientOptions(profile);
+  const extra: Omit<TemporalConnectionOptions, 'address'> = {};
+  if (connectionOptions.apiKey !== undefined) extra.apiKey = connectionOptions.apiKey;
+  if (connectionOptions.tls !== undefined && connectionOptions.tls !== null) extra.tls = connectionOptions.tls;
+  if (profile.grpcMeta) extra.metadata = profile.grpcMeta;
+  return targetOf(profile, extra);
+}
+
+const PLAIN_VARS = new Set(['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']);
+
+function targetOf(
+  profile: { address?: string | undefined; namespace?: string | undefined },
+  extra: Omit<TemporalConnectionOptions, 'address'>,
+): TemporalTarget {
+  const address = profile.address ?? DEFAULT_TEMPORAL_ADDRESS;
+  const namespace = profile.namespace ?? DEFAULT_TEMPORAL_NAMESPACE;
+  const options: TemporalConnectionOptions = { address, ...extra };
   return {
     address,
-    namespace: ns,
+    namespace,
     external: profile.address !== undefined,
     connectionOptions: options,
-    summary: summaryOf(address, ns, options),
+    summary: summaryOf(address, namespace, options),
   };
+}
+
+/** Where envconfig looks on Linux and macOS when TEMPORAL_CONFIG_FILE is not set. */
+function defaultConfigFile(env: Env): string {
+  const base =
+    os.platform() === 'darwin'
+      ? path.join(env.HOME ?? os.homedir(), 'Library', 'Application Support')
+      : (env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), '.config'));
+  return path.join(base, 'temporalio', 'temporal.toml');
 }
 
 /** A TLS file that cannot be read is named with the variable or profile field it came from. */

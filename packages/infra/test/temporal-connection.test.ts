@@ -17,15 +17,15 @@ const key = write('client.key', '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRI
 // No user's ~/.config/temporalio/temporal.toml leaks into these tests.
 const noFile = { TEMPORAL_CONFIG_FILE: path.join(dir, 'absent.toml') };
 
-describe('loadTemporalTarget', () => {
-  it('defaults to the local dev server assay starts', () => {
-    const t = loadTemporalTarget(noFile);
+describe('loadTemporalTarget', async () => {
+  it('defaults to the local dev server assay starts', async () => {
+    const t = await loadTemporalTarget(noFile);
     expect(t).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', external: false });
     expect(t.connectionOptions).toEqual({ address: '127.0.0.1:7233' });
   });
 
-  it('carries TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and the API key, which the summary never shows', () => {
-    const t = loadTemporalTarget({
+  it('carries TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and the API key, which the summary never shows', async () => {
+    const t = await loadTemporalTarget({
       ...noFile,
       TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233',
       TEMPORAL_NAMESPACE: 'ns.acct',
@@ -39,8 +39,8 @@ describe('loadTemporalTarget', () => {
     expect(t.summary).not.toContain('secret');
   });
 
-  it('loads the TLS client certificate and key from TEMPORAL_TLS_CLIENT_CERT_PATH / _KEY_PATH', () => {
-    const t = loadTemporalTarget({
+  it('loads the TLS client certificate and key from TEMPORAL_TLS_CLIENT_CERT_PATH / _KEY_PATH', async () => {
+    const t = await loadTemporalTarget({
       ...noFile,
       TEMPORAL_ADDRESS: 'temporal.example:7233',
       TEMPORAL_TLS_CLIENT_CERT_PATH: cert,
@@ -54,22 +54,36 @@ describe('loadTemporalTarget', () => {
     expect(t.summary).toContain('TLS with a client certificate');
   });
 
-  it('names a TLS file that does not exist and the variable it came from, in one sentence', () => {
+  it('names a TLS file that does not exist and the variable it came from, in one sentence', async () => {
     const missing = path.join(dir, 'nope.pem');
-    const load = () =>
-      loadTemporalTarget({ ...noFile, TEMPORAL_TLS_CLIENT_CERT_PATH: missing, TEMPORAL_TLS_CLIENT_KEY_PATH: key });
-    expect(load).toThrow(
+    const load = loadTemporalTarget({
+      ...noFile,
+      TEMPORAL_TLS_CLIENT_CERT_PATH: missing,
+      TEMPORAL_TLS_CLIENT_KEY_PATH: key,
+    });
+    await expect(load).rejects.toThrow(
       `Cannot read the Temporal TLS client certificate ${missing} (from TEMPORAL_TLS_CLIENT_CERT_PATH): no such file.`,
     );
   });
 
-  it('refuses a client certificate without its key', () => {
-    expect(() => loadTemporalTarget({ ...noFile, TEMPORAL_TLS_CLIENT_CERT_PATH: cert })).toThrow(
+  it('reads the same without envconfig when nothing but the address and namespace is set', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-home-'));
+    const plain = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    const vars = { TEMPORAL_ADDRESS: 'temporal.example:7233', TEMPORAL_NAMESPACE: 'bench' };
+    expect(await loadTemporalTarget({ ...plain, ...vars })).toEqual(await loadTemporalTarget({ ...noFile, ...vars }));
+    // The default config file, once it exists, is read (its profile gives the address).
+    fs.mkdirSync(path.join(home, '.config', 'temporalio'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.config', 'temporalio', 'temporal.toml'), '[profile.default]\naddress = "x:1"\n');
+    expect(await loadTemporalTarget(plain)).toMatchObject({ address: 'x:1', external: true });
+  });
+
+  it('refuses a client certificate without its key', async () => {
+    await expect(loadTemporalTarget({ ...noFile, TEMPORAL_TLS_CLIENT_CERT_PATH: cert })).rejects.toThrow(
       /TLS client certificate is set for Temporal but no client key/,
     );
   });
 
-  it('reads a profile of the TOML config file; the environment overrides it', () => {
+  it('reads a profile of the TOML config file; the environment overrides it', async () => {
     const file = write(
       'temporal.toml',
       [
@@ -85,16 +99,20 @@ describe('loadTemporalTarget', () => {
         `client_key_path = "${key}"`,
       ].join('\n'),
     );
-    const prod = loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'prod' });
+    const prod = await loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'prod' });
     expect(prod).toMatchObject({ address: 'prod.example:7233', namespace: 'bench', external: true });
     expect(prod.connectionOptions.apiKey).toBe('from-profile');
     expect(inspect(prod.summary)).not.toContain('from-profile');
-    const over = loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'prod', TEMPORAL_NAMESPACE: 'x' });
+    const over = await loadTemporalTarget({
+      TEMPORAL_CONFIG_FILE: file,
+      TEMPORAL_PROFILE: 'prod',
+      TEMPORAL_NAMESPACE: 'x',
+    });
     expect(over.namespace).toBe('x');
-    expect(() => loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'broken' })).toThrow(
+    await expect(loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'broken' })).rejects.toThrow(
       `(from ${file} profile "broken" tls.client_cert_path): no such file.`,
     );
-    expect(() => loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' })).toThrow(
+    await expect(loadTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' })).rejects.toThrow(
       `Cannot load the Temporal connection settings (config file ${file}, profile "staging"): Profile 'staging' not found in config data.`,
     );
   });

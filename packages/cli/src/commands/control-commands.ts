@@ -20,7 +20,7 @@ type Send = (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<Job
 
 async function controlJob(file: string, what: string, send: Send, json?: boolean): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
-  const target = temporalTarget();
+  const target = await temporalTarget();
   const connection = await connectChecked(target, { connectTimeoutMs: 5000 });
   const workflowId = jobWorkflowId(job.spec.id);
   try {

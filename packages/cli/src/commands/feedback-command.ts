@@ -21,7 +21,7 @@ export async function feedbackCommand(
   } catch {
     throw new CliError(`cannot read the feedback file ${opts.file}`);
   }
-  const target = temporalTarget();
+  const target = await temporalTarget();
   const connection = await connectChecked(target, { connectTimeoutMs: 5000 });
   try {
     const client = new Client({ connection, namespace: target.namespace });

@@ -17,7 +17,7 @@ type WorkflowState = { status: string; progress: unknown; workflowTaskFailures: 
 
 /** `assay status JOB.yaml`: the workflow's state and progress, and the summary of what is on disk. */
 export async function statusCommand(file: string, opts: { json?: boolean; wait?: boolean }): Promise<void> {
-  const target = temporalTarget();
+  const target = await temporalTarget();
   const address = target.address;
   // Before the job file loads: its synchronous parsing would hold the probe's answer past its timeout.
   // A refused port means no Temporal client is even imported.
@@ -146,7 +146,7 @@ async function waitShowingProgress(
 
 /** The UI of the dev server this checkout started, when no TEMPORAL_ADDRESS or profile points elsewhere. */
 async function devServerUi(): Promise<string | undefined> {
-  if (temporalTarget().external) return undefined;
+  if ((await temporalTarget()).external) return undefined;
   const { temporalServerStatus } = await import('@assay/infra');
   return (await temporalServerStatus({ root: repoRoot() }).catch(() => null))?.uiUrl;
 }
