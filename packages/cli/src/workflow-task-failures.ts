@@ -42,11 +42,8 @@ export function createTaskFailureScanner(connection: Connection, namespace: stri
         const attempt = d?.pendingWorkflowTask?.attempt ?? 0;
         if (d && attempt >= minAttempt) {
           const runId = d.workflowExecutionInfo?.execution?.runId ?? '';
-          failures.push({
-            workflowId,
-            attempt,
-            message: await lastTaskFailure(connection, namespace, workflowId, runId),
-          });
+          const message = await currentTaskFailure(connection, namespace, workflowId, runId);
+          if (message !== null) failures.push({ workflowId, attempt, message });
         }
         return (d?.pendingChildren ?? []).map((c) => c.workflowId ?? '').filter(Boolean);
       };
@@ -67,19 +64,24 @@ export function createTaskFailureScanner(connection: Connection, namespace: stri
   };
 }
 
-/** "Cause: message" of the newest WorkflowTaskFailed event (the first failure of the current streak). */
-async function lastTaskFailure(
+/**
+ * "Cause: message" of the WorkflowTaskFailed event since the last completed workflow task (the
+ * server records the first failure of a streak only); null when there is none, e.g. when the
+ * attempts timed out on a worker that died (a restarted worker picks those up by itself).
+ */
+async function currentTaskFailure(
   connection: Connection,
   namespace: string,
   workflowId: string,
   runId: string,
-): Promise<string> {
+): Promise<string | null> {
   const page = await connection.workflowService
     .getWorkflowExecutionHistoryReverse({ namespace, execution: { workflowId, runId }, maximumPageSize: 100 })
     .catch(() => null);
-  const failed = page?.history?.events?.find((e) => e.workflowTaskFailedEventAttributes);
+  const events = page?.history?.events ?? [];
+  const failed = events.find((e) => e.workflowTaskFailedEventAttributes || e.workflowTaskCompletedEventAttributes);
   const attrs = failed?.workflowTaskFailedEventAttributes;
-  if (!attrs) return 'the failure is not in the history yet';
+  if (!attrs) return null;
   const cause = causeName(attrs.cause ?? 0);
   const message = (attrs.failure?.message ?? '').replace(/\s+/g, ' ').trim();
   return cause && !message.startsWith(cause) ? `${cause}: ${message}` : message;
