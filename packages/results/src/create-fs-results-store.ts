@@ -32,8 +32,24 @@ export function createFsResultsStore(root: string): ResultsStore {
       const file = fileOf(key);
       return readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => absentAsNull(err));
     },
+    async putBinary(key, bytes) {
+      await writeAtomic(fileOf(key), bytes);
+    },
+    async getBinary(key) {
+      return readFile(fileOf(key)).catch((err: NodeJS.ErrnoException) => absentAsNull(err));
+    },
     async has(key) {
       return isFile(fileOf(key));
+    },
+    async copy(from, to) {
+      const source = fileOf(from);
+      const target = fileOf(to);
+      if (!(await isFile(source))) return isFile(target);
+      await withTempFile(target, (tmp) => copyFile(source, tmp));
+      return true;
+    },
+    async delete(key) {
+      await rm(fileOf(key), { force: true });
     },
     async list(prefix) {
       const base = normalizePrefix(prefix);

@@ -70,8 +70,33 @@ export function createS3ResultsStore(location: string, opts: S3ResultsStoreOptio
       const body = await get(key);
       return body === null ? null : body.transformToString('utf8');
     },
+    async putBinary(key, bytes) {
+      await put(key, { Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream' });
+    },
+    async getBinary(key) {
+      const body = await get(key);
+      return body === null ? null : body.transformToByteArray();
+    },
     async has(key) {
       return headObject(await s3(), where, objectKey(key));
+    },
+    async copy(from, to) {
+      const conn = await s3();
+      // Server-side copy: atomic at the destination like any put.
+      const source = `${where.bucket}/${objectKey(from)}`.split('/').map(encodeURIComponent).join('/');
+      try {
+        await conn.client.send(
+          new conn.CopyObjectCommand({ Bucket: where.bucket, Key: objectKey(to), CopySource: source }),
+        );
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return headObject(conn, where, objectKey(to));
+        throw err;
+      }
+    },
+    async delete(key) {
+      const { client, DeleteObjectCommand } = await s3();
+      await client.send(new DeleteObjectCommand({ Bucket: where.bucket, Key: objectKey(key) }));
     },
     async list(prefix) {
       const base = normalizePrefix(prefix);

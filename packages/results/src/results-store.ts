@@ -17,7 +17,17 @@ export interface ResultsStore {
   getJson(key: string): Promise<unknown>;
   putText(key: string, text: string): Promise<void>;
   getText(key: string): Promise<string | null>;
+  /** Bytes under a key (page images), atomic like putText. */
+  putBinary(key: string, bytes: Uint8Array): Promise<void>;
+  getBinary(key: string): Promise<Uint8Array | null>;
   has(key: string): Promise<boolean>;
+  /**
+   * `from` to `to` (same bytes), atomic at the destination; false when `from` is absent. Safe to
+   * repeat: a copy whose source is gone but whose destination is there reports true.
+   */
+  copy(from: string, to: string): Promise<boolean>;
+  /** Remove a key; absent is fine. */
+  delete(key: string): Promise<void>;
   /** Every key under `prefix` (a folder-like key; '' for all), recursive, sorted. */
   list(prefix: string): Promise<string[]>;
   /** Store a local file by its sha256; stored once, later calls only hash. */

@@ -13,7 +13,11 @@ export function scopeResultsStore(store: ResultsStore, prefix: string): ResultsS
     getJson: async (key) => store.getJson(inner(key)),
     putText: async (key, text) => store.putText(inner(key), text),
     getText: async (key) => store.getText(inner(key)),
+    putBinary: async (key, bytes) => store.putBinary(inner(key), bytes),
+    getBinary: async (key) => store.getBinary(inner(key)),
     has: async (key) => store.has(inner(key)),
+    copy: async (from, to) => store.copy(inner(from), inner(to)),
+    delete: async (key) => store.delete(inner(key)),
     list: async (sub) => {
       const keys = await store.list(joinKey(scope, normalizePrefix(sub)));
       return keys.map((k) => k.slice(scope.length + 1));

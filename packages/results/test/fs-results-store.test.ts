@@ -58,6 +58,27 @@ describe('filesystem results store', () => {
   });
 });
 
+describe('copies, deletes and bytes (archive-for-retry, page images)', () => {
+  it('copies a key whole, repeats safely after the source is gone, deletes idempotently', async () => {
+    const root = await tmp();
+    const store = createFsResultsStore(root);
+    await store.putJson('trials/s/t/1/record.json', { status: 'agent-failed' });
+    expect(await store.copy('trials/s/t/1/record.json', 'trials/s/t/1/attempts/1/record.json')).toBe(true);
+    await store.delete('trials/s/t/1/record.json');
+    await store.delete('trials/s/t/1/record.json');
+    // A repeated archive step: the source is gone, the copy is there.
+    expect(await store.copy('trials/s/t/1/record.json', 'trials/s/t/1/attempts/1/record.json')).toBe(true);
+    expect(await store.copy('trials/s/t/2/record.json', 'trials/s/t/2/attempts/1/record.json')).toBe(false);
+    expect(await store.list('trials')).toEqual(['s/t/1/attempts/1/record.json'].map((k) => `trials/${k}`));
+    expect(await readFile(path.join(root, 'trials/s/t/1/attempts/1/record.json'), 'utf8')).toBe(
+      '{\n  "status": "agent-failed"\n}\n',
+    );
+    await store.putBinary('pages/ab/page-1.png', new Uint8Array([1, 2, 3]));
+    expect([...((await store.getBinary('pages/ab/page-1.png')) ?? [])]).toEqual([1, 2, 3]);
+    expect(await store.getBinary('pages/ab/page-2.png')).toBeNull();
+  });
+});
+
 describe('atomic writes', () => {
   it('leaves the previous value and no file behind when the value cannot be serialized', async () => {
     const root = await tmp();

@@ -79,6 +79,25 @@ describe('S3 results store', () => {
     expect(store.location).toBe(`s3://${BUCKET}/runs/r${prefixes}/`);
   });
 
+  it('copies server-side, repeats a copy whose source is gone, deletes idempotently, keeps bytes', async () => {
+    const store = freshStore();
+    await store.putJson('trials/s/t/1/record.json', { status: 'agent-failed' });
+    await store.putText('trials/s/t/1/transcript.log', 'log\n');
+    expect(await store.copy('trials/s/t/1/record.json', 'trials/s/t/1/attempts/1/record.json')).toBe(true);
+    await store.delete('trials/s/t/1/record.json');
+    await store.delete('trials/s/t/1/record.json');
+    expect(await store.copy('trials/s/t/1/record.json', 'trials/s/t/1/attempts/1/record.json')).toBe(true);
+    expect(await store.copy('trials/s/t/9/record.json', 'trials/s/t/9/attempts/1/record.json')).toBe(false);
+    expect(await store.list('trials/s/t/1')).toEqual([
+      'trials/s/t/1/attempts/1/record.json',
+      'trials/s/t/1/transcript.log',
+    ]);
+    expect(await store.getJson('trials/s/t/1/attempts/1/record.json')).toEqual({ status: 'agent-failed' });
+    await store.putBinary('pages/ab/page-1.png', new Uint8Array([1, 2, 3]));
+    expect([...((await store.getBinary('pages/ab/page-1.png')) ?? [])]).toEqual([1, 2, 3]);
+    expect(await store.getBinary('pages/ab/page-2.png')).toBeNull();
+  });
+
   it('lists keys under a prefix recursively and sorted, not a sibling that shares the prefix', async () => {
     const store = freshStore();
     for (const key of ['b/2.json', 'a/z/1.json', 'a/1.json', 'ab/1.json', 'job.json']) await store.putJson(key, {});
