@@ -3,8 +3,7 @@
 // failed record stays as history, no reader takes it for the current result, and the new attempt
 // starts with nothing of the old one. Projects keep their subtask checkpoints (they resume from
 // the last one); only their failure or cancellation note moves.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { RetryKind, TrialInput, TrialStatus } from '@assay/core';
 import {
   ATTEMPTS_DIR,
@@ -14,11 +13,14 @@ import {
   TRIALS_PREFIX,
   attemptDirKey,
   openResultsStore,
+  type ResultsStore,
 } from '@assay/results';
 import { trialPaths } from './trial-paths.js';
 import { unmountWorkVolume } from './workspace-volume.js';
 
 const INFRA_FAILURE_FILE = 'infra-failure.json';
+/** The files that decide whether a unit runs again. */
+const MARKERS = [RECORD_FILE, INFRA_FAILURE_FILE, CANCELLED_FILE];
 
 /** Unit folders (`trials/s/t/n`, `projects/s/p/n`) whose last attempt ended as `retry` asks; returns them. */
 export async function archiveForRetry(args: { resultsDir: string; retry: RetryKind[] }): Promise<string[]> {
@@ -42,7 +44,9 @@ export async function archiveForRetry(args: { resultsDir: string; retry: RetryKi
             ((status === 'agent-failed' || status === 'agent-timeout') && args.retry.includes('agent-failed')))) ||
         (!names.has(RECORD_FILE) && (names.has(INFRA_FAILURE_FILE) || names.has(CANCELLED_FILE)));
       if (!again) continue;
-      moveToAttempt(args.resultsDir, dir, prefix === TRIALS_PREFIX ? null : [INFRA_FAILURE_FILE, CANCELLED_FILE]);
+      const only = prefix === TRIALS_PREFIX ? null : [INFRA_FAILURE_FILE, CANCELLED_FILE];
+      await moveToAttempt(store, dir, [...names], only);
+      if (prefix === TRIALS_PREFIX) discardTrialWork(args.resultsDir, dir);
       archived.push(dir);
     }
   }
@@ -50,21 +54,35 @@ export async function archiveForRetry(args: { resultsDir: string; retry: RetryKi
 }
 
 /**
- * The unit folder's own files (or only `only`) into its next attempts/<n>/, and for a task trial
- * its work volume removed (a new attempt starts from the inputs). The results folder is local
- * to the worker here, as for the transcript and agent result the harness writes.
+ * The unit folder's own files (or only `only`) into its next attempts/<n>/, by store copies and
+ * deletes so it works on any backend. Safe to repeat after a crash: copies write the same bytes,
+ * and the files that decide whether a unit runs again (its record, its failure note) move last,
+ * so an interrupted archive is found again and finishes into the same attempts/<n>/.
  */
-function moveToAttempt(resultsDir: string, dir: string, only: string[] | null): void {
-  const local = path.join(resultsDir, dir);
-  const attemptsDir = path.join(local, ATTEMPTS_DIR);
-  const n = existsSync(attemptsDir) ? readdirSync(attemptsDir).length + 1 : 1;
-  const target = path.join(resultsDir, attemptDirKey(dir, n));
-  mkdirSync(target, { recursive: true });
-  for (const name of readdirSync(local)) {
-    if (name === ATTEMPTS_DIR || (only && !only.includes(name))) continue;
-    renameSync(path.join(local, name), path.join(target, name));
+async function moveToAttempt(store: ResultsStore, dir: string, names: string[], only: string[] | null): Promise<void> {
+  const n = await nextAttempt(store, dir);
+  const moving = names.filter((name) => only === null || only.includes(name));
+  const ordered = [...moving.filter((m) => !MARKERS.includes(m)), ...moving.filter((m) => MARKERS.includes(m))];
+  for (const name of ordered) {
+    await store.copy(`${dir}/${name}`, `${attemptDirKey(dir, n)}/${name}`);
+    await store.delete(`${dir}/${name}`);
   }
-  if (only) return;
+}
+
+/** One past the last finished attempt; an attempt folder without any marker is an interrupted archive: reused. */
+async function nextAttempt(store: ResultsStore, dir: string): Promise<number> {
+  const byAttempt = new Map<number, Set<string>>();
+  for (const key of await store.list(`${dir}/${ATTEMPTS_DIR}`)) {
+    const [n = '', name = ''] = key.slice(dir.length + ATTEMPTS_DIR.length + 2).split('/');
+    if (/^[1-9][0-9]*$/.test(n)) byAttempt.set(Number(n), (byAttempt.get(Number(n)) ?? new Set()).add(name));
+  }
+  const last = Math.max(0, ...byAttempt.keys());
+  const lastNames = byAttempt.get(last);
+  return lastNames && !MARKERS.some((m) => lastNames.has(m)) ? last : last + 1;
+}
+
+/** A task trial's local work, gone: a new attempt starts from the inputs. */
+function discardTrialWork(resultsDir: string, dir: string): void {
   const [, system = '', taskId = '', trial = ''] = dir.split('/');
   discardWorkDir(
     trialPaths({ resultsDir, system: { id: system } as TrialInput['system'], taskId, trial: Number(trial) }).workDir,

@@ -99,7 +99,9 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       if (harbor.isHarborTask(task)) return harbor.runHarborTrialAgent(deps.docker, { ...args, task });
       return runHarness(deps, {
         workflowId: args.workflowId,
-        resultDir: trialPaths(trial).dir,
+        store: openResultsStore(trial.resultsDir),
+        resultKey: trialDirKey(trial.system.id, trial.taskId, trial.trial),
+        stateDir: trialPaths(trial).dir,
         system: trial.system,
         evaluatorDir: path.join(task.dir, 'evaluator'),
         workspace: args.workspace.workspace,

@@ -12,7 +12,7 @@ import { runHarness, type AgentRun } from './run-harness.js';
 import { emptyDir, mountWorkVolume } from './workspace-volume.js';
 
 export function createProjectWorkspaceActivities(ctx: ProjectContext) {
-  const { deps, projectOf, storeOf, projectKey } = ctx;
+  const { deps, projectOf, storeOf, projectKey, subtaskKey } = ctx;
   return {
     async prepareProjectWorkspace(input: ProjectTrialInput): Promise<{ stages: { id: string; subtasks: string[] }[] }> {
       const project = projectOf(input);
@@ -59,7 +59,9 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderSubtaskInstruction(project, spec));
       return runHarness(deps, {
         workflowId: args.workflowId,
-        resultDir: p.subtaskDir(subtask.subtaskId),
+        store: storeOf(subtask.project),
+        resultKey: subtaskKey(subtask.project, subtask.subtaskId),
+        stateDir: p.subtaskDir(subtask.subtaskId),
         system: subtask.project.system,
         evaluatorDir: path.join(project.dir, 'evaluator'),
         workspace: p.workspace,

@@ -52,7 +52,7 @@ export interface WaitHooks {
    * the container is found missing and before creating one: the finishing attempt writes its
    * result before it removes the container, so this order never starts a second agent.
    */
-  finishedElsewhere: () => boolean;
+  finishedElsewhere: () => boolean | Promise<boolean>;
   heartbeat: (details: unknown) => void;
   sleep: (ms: number) => Promise<void>;
   cancelled: () => boolean;
@@ -72,7 +72,7 @@ export async function runAgentContainer(
   let reattached = true;
   let info = await inspectOrNull(container);
   if (!info) {
-    if (hooks.finishedElsewhere()) throw new FinishedElsewhere();
+    if (await hooks.finishedElsewhere()) throw new FinishedElsewhere();
     reattached = false;
     container = await createOrFind(docker, name, req);
     info = await container.inspect();

@@ -1,7 +1,6 @@
 // Run one agent session (a single task, or one subtask of a project) in its
-// harness container, exactly once: the result is written next to the trial and
-// returned as is on any retry, and a retry before that re-attaches to the container.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// harness container, exactly once: the result is written to the results store next to the
+// trial and returned as is on any retry, and a retry before that re-attaches to the container.
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
@@ -16,7 +15,7 @@ import {
   type AgentContainerResult,
   type TemporalServerRef,
 } from './run-agent-container.js';
-import { writeFileAtomic, writeJsonAtomic } from './write-file-atomic.js';
+import type { ResultsStore } from '@assay/results';
 
 export interface AgentRun {
   exitCode: number | null;
@@ -35,8 +34,11 @@ export interface AgentRun {
 
 export interface HarnessRunArgs {
   workflowId: string;
-  /** Folder receiving agent-result.json and transcript.log. */
-  resultDir: string;
+  /** The job's results store, and the unit's key in it that receives agent-result.json and transcript.log. */
+  store: ResultsStore;
+  resultKey: string;
+  /** Local folder of the harness's session state (survives a retry of the activity on this worker). */
+  stateDir: string;
   system: SystemSpec;
   /** The task's or project's evaluator folder (only scripted test instruments mount parts of it). */
   evaluatorDir: string;
@@ -56,8 +58,10 @@ export interface HarnessDeps {
 }
 
 export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promise<AgentRun> {
-  const resultFile = path.join(args.resultDir, 'agent-result.json');
-  if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
+  const resultKey = `${args.resultKey}/agent-result.json`;
+  const recorded = async () => (await args.store.getJson(resultKey)) as AgentRun | null;
+  const earlier = await recorded();
+  if (earlier) return earlier;
   const ctx = Context.current();
   // The session folder sits next to the workspace: one per trial, shared by a project's subtasks.
   const planned = await heartbeatWhile(ctx, () =>
@@ -67,14 +71,14 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       images: deps.images,
       runId: args.workflowId,
       sessionDir: path.join(path.dirname(args.workspace), 'session'),
-      stateFile: path.join(args.resultDir, 'session-state.json'),
+      stateFile: path.join(args.stateDir, 'session-state.json'),
       limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
     }),
   );
   let result;
   try {
     result = await runAgentContainer(deps.docker, containerRequest(args, planned.plan, deps.temporalServer), {
-      finishedElsewhere: () => existsSync(resultFile),
+      finishedElsewhere: async () => (await recorded()) !== null,
       heartbeat: (d) => ctx.heartbeat(d),
       sleep: (ms) => ctx.sleep(ms),
       // Only a cancellation the workflow asked for stops the agent: an attempt cancelled because its
@@ -83,8 +87,8 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     });
   } catch (err) {
     // A concurrent attempt (e.g. after a heartbeat timeout under load) finished first: use its result.
-    if (err instanceof FinishedElsewhere && existsSync(resultFile))
-      return JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun;
+    const elsewhere = err instanceof FinishedElsewhere ? await recorded() : null;
+    if (elsewhere) return elsewhere;
     // Cancelled (`assay cancel`, `pause --now`): the stopped container goes too, so a later run of
     // the same workflow id starts a fresh agent instead of re-attaching to a dead one.
     if (cancelRequested(ctx)) {
@@ -94,9 +98,9 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     throw err;
   }
   const run = agentRunOf(result, planned.collect ? planned.collect(result.logs) : null, args, ctx.info.attempt);
-  mkdirSync(args.resultDir, { recursive: true });
-  writeFileAtomic(path.join(args.resultDir, 'transcript.log'), result.logs);
-  writeJsonAtomic(resultFile, run);
+  // The transcript first: agent-result.json is what marks the run finished.
+  await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
+  await args.store.putJson(resultKey, run);
   await removeContainer(deps.docker, args.workflowId);
   return run;
 }

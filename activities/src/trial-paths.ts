@@ -2,9 +2,10 @@
 // its transcript. Keys of what is recorded are @assay/results' business.
 import path from 'node:path';
 import type { TrialInput } from '@assay/core';
+import { scratchRootOf } from '@assay/results';
 
 export interface TrialPaths {
-  /** Where the harness writes the transcript and agent result (beside the record). */
+  /** Local scratch of the trial's results (the harness's session state); its folder in a folder store. */
   dir: string;
   /** Scratch area of the trial: the mounted workspace and the instruction folder. */
   workDir: string;
@@ -14,8 +15,9 @@ export interface TrialPaths {
 }
 
 export function trialPaths(t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId' | 'trial'>): TrialPaths {
-  const dir = path.join(t.resultsDir, 'trials', t.system.id, t.taskId, String(t.trial));
-  const workDir = path.join(t.resultsDir, 'work', t.system.id, t.taskId, String(t.trial));
+  const root = scratchRootOf(t.resultsDir);
+  const dir = path.join(root, 'trials', t.system.id, t.taskId, String(t.trial));
+  const workDir = path.join(root, 'work', t.system.id, t.taskId, String(t.trial));
   return {
     dir,
     workDir,

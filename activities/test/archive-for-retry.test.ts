@@ -60,4 +60,22 @@ describe('archiveForRetry', () => {
     ]);
     expect(await archiveForRetry({ resultsDir: dir, retry: ['infra-failed', 'agent-failed'] })).toEqual([]);
   });
+
+  it('finishes an archive a crash interrupted into the same attempt, the deciding record moved last', async () => {
+    // The crash came after transcript.log was copied and deleted, before record.json moved.
+    const dir = results({
+      'trials/s/failed/1/record.json': { status: 'agent-failed' },
+      'trials/s/failed/1/agent-result.json': { exitCode: 3 },
+      'trials/s/failed/1/attempts/1/record.json': { status: 'agent-failed' },
+      'trials/s/failed/1/attempts/2/transcript.log': 'log',
+    });
+    const store = openResultsStore(dir);
+    expect(await archiveForRetry({ resultsDir: dir, retry: ['agent-failed'] })).toEqual(['trials/s/failed/1']);
+    expect(await store.list('trials/s/failed/1')).toEqual([
+      'trials/s/failed/1/attempts/1/record.json',
+      'trials/s/failed/1/attempts/2/agent-result.json',
+      'trials/s/failed/1/attempts/2/record.json',
+      'trials/s/failed/1/attempts/2/transcript.log',
+    ]);
+  });
 });

@@ -14,3 +14,5 @@ export { storeFile } from './store-file.js';
 export { snapshotDirectory, type Snapshot } from './snapshot-directory.js';
 export { restoreSnapshot } from './restore-snapshot.js';
 export { createS3ResultsStore, s3ClientFromEnv, type S3ResultsStoreOptions } from './create-s3-results-store.js';
+export { isRemoteLocation, scratchRootOf } from './scratch-root.js';
+export { resultsStoreProblem, storeErrorSentence } from './check-results-store.js';
