@@ -17,6 +17,7 @@ import {
   readProjectRecords,
   readTrialRecords,
   restoreSnapshot,
+  scratchRootOf,
   writeProjectRecord,
   writeTrialRecord,
   type ResultsStore,
@@ -56,7 +57,8 @@ export async function judgeCommand(
   const ctx: Rejudging = {
     store,
     out: store.scoped(judgeRootKey(name)),
-    scratch: path.join(job.resultsDir, 'work', 'judges', name),
+    // Restored submissions are local scratch: the results folder's work/, or the worker's for a remote store.
+    scratch: path.join(scratchRootOf(job.resultsDir), 'work', 'judges', name),
     setup,
     tools: { evidence: createEvidenceTools(), judge: judgeFor(setup, { resultsDir: job.resultsDir }) },
     benchmark: job.benchmark,
@@ -80,7 +82,7 @@ export async function judgeCommand(
   });
   rmSync(ctx.scratch, { recursive: true, force: true });
   const expected = new Map(job.spec.systems.map((s) => [s.id, trials.filter((r) => r.system.id === s.id).length]));
-  const outDir = path.join(job.resultsDir, judgeRootKey(name));
+  const outDir = ctx.out.location;
   printSummary({ trials, projects, expected, cost: sumJudgeCosts(costs), outDir, json: opts.json === true });
 }
 

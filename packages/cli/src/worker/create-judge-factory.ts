@@ -1,11 +1,13 @@
 // The one place a job's judge setup becomes a real judge: @assay/judge over @assay/evidence,
-// with the verdict cache and page images under the job's results folder. Used by the worker
+// with the verdict cache and page images in the job's results store. Used by the worker
 // and by `assay judge` alike.
 import path from 'node:path';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeFactory } from '@assay/activities';
 import type { ParserPool } from '@assay/evidence';
-import { createDirectoryVerdictCache, createJudge, createJudgeModel, type JudgeRunResult } from '@assay/judge';
-import { createEvidenceSource } from './evidence-source.js';
+import { isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
+import { createJudge, createJudgeModel, type JudgeRunResult } from '@assay/judge';
+import { createEvidenceSource, PAGES_PREFIX } from './evidence-source.js';
+import { createStoreVerdictCache } from './store-verdict-cache.js';
 import { buildPooledView, sharedParserPool } from './evidence-tools.js';
 
 export function createJudgeFactory(opts: {
@@ -22,12 +24,14 @@ export function createJudgeFactory(opts: {
       model: createJudgeModel(setup, { env: process.env }),
       openEvidence: async (dir) =>
         createEvidenceSource(await buildPooledView(parsers, dir), {
-          // Page images are rendered once per file content, whichever trial or setup asks.
-          pagesDir: path.join(resultsDir, 'pages'),
+          // Page images are rendered once per file content, whichever trial or setup asks: locally (the
+          // results folder itself, or the worker's scratch of a remote store), then kept in the store.
+          pagesDir: path.join(scratchRootOf(resultsDir), PAGES_PREFIX),
+          keepPages: isRemoteLocation(resultsDir) ? openResultsStore(resultsDir).scoped(PAGES_PREFIX) : null,
           contextVersion: EVIDENCE_CONTEXT_VERSION,
         }),
       evidenceContextVersion: EVIDENCE_CONTEXT_VERSION,
-      cache: createDirectoryVerdictCache(path.join(resultsDir, 'judge-cache'), opts.log),
+      cache: createStoreVerdictCache(openResultsStore(resultsDir), opts.log),
       onRun: opts.onRun,
     });
   };

@@ -12,10 +12,14 @@ import {
   type SubmissionView,
 } from '@assay/evidence';
 import type { EvidenceSource } from '@assay/judge';
+import type { ResultsStore } from '@assay/results';
+
+/** Page images of a results location: `pages/<sha256>/<page>.png`. */
+export const PAGES_PREFIX = 'pages';
 
 export function createEvidenceSource(
   view: SubmissionView,
-  opts: { pagesDir: string; contextVersion: string },
+  opts: { pagesDir: string; contextVersion: string; keepPages?: ResultsStore | null },
 ): EvidenceSource {
   const rendered = new Map<string, Promise<string[]>>();
   return {
@@ -37,9 +41,13 @@ export function createEvidenceSource(
       if (!f) return null;
       let pages = rendered.get(f.path);
       if (!pages) {
-        const out = path.join(opts.pagesDir, f.sha256 ?? f.path.replaceAll('/', '__'));
+        const name = f.sha256 ?? f.path.replaceAll('/', '__');
+        const out = path.join(opts.pagesDir, name);
         mkdirSync(out, { recursive: true });
-        pages = renderPageImages(path.join(view.root, f.path), out).then((r) => r.pages);
+        pages = renderPageImages(path.join(view.root, f.path), out).then(async (r) => {
+          if (opts.keepPages) await keepPageImages(opts.keepPages, name, r.pages);
+          return r.pages;
+        });
         rendered.set(f.path, pages);
       }
       const png = (await pages)[page - 1];
@@ -47,4 +55,10 @@ export function createEvidenceSource(
     },
     renderOverview: () => renderSubmissionText(view, { maxCharsPerFile: 2_000 }),
   };
+}
+
+/** Rendered pages into a remote store beside the records (a folder store renders in place). */
+async function keepPageImages(store: ResultsStore, name: string, pages: readonly string[]): Promise<void> {
+  for (const png of pages)
+    if (existsSync(png)) await store.putBinary(`${name}/${path.basename(png)}`, new Uint8Array(readFileSync(png)));
 }
