@@ -20,8 +20,12 @@ function exists(abs: string): boolean {
   }
 }
 
-/** Why results cannot be written to `dir` (absolute), or null. */
+/**
+ * Why results cannot be written to `dir` (absolute), or null. An s3:// location is not a folder:
+ * the results store checks it (bucket, credentials, endpoint) before a job is submitted.
+ */
 export function resultsDirProblem(dir: string): string | null {
+  if (/^s3:\/\//i.test(dir)) return null;
   const literal = kernelFs(dir);
   if (literal) return messages.resultsOnKernelFs(dir, literal);
   let existing = dir;

@@ -59,8 +59,8 @@ export function inspectJob(
   const warnings = inspected?.warnings ?? [];
   if (inspected?.listed) checkFilters(yaml, raw, inspected.listed);
   const resultsUrl = str(raw.results);
-  // A URL would otherwise resolve as a relative folder named "s3:"; the workers still need a local folder.
-  if (resultsUrl !== undefined && isUrl(resultsUrl))
+  // A URL would otherwise resolve as a relative folder named "s3:"; s3:// is a results store of its own.
+  if (resultsUrl !== undefined && isUrl(resultsUrl) && !isS3Url(resultsUrl))
     yaml.report(['results'], messages.resultsUrlNotSupported(resultsUrl));
   const resultsDir = resultsDirOf(raw, abs, opts.repoRoot);
   const resources = spec?.resources ?? null;
@@ -86,10 +86,16 @@ function checkFilters(yaml: YamlFile, raw: Raw, listed: NonNullable<LoadResult['
 }
 
 const isUrl = (s: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+/** `s3://bucket/prefix`: its bucket, prefix and reachability are checked by the results store (`run`, `validate`). */
+const isS3Url = (s: string): boolean => /^s3:\/\//i.test(s);
 
-/** The job's results folder: `results` relative to the job file, else .assay/results/<id> under the repository. */
+/**
+ * The job's results location: an s3:// URL as written (without trailing slashes), else a folder:
+ * `results` relative to the job file, or .assay/results/<id> under the repository.
+ */
 function resultsDirOf(raw: Raw, jobFile: string, repoRoot: string): string | null {
   const results = str(raw.results);
+  if (results !== undefined && isS3Url(results)) return results.trim().replace(/\/+$/, '');
   if (results !== undefined && isUrl(results)) return null;
   if (results !== undefined) return path.resolve(path.dirname(jobFile), results);
   const id = str(raw.id);

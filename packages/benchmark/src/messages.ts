@@ -92,7 +92,7 @@ export const messages = {
   resultsOnKernelFs: (dir: string, fs: string) =>
     `results folder ${dir} is on ${fs}, a kernel filesystem; give a real folder (the default is .assay/results/<id>)`,
   resultsUrlNotSupported: (url: string) =>
-    `${url}: a job's results must be a local folder for now (the S3 backend of @assay/results is not yet used by workers, which write transcripts, verdict caches and page images to local paths)`,
+    `${url}: a job's results are a local folder or an s3://bucket/prefix location; this scheme is not supported`,
   resultsNotAFolder: (dir: string) => `results folder ${dir} exists and is not a folder`,
   resultsUnderFile: (dir: string, file: string) => `results folder ${dir} cannot be made: ${file} is a file`,
   resultsNotWritable: (dir: string, detail: string) => `results folder ${dir} cannot be written: ${detail}`,

@@ -158,11 +158,19 @@ describe('job: results folder', () => {
     ]);
   });
 
-  it('refuses a results URL, saying why, instead of making a folder named after it', () => {
-    const { dir, file } = setUp({ ...baseJob(), results: 's3://bucket/runs' });
+  it('refuses a results URL of another scheme, saying why, instead of making a folder named after it', () => {
+    const { dir, file } = setUp({ ...baseJob(), results: 'gs://bucket/runs' });
     expect(plain(inspectJob(file, { repoRoot: dir, cwd: dir }).issues)).toEqual([
-      expect.stringMatching(/^job\.yaml:results: s3:\/\/bucket\/runs: a job's results must be a local folder for now/),
+      expect.stringMatching(/^job\.yaml:results: gs:\/\/bucket\/runs: a job's results are a local folder or an s3:/),
     ]);
+    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' })).not.toMatch(/gs/);
+  });
+
+  it('takes an s3:// results location as written (the store is checked before a run, not here)', () => {
+    const { dir, file } = setUp({ ...baseJob(), results: 's3://bucket/runs/' });
+    const { job, issues } = inspectJob(file, { repoRoot: dir, cwd: dir });
+    expect(issues).toEqual([]);
+    expect(job?.resultsDir).toBe('s3://bucket/runs');
     expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' })).not.toMatch(/s3/);
   });
 

@@ -54,10 +54,18 @@ export async function assertRunnable(
     process.env,
     opts.worker ? 'here' : 'elsewhere',
   );
-  const issues = [...machineIssues(job), ...(opts.worker ? keys : [])];
+  const store = await resultsStoreIssues(job, label);
+  const issues = [...machineIssues(job), ...store, ...(opts.worker ? keys : [])];
   if (issues.length > 0) throw invalid(issues);
   const warn = opts.warn ?? ((line: string) => console.error(line));
   for (const k of opts.worker ? [] : keys) warn(messages.warning(formatIssue(k)));
+}
+
+/** An s3:// results location that this machine cannot reach or write, as the job file's `results` issue. */
+export async function resultsStoreIssues(job: LoadedJob, label: string): Promise<Issue[]> {
+  const { resultsStoreProblem } = await import('@assay/results');
+  const reason = await resultsStoreProblem(job.resultsDir);
+  return reason === null ? [] : [{ file: label, field: 'results', reason }];
 }
 
 /** `--retry infra-failed,agent-failed`: infra failures always run again; agent failures on request. */

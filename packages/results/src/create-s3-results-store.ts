@@ -27,10 +27,14 @@ export interface S3ResultsStoreOptions {
  * profiles, instance roles), never from a job file. ASSAY_S3_ENDPOINT (or AWS_ENDPOINT_URL_S3) points at an
  * S3-compatible server, addressed path-style.
  */
-export async function s3ClientFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<S3Client> {
+export async function s3ClientFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: { maxAttempts?: number } = {},
+): Promise<S3Client> {
   const endpoint = env.ASSAY_S3_ENDPOINT ?? env.AWS_ENDPOINT_URL_S3;
   const { S3Client } = await loadSdk();
   return new S3Client({
+    ...overrides,
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     // Checksums only where S3 requires them: S3-compatible servers differ on the default trailers.

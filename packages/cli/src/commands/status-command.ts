@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import type { JobProgress } from '@assay/core';
 import { selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
-import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
+import {
+  isRemoteLocation,
+  jobKey,
+  openResultsStore,
+  readProjectRecords,
+  readTrialRecords,
+  storeErrorSentence,
+  type ResultsStore,
+} from '@assay/results';
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
 import { loadJobOrFail } from '../job-input.js';
@@ -33,10 +41,13 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
       if (err instanceof CliError && !(err instanceof TemporalUnreachableError)) throw err;
     }
   }
-  if (!workflow && !existsSync(job.resultsDir)) throw new CliError(messages.temporalUnreachable(address));
-  // Invalid records are left out of the summary, as before; a missing folder reads as empty.
   const store = openResultsStore(job.resultsDir);
-  const records = await readTrialRecords(store, { problems: [] });
+  if (!workflow && !(await hasResults(job.resultsDir, store)))
+    throw new CliError(messages.temporalUnreachable(address));
+  // Invalid records are left out of the summary, as before; a missing folder reads as empty.
+  const records = await readTrialRecords(store, { problems: [] }).catch((err: unknown) => {
+    throw storeError(job.resultsDir, err);
+  });
   const tasks = selectTasks(job).length;
   const summary =
     tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
@@ -64,6 +75,19 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   // What is on disk was shown, but the job's state is unknown: not a success.
   if (!workflow) throw new CliError(messages.temporalUnreachable(address));
   if (stuck.length > 0) throw new CliError(messages.jobStuck(job.spec.id, stuck.length));
+}
+
+/** Whether the job left anything to summarize: its folder, or its job.json in a remote store. */
+async function hasResults(location: string, store: ResultsStore): Promise<boolean> {
+  if (!isRemoteLocation(location)) return existsSync(location);
+  return store.has(jobKey()).catch((err: unknown) => {
+    throw storeError(location, err);
+  });
+}
+
+/** A remote store that fails while being read: one sentence naming it and why. */
+function storeError(location: string, err: unknown): unknown {
+  return isRemoteLocation(location) ? new CliError(storeErrorSentence(location, err)) : err;
 }
 
 /**
