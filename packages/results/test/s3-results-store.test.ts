@@ -7,7 +7,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ensureVersitygw, startS3Server, type S3Server } from '@assay/infra';
+import { ensureVersitygw, freePort, startS3Server, type S3Server } from '@assay/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   casKey,
@@ -15,6 +15,7 @@ import {
   openResultsStore,
   readTrialRecords,
   restoreSnapshot,
+  resultsStoreProblem,
   snapshotDirectory,
   writeTrialRecord,
   type ResultsStore,
@@ -187,6 +188,35 @@ describe('S3 results store', () => {
     await restoreSnapshot(store, snap.files, dest, 'outputs/');
     expect(await readFile(path.join(dest, 'deep', 'table.csv'), 'utf8')).toBe('a,b\n1,2\n');
     expect(Buffer.from(await store.readBlob(snap.manifestSha256)).toString()).toBe(JSON.stringify(snap.files));
+  });
+
+  it('checks a store before a job uses it: each bad configuration is one sentence, a good one leaves nothing', async () => {
+    const location = `s3://${BUCKET}/checked/r${++prefixes}`;
+    const env = { ASSAY_S3_ENDPOINT: server.endpoint };
+    const clientWith = (endpoint: string, secret: string) =>
+      new S3Client({
+        region: 'us-east-1',
+        endpoint,
+        forcePathStyle: true,
+        maxAttempts: 1,
+        credentials: { accessKeyId: server.accessKey, secretAccessKey: secret },
+      });
+    expect(await resultsStoreProblem(location, { client, env })).toBeNull();
+    expect(await createS3ResultsStore(location, { client }).list('')).toEqual([]);
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = clientWith(closed, server.secretKey);
+    expect(await resultsStoreProblem(location, { client: unreachable, env: { ASSAY_S3_ENDPOINT: closed } })).toMatch(
+      new RegExp(`^results location ${location}: ${closed} cannot be reached \\(ECONNREFUSED`),
+    );
+    const wrong = clientWith(server.endpoint, 'not-the-secret');
+    expect(await resultsStoreProblem(location, { client: wrong, env })).toMatch(
+      new RegExp(`^results location ${location}: ${server.endpoint} refused the credentials`),
+    );
+    expect(await resultsStoreProblem('s3://no-such-bucket/x', { client, env })).toBe(
+      `results location s3://no-such-bucket/x: bucket "no-such-bucket" does not exist at ${server.endpoint} (create it first)`,
+    );
+    expect(await resultsStoreProblem('s3://Bad_Bucket/x', { client, env })).toMatch(/is not a bucket name/);
+    for (const c of [unreachable, wrong]) c.destroy();
   });
 
   it('is opened from an s3:// location with the endpoint and credentials in the environment only', async () => {
