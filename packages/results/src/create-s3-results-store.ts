@@ -114,13 +114,21 @@ export function createS3ResultsStore(location: string, opts: S3ResultsStoreOptio
       const found = await hashFile(localFile);
       const key = casKey(found.sha256);
       if (await store.has(key)) return found;
-      await put(key, {
-        Body: createReadStream(localFile),
-        ContentLength: found.size,
-        ChecksumSHA256: Buffer.from(found.sha256, 'hex').toString('base64'),
-      }).catch((err: Error) => {
-        throw new Error(`${localFile} was not stored in ${store.location}: ${err.name}: ${err.message}`);
-      });
+      // Closed whatever the SDK did with it: an open descriptor would keep a trial's work volume busy.
+      const body = createReadStream(localFile);
+      try {
+        await put(key, {
+          Body: body,
+          ContentLength: found.size,
+          ChecksumSHA256: Buffer.from(found.sha256, 'hex').toString('base64'),
+        });
+      } catch (err) {
+        throw new Error(
+          `${localFile} was not stored in ${store.location}: ${(err as Error).name}: ${(err as Error).message}`,
+        );
+      } finally {
+        body.destroy();
+      }
       return found;
     },
     async putBytes(bytes) {
