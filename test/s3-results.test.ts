@@ -198,7 +198,7 @@ describe('results in an S3 bucket', () => {
     expect(Object.keys(fromS3).length).toBeGreaterThan(0);
     expect(Object.keys(fromS3)).toEqual(Object.keys(fromFs));
     for (const [file, table] of Object.entries(fromFs)) expect(fromS3[file], file).toEqual(table);
-  });
+  }, 300_000);
 
   it('serves the bucket in the viewer as it serves the folder', async () => {
     const overview = async (job: string): Promise<string> => {
@@ -216,7 +216,7 @@ describe('results in an S3 bucket', () => {
     const [fromS3, fromFs] = [await overview(s3Job), await overview(fsJob)];
     for (const id of ['legal-nda-review', 'fin-term-loan-schedule', 'fdd-hengtai']) expect(fromS3, id).toContain(id);
     expect(fromS3.match(/"oracle"/g)?.length).toBe(fromFs.match(/"oracle"/g)?.length);
-  });
+  }, 300_000);
 
   it('re-judges from the bucket into judges/<name>/ in the bucket, as from the folder', async () => {
     const setup = path.join(scratch, 'batched.yaml');
@@ -237,7 +237,7 @@ describe('results in an S3 bucket', () => {
     expect(semantic(byUnit(await readProjects(s3Again)), 's3e2e-s3')).toEqual(
       semantic(byUnit(await readProjects(fsAgain)), 's3e2e-fs'),
     );
-  });
+  }, 300_000);
 
   it('refuses an unreachable endpoint, wrong credentials and a missing bucket in one sentence, writing nothing', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
@@ -259,5 +259,5 @@ describe('results in an S3 bucket', () => {
     expect(await openResultsStore(`${LOCATION}/bad`).list('')).toEqual([]);
     const status = await cli(['status', jobOf('s3e2e-bad', `${LOCATION}/bad`), '--json']);
     expect(status.text).toMatch(/not found|no job/i);
-  });
+  }, 300_000);
 });
