@@ -52,7 +52,12 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
     const task = taskOf(args.trial);
     if (harbor.isHarborTask(task))
-      return harbor.evaluateHarborTrial(deps.docker, { trial: args.trial, task, workflowId: workflowIdNow() });
+      return harbor.evaluateHarborTrial(deps.docker, {
+        trial: args.trial,
+        task,
+        workflowId: workflowIdNow(),
+        server: deps.temporalServer,
+      });
     const judge = deps.judgeFor?.(args.trial.judge, { resultsDir: args.trial.resultsDir }) ?? null;
     return evaluateTaskSubmission(
       { evidence: deps.evidence, judge },
@@ -96,7 +101,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     async runAgent(args: { trial: TrialInput; workspace: PreparedWorkspace; workflowId: string }): Promise<AgentRun> {
       const { trial } = args;
       const task = taskOf(trial);
-      if (harbor.isHarborTask(task)) return harbor.runHarborTrialAgent(deps.docker, { ...args, task });
+      if (harbor.isHarborTask(task))
+        return harbor.runHarborTrialAgent(deps.docker, { ...args, task, server: deps.temporalServer });
       return runHarness(deps, {
         workflowId: args.workflowId,
         store: openResultsStore(trial.resultsDir),

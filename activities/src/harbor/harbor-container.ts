@@ -94,12 +94,12 @@ async function oneAtATime(runId: string, step: () => Promise<void>): Promise<voi
 export async function runHarborContainer(
   docker: Docker,
   spec: HarborContainerSpec,
-  hooks: { fresh: () => void; finished: () => boolean },
+  hooks: { fresh: () => void; finished: () => Promise<boolean> },
 ): Promise<AgentContainerResult> {
   const ctx = Context.current();
   await oneAtATime(spec.runId, async () => {
     if (await containerExists(docker, spec.runId)) return;
-    if (hooks.finished()) throw new FinishedElsewhere();
+    if (await hooks.finished()) throw new FinishedElsewhere();
     hooks.fresh();
     await createContainer(docker, spec);
   });

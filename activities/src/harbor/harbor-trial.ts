@@ -12,10 +12,12 @@ import {
   type TrialInput,
   type TrialRecord,
 } from '@assay/core';
+import { openResultsStore, trialDirKey } from '@assay/results';
 import { assessFormatCompliance } from '../evaluate-deliverables.js';
 import type { AgentRun } from '../run-harness.js';
 import type { Evaluation } from '../task-evaluation.js';
 import { trialPaths } from '../trial-paths.js';
+import { serverLabels, type TemporalServerRef } from '../run-agent-container.js';
 import { harborSettings } from './harbor-settings.js';
 import { runHarborAgent, snapshotImageOf } from './run-harbor-agent.js';
 import { runHarborVerifier } from './run-harbor-verifier.js';
@@ -29,7 +31,9 @@ export function writeHarborInstruction(task: HarborLoadedTask, instructionDir: s
   copyFileSync(task.harbor.instructionFile, path.join(instructionDir, 'instruction.md'));
 }
 
-const labelsOf = (trial: TrialInput, role: string): Record<string, string> => ({
+// The server's labels too: a worker's start-up reaper removes only its own server's containers.
+const labelsOf = (trial: TrialInput, role: string, server?: TemporalServerRef): Record<string, string> => ({
+  ...(server ? serverLabels(server) : {}),
   'assay.job': trial.jobId,
   'assay.system': trial.system.id,
   'assay.task': trial.taskId,
@@ -39,27 +43,30 @@ const labelsOf = (trial: TrialInput, role: string): Record<string, string> => ({
 
 const runArgs = (trial: TrialInput, task: HarborLoadedTask, workflowId: string) => {
   const p = trialPaths(trial);
-  return { trial, task: { id: task.spec.id, harbor: task.harbor }, workflowId, resultDir: p.dir, workDir: p.workDir };
+  const store = openResultsStore(trial.resultsDir);
+  const resultKey = trialDirKey(trial.system.id, trial.taskId, trial.trial);
+  const harborTask = { id: task.spec.id, harbor: task.harbor };
+  return { trial, task: harborTask, workflowId, store, resultKey, scratchDir: p.dir, workDir: p.workDir };
 };
 
 export function runHarborTrialAgent(
   docker: Docker,
-  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string },
+  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string; server?: TemporalServerRef },
 ): Promise<AgentRun> {
   return runHarborAgent(docker, {
     ...runArgs(args.trial, args.task, args.workflowId),
-    labels: labelsOf(args.trial, 'agent'),
+    labels: labelsOf(args.trial, 'agent', args.server),
   });
 }
 
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
 export async function evaluateHarborTrial(
   docker: Docker,
-  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string },
+  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string; server?: TemporalServerRef },
 ): Promise<Evaluation> {
   const verifier = await runHarborVerifier(docker, {
     ...runArgs(args.trial, args.task, args.workflowId),
-    labels: labelsOf(args.trial, 'verifier'),
+    labels: labelsOf(args.trial, 'verifier', args.server),
   });
   return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
 }

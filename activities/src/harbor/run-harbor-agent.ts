@@ -2,11 +2,12 @@
 // copied in for it alone), `nop` does nothing. The container's filesystem is then committed as the trial's
 // snapshot image, which the verifier runs on: tests/ are never in the agent's container. Exactly once, as for
 // assay's own agents: the result is written beside the trial and returned as is on a retry.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
+import type { ResultsStore } from '@assay/results';
 import type { HarborTask } from '@assay/benchmark';
 import type { TrialInput } from '@assay/core';
 import { HarnessNotAvailable } from '../harness/harness-context.js';
@@ -17,7 +18,6 @@ import {
   type AgentContainerResult,
 } from '../run-agent-container.js';
 import type { AgentRun } from '../run-harness.js';
-import { writeFileAtomic, writeJsonAtomic } from '../write-file-atomic.js';
 import { runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
@@ -33,18 +33,18 @@ export interface HarborAgentArgs {
   trial: TrialInput;
   task: { id: string; harbor: HarborTask };
   workflowId: string;
-  /** Folder receiving agent-result.json and transcript.log (beside the record). */
-  resultDir: string;
+  /** The job's results store and the trial's key in it: agent-result.json and transcript.log go there. */
+  store: ResultsStore;
+  resultKey: string;
   /** The trial's scratch folder (its work volume): the solution's copy and the agent's /logs/agent. */
   workDir: string;
   labels: Record<string, string>;
 }
 
 export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
-  const resultFile = path.join(args.resultDir, 'agent-result.json');
-  const done = (): AgentRun | null =>
-    existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as AgentRun) : null;
-  const earlier = done();
+  const resultKey = `${args.resultKey}/agent-result.json`;
+  const done = async (): Promise<AgentRun | null> => (await args.store.getJson(resultKey)) as AgentRun | null;
+  const earlier = await done();
   if (earlier) {
     await removeContainer(docker, args.workflowId); // left behind when a worker died just after the result
     return earlier;
@@ -84,7 +84,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   let result: AgentContainerResult;
   try {
     result = await runHarborContainer(docker, spec, {
-      finished: () => existsSync(resultFile),
+      finished: async () => (await done()) !== null,
       fresh: () => {
         // A copy, so the task's own files are never written to (solve.sh may write beside itself).
         rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
@@ -93,16 +93,16 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
       },
     });
   } catch (err) {
-    const other = err instanceof FinishedElsewhere ? done() : null;
+    const other = err instanceof FinishedElsewhere ? await done() : null;
     if (other) return other;
     throw err;
   }
   // The snapshot first: once the result exists, nothing re-creates the container it was taken from.
   await docker.getContainer(containerNameFor(args.workflowId)).commit(snapshotTagParts(args.workflowId));
   const run = agentRunOf(result, s.agentSeconds, ctx.info.attempt);
-  mkdirSync(args.resultDir, { recursive: true });
-  writeFileAtomic(path.join(args.resultDir, 'transcript.log'), result.logs);
-  writeJsonAtomic(resultFile, run);
+  // The transcript first: agent-result.json is what marks the run finished.
+  await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
+  await args.store.putJson(resultKey, run);
   await removeContainer(docker, args.workflowId);
   return run;
 }

@@ -7,7 +7,7 @@ import type Docker from 'dockerode';
 import type { HarborTask } from '@assay/benchmark';
 import type { HarborVerifierRun, TrialInput } from '@assay/core';
 import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
-import { writeJsonAtomic } from '../write-file-atomic.js';
+import { isRemoteLocation, listRegularFiles, type ResultsStore } from '@assay/results';
 import { runHarborContainer } from './harbor-container.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
 import { snapshotImageOf } from './run-harbor-agent.js';
@@ -16,8 +16,11 @@ export interface HarborVerifierArgs {
   trial: TrialInput;
   task: { id: string; harbor: HarborTask };
   workflowId: string;
-  /** The trial's results folder: verifier/ (reward files, test output, result.json) lands there. */
-  resultDir: string;
+  /** The job's results store and the trial's key in it: verifier/ (reward files, test output, result.json). */
+  store: ResultsStore;
+  resultKey: string;
+  /** The trial's local results scratch (its folder in a folder store): the verifier writes /logs/verifier there. */
+  scratchDir: string;
   workDir: string;
   labels: Record<string, string>;
 }
@@ -26,12 +29,12 @@ export interface HarborVerifierArgs {
 const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/verifier/test-stdout.txt';
 
 export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerifierRun> {
-  const verifierDir = path.join(args.resultDir, 'verifier');
-  const resultFile = path.join(verifierDir, 'result.json');
-  const done = (): HarborVerifierRun | null =>
-    existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as HarborVerifierRun) : null;
+  const verifierDir = path.join(args.scratchDir, 'verifier');
+  const resultKey = `${args.resultKey}/verifier/result.json`;
+  const done = async (): Promise<HarborVerifierRun | null> =>
+    (await args.store.getJson(resultKey)) as HarborVerifierRun | null;
   const runId = `${args.workflowId}:verifier`;
-  const earlier = done();
+  const earlier = await done();
   if (earlier) {
     await removeContainer(docker, runId);
     return earlier;
@@ -58,7 +61,7 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   let result;
   try {
     result = await runHarborContainer(docker, spec, {
-      finished: () => existsSync(resultFile),
+      finished: async () => (await done()) !== null,
       fresh: () => {
         // No reward of an earlier attempt may be read as this one's.
         rmSync(verifierDir, { recursive: true, force: true });
@@ -69,7 +72,7 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
       },
     });
   } catch (err) {
-    const other = err instanceof FinishedElsewhere ? done() : null;
+    const other = err instanceof FinishedElsewhere ? await done() : null;
     if (other) return other;
     throw err;
   }
@@ -81,7 +84,8 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   };
   if (result.timedOut)
     run.reason = `verifier exceeded its ${s.verifierSeconds} s limit; ${run.reason ?? 'reward as written'}`;
-  writeJsonAtomic(resultFile, run);
+  await keepVerifierFiles(args, verifierDir);
+  await args.store.putJson(resultKey, run);
   await removeContainer(docker, runId);
   return run;
 }
@@ -137,4 +141,13 @@ function parseRewardJson(raw: string): Record<string, number> | string {
     else return `/logs/verifier/reward.json: "${k}" is not a number`;
   }
   return out;
+}
+
+/** A remote store gets the verifier's own files (a folder store already holds them where they were written). */
+async function keepVerifierFiles(args: HarborVerifierArgs, verifierDir: string): Promise<void> {
+  if (!isRemoteLocation(args.trial.resultsDir)) return;
+  for (const rel of await listRegularFiles(verifierDir)) {
+    if (rel === 'result.json') continue;
+    await args.store.putBinary(`${args.resultKey}/verifier/${rel}`, readFileSync(path.join(verifierDir, rel)));
+  }
 }
