@@ -21,7 +21,8 @@ export interface CancelledUnit {
   reason: string;
 }
 
-export function createJobActivities() {
+/** `workRoot`: the worker's own scratch root, when it has one (see trialPaths). */
+export function createJobActivities(opts: { workRoot?: string } = {}) {
   return {
     /** Keys (`system/task/trial`) of trials with a record that is not an infrastructure failure. */
     async listFinishedTrials(args: { resultsDir: string }): Promise<string[]> {
@@ -62,7 +63,8 @@ export function createJobActivities() {
      * new ones and copies the inputs again.
      */
     async discardTrialWork(args: { trial: TrialInput }): Promise<void> {
-      discardWorkDir(trialPaths(args.trial).workDir);
+      // On whichever host takes it: the trial's next prepare starts clean on any host anyway.
+      discardWorkDir(trialPaths(args.trial, opts.workRoot).workDir);
     },
 
     archiveForRetry,

@@ -29,3 +29,4 @@ export { heartbeating, parseFaultDelays } from './heartbeat.js';
 export { mountWorkVolume, unmountWorkVolume, isMountPoint } from './workspace-volume.js';
 export type { StorageCap } from './workspace-volume.js';
 export { createBenchmarkLookup } from './load-benchmark-once.js';
+export { LOCAL_HOST, type HostIdentity, type HostRecord, type Placement } from './host-identity.js';

@@ -1,12 +1,17 @@
 import path from 'node:path';
 import type { ProjectTrialInput } from '@assay/core';
-import { scratchRootOf } from '@assay/results';
+import { scratchOf, workBase } from './trial-paths.js';
 
-/** Local paths of one project trial on the worker (record keys are @assay/results' business). */
-export function projectPaths(p: Pick<ProjectTrialInput, 'resultsDir' | 'system' | 'projectId' | 'trial'>) {
-  const root = scratchRootOf(p.resultsDir);
-  const dir = path.join(root, 'projects', p.system.id, p.projectId, String(p.trial));
-  const workDir = path.join(root, 'work', 'projects', p.system.id, p.projectId, String(p.trial));
+/**
+ * Local paths of one project trial on the worker (record keys are @assay/results' business);
+ * `workRoot` as for trialPaths.
+ */
+export function projectPaths(
+  p: Pick<ProjectTrialInput, 'resultsDir' | 'system' | 'projectId' | 'trial'> & { jobId?: string },
+  workRoot?: string,
+) {
+  const dir = path.join(scratchOf(p.resultsDir, workRoot), 'projects', p.system.id, p.projectId, String(p.trial));
+  const workDir = path.join(workBase(p, workRoot), 'projects', p.system.id, p.projectId, String(p.trial));
   return {
     dir,
     subtaskDir: (id: string) => path.join(dir, 'subtasks', id),

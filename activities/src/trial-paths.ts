@@ -14,10 +14,16 @@ export interface TrialPaths {
   preparedMarker: string;
 }
 
-export function trialPaths(t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId' | 'trial'>): TrialPaths {
-  const root = scratchRootOf(t.resultsDir);
-  const dir = path.join(root, 'trials', t.system.id, t.taskId, String(t.trial));
-  const workDir = path.join(root, 'work', t.system.id, t.taskId, String(t.trial));
+/**
+ * `workRoot`: the worker's own scratch root (`assay worker --work-root`), shared by every job it
+ * runs; without one, the job's results folder (or a remote store's local scratch) holds the work folders.
+ */
+export function trialPaths(
+  t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId' | 'trial'> & { jobId?: string },
+  workRoot?: string,
+): TrialPaths {
+  const dir = path.join(scratchOf(t.resultsDir, workRoot), 'trials', t.system.id, t.taskId, String(t.trial));
+  const workDir = path.join(workBase(t, workRoot), t.system.id, t.taskId, String(t.trial));
   return {
     dir,
     workDir,
@@ -25,4 +31,16 @@ export function trialPaths(t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId
     instructionDir: path.join(workDir, 'assay'),
     preparedMarker: path.join(workDir, '.prepared'),
   };
+}
+
+/** Where a unit's work folders live on this worker: under its work root by job, else in the results folder. */
+export function workBase(t: { resultsDir: string; jobId?: string }, workRoot?: string): string {
+  if (!workRoot) return path.join(scratchRootOf(t.resultsDir), 'work');
+  if (!t.jobId) throw new Error('a work root needs the job id to keep jobs apart');
+  return path.join(workRoot, t.jobId);
+}
+
+/** The local scratch of a results location; a worker's work root also holds a remote store's. */
+export function scratchOf(resultsDir: string, workRoot?: string): string {
+  return scratchRootOf(resultsDir, workRoot ? { ...process.env, ASSAY_WORK_ROOT: workRoot } : process.env);
 }

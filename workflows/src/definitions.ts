@@ -37,6 +37,8 @@ export const searchKeys = {
   task: defineSearchAttributeKey('AssayTask', SearchAttributeType.KEYWORD),
   harness: defineSearchAttributeKey('AssayHarness', SearchAttributeType.KEYWORD),
   model: defineSearchAttributeKey('AssayModel', SearchAttributeType.KEYWORD),
+  /** The host holding the unit's workspace now (set once it is prepared, changed when it moves). */
+  host: defineSearchAttributeKey('AssayHost', SearchAttributeType.KEYWORD),
 };
 
 export type { ProjectTrialInput, SubtaskInput, SubtaskOutcome, ProjectProgress, FeedbackInjection } from '@assay/core';

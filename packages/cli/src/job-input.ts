@@ -93,8 +93,18 @@ export function jobInputOf(job: LoadedJob, heartbeatSeconds: number, retry: Retr
     resources: job.spec.resources,
     judge: job.spec.judge,
     heartbeatSeconds,
+    ...hostWaitOf(process.env.ASSAY_HOST_WAIT_SECONDS),
     batchSize: Number(process.env.ASSAY_JOB_BATCH_SIZE ?? 500),
   };
+}
+
+/** ASSAY_HOST_WAIT_SECONDS: how long a unit's activity waits for its host before the unit moves (default 600). */
+function hostWaitOf(value: string | undefined): { hostWaitSeconds?: number } {
+  if (value === undefined || value === '') return {};
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 86_400)
+    throw new CliError(`ASSAY_HOST_WAIT_SECONDS: "${value}" is not a number of seconds from 1 to 86400`);
+  return { hostWaitSeconds: seconds };
 }
 
 /** `<results>/job.json`: the resolved job (no secrets: keys are only ever named by env var). */

@@ -51,6 +51,8 @@ program
   .command('worker')
   .description('run a worker until interrupted')
   .option('--concurrency <n>', 'activities at once on this worker')
+  .option('--host-id <id>', "this machine's host id (default ASSAY_HOST_ID, else the host name)")
+  .option('--work-root <dir>', 'work folders of trials under DIR (default ASSAY_WORK_ROOT, else the results folder)')
   .action(lazyAction(() => import('./commands/worker-command.js'), 'workerCommand'));
 
 program

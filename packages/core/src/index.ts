@@ -5,6 +5,7 @@ export * from './harness-names.js';
 export * from './job-schema.js';
 export * from './trial-record.js';
 export * from './score-task.js';
+export * from './host-placement.js';
 export * from './workflow-io.js';
 export * from './json-schemas.js';
 export * from './score-project.js';

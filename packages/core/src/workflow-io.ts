@@ -22,6 +22,8 @@ export interface UnitSettings {
   judge: JobSpec['judge'];
   /** Seconds without a heartbeat before a lost agent activity is retried elsewhere. */
   heartbeatSeconds: number;
+  /** Seconds a host-bound activity waits for its host's worker before the unit moves (default 600). */
+  hostWaitSeconds?: number;
 }
 
 /** Everything a trial needs. */
@@ -31,8 +33,9 @@ export interface TrialInput extends UnitSettings {
 
 /** The settings of one unit of a job, for a system and trial number. */
 export function unitSettings(job: JobInput, system: SystemSpec, trial: number): UnitSettings {
-  const { jobId, resultsDir, benchmark, limits, resources, judge, heartbeatSeconds } = job;
-  return { jobId, resultsDir, benchmark, system, trial, limits, resources, judge, heartbeatSeconds };
+  const { jobId, resultsDir, benchmark, limits, resources, judge, heartbeatSeconds, hostWaitSeconds } = job;
+  const settings = { jobId, resultsDir, benchmark, system, trial, limits, resources, judge, heartbeatSeconds };
+  return hostWaitSeconds === undefined ? settings : { ...settings, hostWaitSeconds };
 }
 
 export interface JobInput {
@@ -48,6 +51,7 @@ export interface JobInput {
   resources: JobSpec['resources'];
   judge: JobSpec['judge'];
   heartbeatSeconds: number;
+  hostWaitSeconds?: number;
   /**
    * Children started per workflow run before the job continues as new, so its history
    * stays small however many trials a job has (default 500).

@@ -4,7 +4,14 @@
 import { messages } from './messages.js';
 import { run, runChecked, sleep, type Log } from './run.js';
 
-export const ASSAY_SEARCH_ATTRIBUTES = ['AssayJob', 'AssaySystem', 'AssayTask', 'AssayHarness', 'AssayModel'] as const;
+export const ASSAY_SEARCH_ATTRIBUTES = [
+  'AssayJob',
+  'AssaySystem',
+  'AssayTask',
+  'AssayHarness',
+  'AssayModel',
+  'AssayHost',
+] as const;
 export const MIN_RETENTION_HOURS = 720;
 
 export interface NamespaceState {

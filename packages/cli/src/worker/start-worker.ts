@@ -13,6 +13,7 @@ import {
 } from '@temporalio/worker';
 import Docker from 'dockerode';
 import {
+  type HostIdentity,
   createJobActivities,
   createProjectActivities,
   createTrialActivities,
@@ -22,10 +23,12 @@ import {
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
 import type { TemporalConnectionOptions } from '@assay/infra/temporal-connection';
+import { hostQueue } from '@assay/core';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
 import { cachedWorkflowBundle } from './cached-workflow-bundle.js';
+import { resolveWorkerHost } from './worker-host.js';
 import { repoRoot } from '../repo-root.js';
 
 const require = createRequire(import.meta.url);
@@ -41,10 +44,14 @@ export interface WorkerOptions {
   maxConcurrentActivities?: number;
   /** Warm evidence parser processes (default ASSAY_PARSER_POOL_SIZE, else from the machine's memory and cores). */
   parserPoolSize?: number;
+  /** This worker's host id and work root (default: ASSAY_HOST_ID / ASSAY_WORK_ROOT, else the machine's name). */
+  host?: HostIdentity;
 }
 
 export interface RunningWorker {
+  /** The worker on the shared queue (workflows, and whatever any host may run). */
   worker: Worker;
+  host: HostIdentity;
   /** Resolves when the worker has shut down. */
   done: Promise<void>;
   shutdown: () => Promise<void>;
@@ -78,6 +85,7 @@ async function workflowBundle(): Promise<{ codePath: string } | { code: string }
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   installRuntimeOnce();
+  const host = opts.host ?? resolveWorkerHost({});
   const docker = new Docker();
   const connectionOptions = opts.connection ?? { address: opts.address };
   const connection = await NativeConnection.connect(connectionOptions);
@@ -113,31 +121,57 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     log: opts.log,
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
     judgeFor: createJudgeFactory({ log: opts.log, parsers }),
+    host,
   };
   const activities = heartbeating({
-    ...createJobActivities(),
+    ...createJobActivities({ workRoot: host.workRoot }),
     ...createTrialActivities(shared),
     ...createProjectActivities(shared),
   });
+  // Two pollers over one connection and the same activities: the shared queue (workflows, prepares,
+  // anything host-free) and this host's own queue, where units prepared here send the rest.
+  const slots = opts.maxConcurrentActivities ?? 8;
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,
     taskQueue: TASK_QUEUE,
     workflowBundle: await workflowBundle(),
     activities,
-    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
+    maxConcurrentActivityTaskExecutions: slots,
   });
-  const done = worker.run().finally(async () => {
+  const hostWorker = await Worker.create({
+    connection,
+    namespace: opts.namespace,
+    taskQueue: hostQueue(host.id),
+    activities,
+    maxConcurrentActivityTaskExecutions: slots,
+  });
+  const workers = [worker, hostWorker];
+  const done = runAll(workers).finally(async () => {
     parsers.close();
     await connection.close().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);
   });
   return {
     worker,
+    host,
     done,
     shutdown: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await done;
     },
   };
+}
+
+/** Runs every worker until all have stopped; one that fails stops the others, and its error is thrown. */
+async function runAll(workers: Worker[]): Promise<void> {
+  const runs = workers.map((w) =>
+    w.run().catch((err: unknown) => {
+      for (const other of workers) if (other.getState() === 'RUNNING') other.shutdown();
+      throw err;
+    }),
+  );
+  const results = await Promise.allSettled(runs);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
