@@ -12,6 +12,7 @@ import {
 import { agentStatusOf, type AgentRun } from './run-harness.js';
 import type { Evaluation } from './task-evaluation.js';
 import type { StorageCap } from './workspace-volume.js';
+import type { HostRecord } from './host-identity.js';
 
 export function assembleTrialRecord(args: {
   trial: TrialInput;
@@ -20,6 +21,7 @@ export function assembleTrialRecord(args: {
   deliverables: DeliverableEntry[];
   evaluation: Evaluation;
   storage: StorageCap | undefined;
+  placement?: HostRecord;
 }): TrialRecord {
   const { trial, task, run } = args;
   return trialRecordSchema.parse({
@@ -37,6 +39,7 @@ export function assembleTrialRecord(args: {
     verdicts: args.evaluation.verdicts,
     score: scoreTask(args.evaluation.verdicts),
     ...(args.storage ? { storage: args.storage } : {}),
+    ...(args.placement ? { host: args.placement.host, moves: args.placement.moves } : {}),
     recordedAt: new Date().toISOString(),
   });
 }

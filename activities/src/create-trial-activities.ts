@@ -1,6 +1,6 @@
 // Activities of single-task trials, built over injected clients (Docker, evidence,
 // judge) so that only the worker constructs real ones.
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
@@ -18,10 +18,13 @@ import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import * as harbor from './harbor/harbor-trial.js';
+import { LOCAL_HOST, type HostIdentity, type HostRecord, type Placement } from './host-identity.js';
 
 export interface PreparedWorkspace {
   workspace: string;
   instructionDir: string;
+  /** The host holding this workspace: the trial's later activities go to its queue. */
+  hostId?: string;
 }
 
 export interface TrialActivityDeps {
@@ -35,6 +38,8 @@ export interface TrialActivityDeps {
   log?: (line: string) => void;
   /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
   faults?: Record<string, number>;
+  /** This worker's host (default: one machine, work folders in the results folder). */
+  host?: HostIdentity;
 }
 
 /** Largest single deliverable we copy into the store; bigger files are noted, not copied. */
@@ -43,6 +48,8 @@ const MAX_DELIVERABLE_BYTES = 512 * 1024 ** 2;
 export function createTrialActivities(deps: TrialActivityDeps) {
   const benchmarks = createBenchmarkLookup();
   const taskOf = (trial: TrialInput): LoadedTask => benchmarks.task(trial.benchmark.root, trial.taskId);
+  const host = deps.host ?? LOCAL_HOST;
+  const pathsOf = (trial: TrialInput) => trialPaths(trial, host.workRoot);
 
   const evaluate = async (args: {
     trial: TrialInput;
@@ -71,16 +78,19 @@ export function createTrialActivities(deps: TrialActivityDeps) {
   };
 
   return {
-    /** Copy the task's inputs (and nothing evaluator-only) into a fresh workspace. Idempotent. */
-    async prepareWorkspace(trial: TrialInput): Promise<PreparedWorkspace> {
-      const p = trialPaths(trial);
-      const out = { workspace: p.workspace, instructionDir: p.instructionDir };
+    /**
+     * Copy the task's inputs (and nothing evaluator-only) into a fresh workspace on this host.
+     * Idempotent for one placement; another placement (a new run, a move) starts clean.
+     */
+    async prepareWorkspace(trial: TrialInput, placement?: Placement): Promise<PreparedWorkspace> {
+      const p = pathsOf(trial);
+      const out = { workspace: p.workspace, instructionDir: p.instructionDir, hostId: host.id };
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(
         storageKey(trial),
         await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB),
       );
-      if (existsSync(p.preparedMarker)) return out;
+      if (isPreparedFor(p.preparedMarker, placement)) return out;
       const { agent } = taskOf(trial);
       emptyDir(p.workDir);
       mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
@@ -93,12 +103,17 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       if (harbor.isHarborTask(task)) harbor.writeHarborInstruction(task, p.instructionDir);
       else
         writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
-      writeFileSync(p.preparedMarker, new Date().toISOString());
+      writeFileSync(p.preparedMarker, placement?.key ?? new Date().toISOString());
       return out;
     },
 
     /** Run the harness container; agent failures are results, only infrastructure errors throw. */
-    async runAgent(args: { trial: TrialInput; workspace: PreparedWorkspace; workflowId: string }): Promise<AgentRun> {
+    async runAgent(args: {
+      trial: TrialInput;
+      workspace: PreparedWorkspace;
+      workflowId: string;
+      containerKey?: string;
+    }): Promise<AgentRun> {
       const { trial } = args;
       const task = taskOf(trial);
       if (harbor.isHarborTask(task))
@@ -107,7 +122,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
         workflowId: args.workflowId,
         store: openResultsStore(trial.resultsDir),
         resultKey: trialDirKey(trial.system.id, trial.taskId, trial.trial),
-        stateDir: trialPaths(trial).dir,
+        stateDir: pathsOf(trial).dir,
+        ...(args.containerKey ? { containerKey: args.containerKey } : {}),
         system: trial.system,
         evaluatorDir: path.join(task.dir, 'evaluator'),
         workspace: args.workspace.workspace,
@@ -149,11 +165,13 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       return withHeartbeat('evaluating', () => evaluate(args));
     },
 
+    /** Write the record, then release this host's work volume (on another host there is none to release). */
     async recordTrial(args: {
       trial: TrialInput;
       run: AgentRun;
       deliverables: DeliverableEntry[];
       evaluation: Evaluation;
+      placement?: HostRecord;
     }): Promise<TrialRecord> {
       const store = openResultsStore(args.trial.resultsDir);
       const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
@@ -166,7 +184,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
           : assembled;
       await writeTrialRecord(store, record);
       if (verifier) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
-      await unmountWorkVolumeAsync(trialPaths(args.trial).workDir);
+      await unmountWorkVolumeAsync(pathsOf(args.trial).workDir);
       return record;
     },
   };
@@ -194,6 +212,12 @@ function workflowIdNow(): string {
   const id = Context.current().info.workflowExecution?.workflowId;
   if (id === undefined) throw new Error('a trial activity ran outside a workflow');
   return id;
+}
+
+/** A workspace prepared for this placement (any earlier one when the caller names none). */
+function isPreparedFor(marker: string, placement: Placement | undefined): boolean {
+  if (!existsSync(marker)) return false;
+  return placement === undefined || readFileSync(marker, 'utf8') === placement.key;
 }
 
 /** The storage cap as prepared for a trial, beside its record. */

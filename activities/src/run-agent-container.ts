@@ -24,6 +24,8 @@ export function serverLabels(server: TemporalServerRef): Record<string, string> 
 
 export interface AgentContainerRequest {
   workflowId: string;
+  /** Names the container (default: the workflow id); a trial that moved host gets a fresh one. */
+  containerKey?: string;
   labels: Record<string, string>;
   /** The worker's server; absent (tests without one): the container carries no server labels. */
   server?: TemporalServerRef;
@@ -67,7 +69,7 @@ export async function runAgentContainer(
   req: AgentContainerRequest,
   hooks: WaitHooks,
 ): Promise<AgentContainerResult> {
-  const name = containerNameFor(req.workflowId);
+  const name = containerNameFor(req.containerKey ?? req.workflowId);
   let container = docker.getContainer(name);
   let reattached = true;
   let info = await inspectOrNull(container);

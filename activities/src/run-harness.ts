@@ -39,6 +39,8 @@ export interface HarnessRunArgs {
   resultKey: string;
   /** Local folder of the harness's session state (survives a retry of the activity on this worker). */
   stateDir: string;
+  /** Names the container (default: the workflow id); a trial that moved host gets a fresh one. */
+  containerKey?: string;
   system: SystemSpec;
   /** The task's or project's evaluator folder (only scripted test instruments mount parts of it). */
   evaluatorDir: string;
@@ -92,7 +94,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
     // Cancelled (`assay cancel`, `pause --now`): the stopped container goes too, so a later run of
     // the same workflow id starts a fresh agent instead of re-attaching to a dead one.
     if (cancelRequested(ctx)) {
-      await removeContainer(deps.docker, args.workflowId);
+      await removeContainer(deps.docker, args.containerKey ?? args.workflowId);
       throw ctx.cancellationSignal.reason as Error;
     }
     throw err;
@@ -101,7 +103,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
   await args.store.putJson(resultKey, run);
-  await removeContainer(deps.docker, args.workflowId);
+  await removeContainer(deps.docker, args.containerKey ?? args.workflowId);
   return run;
 }
 
@@ -112,6 +114,7 @@ function containerRequest(
 ): AgentContainerRequest {
   return {
     workflowId: args.workflowId,
+    ...(args.containerKey ? { containerKey: args.containerKey } : {}),
     labels: args.labels,
     ...(server ? { server } : {}),
     plan,

@@ -2,6 +2,7 @@
 // Versioned by `schema`; analysis reads only this. Unjudged items are explicit,
 // and a score is null (not 0) when it cannot be computed.
 import { z } from 'zod';
+import { hostMoveSchema } from './host-placement.js';
 import { DIMENSIONS, FORMATS, IMPORTANCES, RECORD_DOMAINS } from './vocabulary.js';
 
 export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
@@ -108,6 +109,10 @@ export const trialRecordSchema = z.object({
   storage: storageCapSchema.optional(),
   /** Harbor tasks: what tests/test.sh wrote to /logs/verifier (every named reward) and which one is the score. */
   verifier: harborVerifierSchema.optional(),
+  /** The host whose workspace and container produced this record (absent in records before hosts). */
+  host: z.string().optional(),
+  /** Hosts the trial left because they were gone; each move started the trial again from a clean workspace. */
+  moves: z.array(hostMoveSchema).optional(),
   recordedAt: z.string(),
 });
 export type TrialRecord = z.infer<typeof trialRecordSchema>;

@@ -14,6 +14,7 @@ import {
 } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import type { JobActivities, ProjectActivities, TrialActivities } from '@assay/activities';
+import { hostQueue } from '@assay/core';
 import { ASSAY_SEARCH_ATTRIBUTES, ensureTemporalTestServer } from '@assay/infra';
 
 const require = createRequire(import.meta.url);
@@ -26,8 +27,11 @@ export type Stubs = Partial<Activities>;
 export interface WorkflowTestEnv {
   env: TestWorkflowEnvironment;
   client: Client;
-  /** Runs `fn` while a worker with these stubs polls a fresh task queue, then stops the worker. */
-  withWorker<T>(stubs: Stubs, fn: (taskQueue: string) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while a worker with these stubs polls a fresh task queue, then stops the worker;
+   * `hosts`: a worker per host id on that host's own queue (`assay-host:<id>`), with its stubs.
+   */
+  withWorker<T>(stubs: Stubs, fn: (taskQueue: string) => Promise<T>, hosts?: Record<string, Stubs>): Promise<T>;
   teardown(): Promise<void>;
 }
 
@@ -58,7 +62,7 @@ export async function startWorkflowTestEnv(): Promise<WorkflowTestEnv> {
   return {
     env,
     client: env.client,
-    withWorker: (stubs, fn) => runWithWorker(env, bundle, stubs, fn),
+    withWorker: (stubs, fn, hosts) => runWithWorker(env, bundle, stubs, fn, hosts),
     teardown: () => env.teardown(),
   };
 }
@@ -68,14 +72,21 @@ async function runWithWorker<T>(
   bundle: WorkflowBundle,
   stubs: Stubs,
   fn: (taskQueue: string) => Promise<T>,
+  hosts: Record<string, Stubs> = {},
 ): Promise<T> {
   const taskQueue = `test-${process.pid}-${++queues}`;
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: bundle,
-    activities: stubs,
-  });
-  return worker.runUntil(fn(taskQueue));
+  const connection = env.nativeConnection;
+  const namespace = env.namespace ?? 'default';
+  const worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: bundle, activities: stubs });
+  const hostWorkers = await Promise.all(
+    Object.entries(hosts).map(([id, activities]) =>
+      Worker.create({ connection, namespace, taskQueue: hostQueue(id), activities }),
+    ),
+  );
+  // Each host worker runs until the test's function is done, inside the shared queue's worker.
+  const run = hostWorkers.reduce<() => Promise<T>>(
+    (inner, w) => () => w.runUntil(inner()),
+    () => fn(taskQueue),
+  );
+  return worker.runUntil(run());
 }
