@@ -39,10 +39,16 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   }
   const { workspace, run } = attempt;
   const host = trialActivities(input, workspace.hostId);
+  // The agent's outputs are only on its host: one gone now cannot be evaluated elsewhere (infra failure).
+  const lostAfterAgent = (err: unknown): never => {
+    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
+    if (lost) throw ApplicationFailure.nonRetryable(`${lost} after the agent finished there`, 'HostLost');
+    throw err;
+  };
   stage = 'collecting';
-  const deliverables = await host.quick.collectDeliverables({ trial: input, workspace });
+  const deliverables = await host.quick.collectDeliverables({ trial: input, workspace }).catch(lostAfterAgent);
   stage = 'evaluating';
-  const evaluation = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables });
+  const evaluation = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables }).catch(lostAfterAgent);
   stage = 'recording';
   const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves } } : {};
   const recordArgs = { trial: input, run, deliverables, evaluation, ...placement };
