@@ -1,5 +1,6 @@
 // Activities of a project's checkpoints and record: snapshot each submission by content,
 // evaluate it by its own criteria, evaluate the final package, assemble the record.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   agentRunSchema,
@@ -8,6 +9,7 @@ import {
   unjudgedCriterionVerdicts,
   type CriteriaEvaluation,
   type CheckpointRecord,
+  type ProjectMove,
   type ProjectRecord,
   type ProjectTrialInput,
   type SubtaskInput,
@@ -21,12 +23,11 @@ import {
   evaluateFinalCriteria,
   type FinalEvaluation,
 } from './project-evaluation.js';
-import { projectPaths } from './project-paths.js';
 import { agentStatusOf, type AgentRun } from './run-harness.js';
 import { unmountWorkVolume, type StorageCap } from './workspace-volume.js';
 
 export function createCheckpointActivities(ctx: ProjectContext) {
-  const { deps, projectOf, storeOf, subtaskKey, projectKey, readCheckpoints, evalDeps } = ctx;
+  const { deps, pathsOf, projectOf, storeOf, subtaskKey, projectKey, readCheckpoints, evalDeps } = ctx;
   const evaluateCheckpoint = async (args: {
     subtask: SubtaskInput;
     snapshot: Snapshot;
@@ -37,7 +38,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       project: projectOf(subtask.project),
       subtaskId: subtask.subtaskId,
       snapshotFiles: args.snapshot.files,
-      workDir: path.join(projectPaths(subtask.project).evalDir, subtask.subtaskId),
+      workDir: path.join(pathsOf(subtask.project).evalDir, subtask.subtaskId),
     });
     await storeOf(subtask.project).putJson(`${subtaskKey(subtask.project, subtask.subtaskId)}/evaluation.json`, result);
     return result;
@@ -52,7 +53,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       const earlier = await store.getJson(key);
       if (earlier) return earlier as Snapshot;
       await holdForFaultInjection(deps.faults?.snapshot ?? 0);
-      const snap = await snapshotDirectory(store, projectPaths(project).workspace);
+      const snap = await snapshotDirectory(store, pathsOf(project).workspace);
       await store.putJson(key, snap);
       return snap;
     },
@@ -91,6 +92,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
         score: args.evaluation.score,
         gateTriggered: args.evaluation.gateTriggered,
         unjudged: args.evaluation.unjudged,
+        ...hostOfAgent(pathsOf(args.subtask.project).subtaskDir(args.subtask.subtaskId)),
       });
       const { project, subtaskId } = args.subtask;
       await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/checkpoint-record.json`, record);
@@ -103,15 +105,17 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       const result = await evaluateFinalCriteria(evalDeps(args.project), {
         project,
         checkpoints,
-        workDir: path.join(projectPaths(args.project).evalDir, 'final'),
+        workDir: path.join(pathsOf(args.project).evalDir, 'final'),
       });
       await storeOf(args.project).putJson(`${projectKey(args.project)}/final/evaluation.json`, result);
       return result;
     },
 
+    /** Write the record, then release this host's work volume (on another host there is none to release). */
     async recordProject(args: {
       project: ProjectTrialInput;
       injected: { name: string; beforeSubtask: string | null }[];
+      placement?: { host: string; moves: ProjectMove[] };
     }): Promise<ProjectRecord> {
       const project = projectOf(args.project);
       const store = storeOf(args.project);
@@ -132,9 +136,16 @@ export function createCheckpointActivities(ctx: ProjectContext) {
         args.injected,
         storage ?? undefined,
       );
-      await writeProjectRecord(store, record);
-      unmountWorkVolume(projectPaths(args.project).workDir);
-      return record;
+      const placed = args.placement ? { ...record, host: args.placement.host, moves: args.placement.moves } : record;
+      await writeProjectRecord(store, placed);
+      unmountWorkVolume(pathsOf(args.project).workDir);
+      return placed;
     },
   };
+}
+
+/** The host that ran a subtask's agent, as runSubtaskAgent noted it (nothing for runs before hosts). */
+function hostOfAgent(subtaskDir: string): { host?: string } {
+  const file = path.join(subtaskDir, 'host.txt');
+  return existsSync(file) ? { host: readFileSync(file, 'utf8') } : {};
 }

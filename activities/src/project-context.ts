@@ -8,6 +8,8 @@ import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
 import { allSubtasks, type EvaluationDeps } from './project-evaluation.js';
 import type { HarnessDeps } from './run-harness.js';
+import { LOCAL_HOST, type HostIdentity } from './host-identity.js';
+import { projectPaths } from './project-paths.js';
 
 export interface ProjectActivityDeps extends HarnessDeps {
   evidence: EvidenceTools;
@@ -15,6 +17,8 @@ export interface ProjectActivityDeps extends HarnessDeps {
   judgeFor?: JudgeFactory;
   /** Fault injection for chaos tests: step name -> hold in ms (see parseFaultDelays). */
   faults?: Record<string, number>;
+  /** This worker's host (default: one machine, work folders in the results folder). */
+  host?: HostIdentity;
 }
 
 export type ProjectContext = ReturnType<typeof createProjectContext>;
@@ -22,6 +26,8 @@ export type ProjectContext = ReturnType<typeof createProjectContext>;
 export function createProjectContext(deps: ProjectActivityDeps) {
   const benchmarks = createBenchmarkLookup();
   const projectOf = (p: ProjectTrialInput): LoadedProject => benchmarks.project(p.benchmark.root, p.projectId);
+  const host = deps.host ?? LOCAL_HOST;
+  const pathsOf = (p: ProjectTrialInput) => projectPaths(p, host.workRoot);
   const storeOf = (p: ProjectTrialInput): ResultsStore => openResultsStore(p.resultsDir);
   const subtaskKey = (p: ProjectTrialInput, id: string) => subtaskDirKey(p.system.id, p.projectId, p.trial, id);
   const projectKey = (p: ProjectTrialInput) => projectDirKey(p.system.id, p.projectId, p.trial);
@@ -38,7 +44,7 @@ export function createProjectContext(deps: ProjectActivityDeps) {
     judgeSetup: p.judge,
     store: storeOf(p),
   });
-  return { deps, projectOf, storeOf, subtaskKey, projectKey, readCheckpoints, evalDeps };
+  return { deps, host, pathsOf, projectOf, storeOf, subtaskKey, projectKey, readCheckpoints, evalDeps };
 }
 
 export async function requireJson(store: ResultsStore, key: string): Promise<unknown> {

@@ -1,32 +1,40 @@
 // Activities of a project's persistent workspace: prepare it, release each stage's materials
 // and feedback, run the agent of one subtask.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyBenchmarkFile, type LoadedProject } from '@assay/benchmark';
 import type { FeedbackInjection, ProjectTrialInput, SubtaskInput } from '@assay/core';
 import { holdForFaultInjection } from './heartbeat.js';
 import type { ProjectContext } from './project-context.js';
 import { subtaskSpec } from './project-evaluation.js';
-import { projectPaths } from './project-paths.js';
+import type { Placement } from './host-identity.js';
+import { restoreProjectWorkspace } from './restore-project-workspace.js';
 import { runHarness, type AgentRun } from './run-harness.js';
 import { emptyDir, mountWorkVolume } from './workspace-volume.js';
 
 export function createProjectWorkspaceActivities(ctx: ProjectContext) {
-  const { deps, projectOf, storeOf, projectKey, subtaskKey } = ctx;
+  const { deps, host, pathsOf, projectOf, storeOf, projectKey, subtaskKey } = ctx;
   return {
-    async prepareProjectWorkspace(input: ProjectTrialInput): Promise<{ stages: { id: string; subtasks: string[] }[] }> {
+    /**
+     * The project's workspace on this host, idempotent for one placement. Another placement (a move
+     * here, a new run) starts from the newest preserved checkpoint; `restoredFrom` names it.
+     */
+    async prepareProjectWorkspace(input: ProjectTrialInput, placement?: Placement): Promise<PreparedProject> {
       const project = projectOf(input);
-      const p = projectPaths(input);
+      const p = pathsOf(input);
       const cap = mountWorkVolume(p.workDir, input.resources.storageGiB);
       await storeOf(input).putJson(`${projectKey(input)}/storage.json`, cap);
-      if (!existsSync(p.preparedMarker)) {
-        emptyDir(p.workDir);
-        mkdirSync(path.join(p.workspace, 'inputs'), { recursive: true });
-        mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
-        mkdirSync(p.instructionDir, { recursive: true });
-        writeFileSync(p.preparedMarker, new Date().toISOString());
-      }
-      return { stages: project.spec.stages.map((s) => ({ id: s.id, subtasks: s.subtasks.map((t) => t.id) })) };
+      const stages = project.spec.stages.map((s) => ({ id: s.id, subtasks: s.subtasks.map((t) => t.id) }));
+      const marker = existsSync(p.preparedMarker) ? readFileSync(p.preparedMarker, 'utf8') : null;
+      if (marker !== null && (placement === undefined || marker.startsWith(`${placement.key}\n`)))
+        return { stages, hostId: host.id, restoredFrom: marker.split('\n')[1] || null };
+      emptyDir(p.workDir);
+      mkdirSync(path.join(p.workspace, 'inputs'), { recursive: true });
+      mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
+      mkdirSync(p.instructionDir, { recursive: true });
+      const restoredFrom = placement ? await restoreProjectWorkspace(ctx, input, project, p.workspace) : null;
+      writeFileSync(p.preparedMarker, `${placement?.key ?? new Date().toISOString()}\n${restoredFrom ?? ''}`);
+      return { stages, hostId: host.id, restoredFrom };
     },
 
     /** Copy one stage's materials and feedback into the workspace; later stages stay out of reach. */
@@ -35,7 +43,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       await holdForFaultInjection(deps.faults?.release ?? 0);
       const stage = project.spec.stages.find((s) => s.id === args.stageId);
       if (!stage) throw new Error(`project "${project.spec.id}" has no stage "${args.stageId}"`);
-      const inputs = path.join(projectPaths(args.project).workspace, 'inputs');
+      const inputs = path.join(pathsOf(args.project).workspace, 'inputs');
       return stage.releases.map((r) => {
         const to = r.to ?? path.basename(r.path);
         mkdirSync(path.dirname(path.join(inputs, to)), { recursive: true });
@@ -46,7 +54,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
     },
 
     async releaseFeedback(args: { project: ProjectTrialInput; feedback: FeedbackInjection[] }): Promise<void> {
-      const dir = path.join(projectPaths(args.project).workspace, 'inputs', 'feedback');
+      const dir = path.join(pathsOf(args.project).workspace, 'inputs', 'feedback');
       mkdirSync(dir, { recursive: true });
       for (const f of args.feedback) writeFileSync(path.join(dir, path.basename(f.name)), f.text);
     },
@@ -55,13 +63,20 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       const { subtask } = args;
       const project = projectOf(subtask.project);
       const spec = subtaskSpec(project, subtask.subtaskId);
-      const p = projectPaths(subtask.project);
+      const p = pathsOf(subtask.project);
       writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderSubtaskInstruction(project, spec));
+      // Which host's container runs this agent, for the checkpoint record (kept when it already ran).
+      const store = storeOf(subtask.project);
+      const key = subtaskKey(subtask.project, subtask.subtaskId);
+      if (!(await store.has(`${key}/agent-result.json`))) await store.putText(`${key}/host.txt`, host.id);
+      const moves = subtask.moves ?? 0;
       return runHarness(deps, {
         workflowId: args.workflowId,
         store: storeOf(subtask.project),
         resultKey: subtaskKey(subtask.project, subtask.subtaskId),
         stateDir: p.subtaskDir(subtask.subtaskId),
+        // A fresh container after a move: one left by the agent on the lost host is not this attempt's.
+        ...(moves > 0 ? { containerKey: `${args.workflowId}:move-${moves}` } : {}),
         system: subtask.project.system,
         evaluatorDir: path.join(project.dir, 'evaluator'),
         workspace: p.workspace,
@@ -86,6 +101,14 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
     },
   };
 }
+export interface PreparedProject {
+  stages: { id: string; subtasks: string[] }[];
+  /** The host holding the workspace: the project's workspace activities go to its queue. */
+  hostId?: string;
+  /** The checkpoint whose snapshot this workspace was restored from (null: it started empty). */
+  restoredFrom?: string | null;
+}
+
 export function renderSubtaskInstruction(
   project: LoadedProject,
   subtask: LoadedProject['spec']['stages'][number]['subtasks'][number],

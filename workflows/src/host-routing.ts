@@ -1,7 +1,14 @@
 // Host-affine activities (issue #10): after a unit's workspace is prepared on some host, whatever
 // touches that workspace or its container goes to the host's own task queue, with a limit on how
 // long it may wait there. A wait that runs out means the host is gone: the unit moves.
-import { ActivityFailure, TimeoutFailure, upsertSearchAttributes, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  TimeoutFailure,
+  upsertSearchAttributes,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import { DEFAULT_HOST_WAIT_SECONDS, hostQueue, type UnitSettings } from '@assay/core';
 import { searchKeys } from './definitions.js';
 
@@ -21,11 +28,17 @@ export function onHost(options: ActivityOptions, unit: UnitSettings, hostId: str
  * ScheduleToStart timeouts are never retried.
  */
 export function hostLostReason(err: unknown, hostId: string, unit: UnitSettings): string | null {
+  // A child (a project's subtask) that lost its host says so as a HostLost failure.
+  if (err instanceof ChildWorkflowFailure && err.cause instanceof ApplicationFailure && err.cause.type === HOST_LOST)
+    return err.cause.message;
   if (!(err instanceof ActivityFailure) || !(err.cause instanceof TimeoutFailure)) return null;
   if (err.cause.timeoutType !== 'SCHEDULE_TO_START') return null;
   const wait = unit.hostWaitSeconds ?? DEFAULT_HOST_WAIT_SECONDS;
   return `no worker of host "${hostId}" took ${err.activityType} within ${wait} s`;
 }
+
+/** The failure type a child workflow ends with when its host was gone. */
+export const HOST_LOST = 'HostLost';
 
 /** The Web UI's AssayHost: where the unit's workspace is now. */
 export function showHost(hostId: string | undefined): void {

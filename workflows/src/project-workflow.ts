@@ -4,6 +4,7 @@
 //   after the last stage, evaluate the final package; record.
 // Subtasks are child workflows so this history stays small even for 21 subtasks;
 // each child's id is deterministic, so a finished subtask is never run again.
+// The workspace lives on one host at a time (project-site.ts): a host gone mid-project moves it.
 import { condition, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
 import { unitUsageOf, type UnitUsage } from '@assay/core';
@@ -17,6 +18,7 @@ import {
   type ProjectTrialInput,
   type SubtaskOutcome,
 } from './definitions.js';
+import { placeProject } from './project-site.js';
 import { subtaskWorkflow } from './subtask-workflow.js';
 
 export interface ProjectOutcome {
@@ -63,24 +65,19 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     },
   );
 
-  const quick = proxyActivities<ProjectActivities>({
-    startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: `${input.heartbeatSeconds}s`,
-    retry: { maximumAttempts: 5, initialInterval: '2s' },
-  });
   const verifier = proxyActivities<ProjectActivities>({
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '5s' },
   });
 
-  const plan = await quick.prepareProjectWorkspace(input);
-  upcoming = plan.stages.flatMap((s) => s.subtasks);
+  const site = await placeProject(input);
+  upcoming = site.stages.flatMap((s) => s.subtasks);
   let index = 0;
-  for (const stage of plan.stages) {
+  for (const stage of site.stages) {
     progress.stage = stage.id;
     progress.phase = 'releasing';
-    await quick.releaseStage({ project: input, stageId: stage.id });
+    await site.releaseStage(stage.id);
     for (const subtaskId of stage.subtasks) {
       index++;
       if (held) {
@@ -90,21 +87,25 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
       // What arrives from here on (even while this release runs) goes before the following subtask.
       const feedback = pending.splice(0);
       upcoming.shift();
-      if (feedback.length > 0) await quick.releaseFeedback({ project: input, feedback });
+      if (feedback.length > 0) await site.releaseFeedback(feedback);
       progress.subtask = subtaskId;
       progress.phase = 'subtask';
-      const outcome = await executeChild(subtaskWorkflow, {
-        workflowId: `${workflowInfo().workflowId}:${subtaskId}`,
-        args: [{ project: input, stageId: stage.id, subtaskId, index }],
-      });
+      const outcome = await site.run((_, at) =>
+        executeChild(subtaskWorkflow, {
+          workflowId: `${workflowInfo().workflowId}:${subtaskId}`,
+          args: [{ project: input, stageId: stage.id, subtaskId, index, ...at }],
+        }),
+      );
+      site.checkpointed();
       progress.checkpoints.push(outcome);
     }
   }
+  // The final package and its evaluation come from the preserved snapshots: any host does it.
   progress.phase = 'final';
   const final = await verifier.evaluateFinalPackage({ project: input });
   progress.finalScore = final.score;
   progress.phase = 'recording';
-  const record = await quick.recordProject({ project: input, injected });
+  const record = await site.record(injected);
   progress.phase = 'done';
   return {
     key: projectTrialKey(input.system.id, input.projectId, input.trial),

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { MAX_HOST_MOVES, type HostMove } from '@assay/core';
-import { trialWorkflow } from '@assay/workflows';
+import { projectWorkflow, trialWorkflow } from '@assay/workflows';
 import { trialWorkflowId } from '@assay/workflows/definitions';
-import { trialInput, trialStubs } from './support/stub-activities.js';
+import { projectInput, projectStubs, trialInput, trialStubs } from './support/stub-activities.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
 let t: WorkflowTestEnv;
@@ -97,5 +97,77 @@ describe('host routing', () => {
     );
     expect(seen.placements).toHaveLength(MAX_HOST_MOVES + 1);
     expect(seen.recorded).toEqual([]);
+  });
+});
+
+describe('project host routing', () => {
+  it('moves a project whose host is gone to a fresh workspace on another host, and records where each step ran', async () => {
+    const log: string[] = [];
+    const recorded: unknown[] = [];
+    const hosts = ['hp-gone', 'hp-b'];
+    const all = projectStubs(log, [{ id: 's1', subtasks: ['a', 'b'] }]);
+    // Shared queue: prepare (handing out the hosts in turn) and what reads only the store.
+    const shared: Stubs = {
+      prepareProjectWorkspace: async (_input, placement) => {
+        log.push(`prepare ${placement?.key.split(':')[1]}`);
+        const hostId = hosts[Math.min(log.filter((l) => l.startsWith('prepare')).length, hosts.length) - 1];
+        return { stages: [{ id: 's1', subtasks: ['a', 'b'] }], hostId, restoredFrom: null };
+      },
+      evaluateCheckpoint: all.evaluateCheckpoint,
+      markCheckpointUnjudged: all.markCheckpointUnjudged,
+      recordCheckpoint: all.recordCheckpoint,
+      evaluateFinalPackage: all.evaluateFinalPackage,
+    };
+    const onHost: Stubs = {
+      releaseStage: all.releaseStage,
+      runSubtaskAgent: async (args) => {
+        log.push(`on ${args.subtask.hostId} (moves ${args.subtask.moves})`);
+        return all.runSubtaskAgent(args);
+      },
+      snapshotCheckpoint: all.snapshotCheckpoint,
+      recordProject: async (args) => {
+        recorded.push(args.placement);
+        return all.recordProject(args);
+      },
+    };
+    const outcome = await t.withWorker(
+      shared,
+      (taskQueue) =>
+        t.client.workflow.execute(projectWorkflow, {
+          taskQueue,
+          workflowId: 'project-hosts-moved',
+          args: [projectInput({ projectId: 'moved', hostWaitSeconds: 5 })],
+        }),
+      { 'hp-b': onHost },
+    );
+    expect(outcome).toMatchObject({ processScore: 85, finalScore: 70 });
+    expect(log).toEqual([
+      'prepare 0',
+      'prepare 1',
+      'release s1',
+      'on hp-b (moves 1)',
+      'agent a',
+      'checkpoint a 90',
+      'on hp-b (moves 1)',
+      'agent b',
+      'checkpoint b 90',
+      'final',
+      'record []',
+    ]);
+    expect(recorded).toEqual([
+      {
+        host: 'hp-b',
+        moves: [
+          {
+            from: 'hp-gone',
+            to: 'hp-b',
+            reason: 'no worker of host "hp-gone" took releaseStage within 5 s',
+            at: expect.any(String),
+            restoredFrom: null,
+            session: 'restarted',
+          },
+        ],
+      },
+    ]);
   });
 });

@@ -3,6 +3,7 @@
 // scores stay separate; unjudged criteria stay explicit; null is never 0.
 import { z } from 'zod';
 import { QUALITY_DIMENSIONS, TARGETS } from './vocabulary.js';
+import { hostMoveSchema } from './host-placement.js';
 import { agentRunSchema, decisionSchema, storageCapSchema, trialStatusSchema, usageSchema } from './trial-record.js';
 
 export const PROJECT_RECORD_SCHEMA = 'assay.project-record/v1' as const;
@@ -48,6 +49,8 @@ export const checkpointRecordSchema = z.object({
   score: z.number().nullable(),
   gateTriggered: z.boolean(),
   unjudged: z.array(z.string()),
+  /** The host whose container ran this subtask's agent (absent in records before hosts). */
+  host: z.string().optional(),
 });
 export type CheckpointRecord = z.infer<typeof checkpointRecordSchema>;
 
@@ -57,6 +60,17 @@ export const groupScoreSchema = z.object({
   available: z.boolean(),
   positiveWeight: z.number(),
 });
+
+/** A project's move: a fresh workspace on the new host, restored from the newest preserved checkpoint. */
+function projectMoveSchema() {
+  return hostMoveSchema.extend({
+    /** The checkpoint whose snapshot was restored (null: none yet, the workspace started empty). */
+    restoredFrom: z.string().nullable(),
+    /** Harness session files are not in checkpoint snapshots: the agent's session starts again. */
+    session: z.enum(['restarted']),
+  });
+}
+export type ProjectMove = z.infer<ReturnType<typeof projectMoveSchema>>;
 
 export const projectRecordSchema = z.object({
   schema: z.literal(PROJECT_RECORD_SCHEMA),
@@ -87,6 +101,10 @@ export const projectRecordSchema = z.object({
   }),
   injectedFeedback: z.array(z.object({ name: z.string(), beforeSubtask: z.string().nullable() })),
   storage: storageCapSchema.optional(),
+  /** The host holding the workspace at the end (each checkpoint names the host its agent ran on). */
+  host: z.string().optional(),
+  /** Hosts the project left because they were gone; each move continued from the last checkpoint. */
+  moves: z.array(projectMoveSchema()).optional(),
   recordedAt: z.string(),
 });
 export type ProjectRecord = z.infer<typeof projectRecordSchema>;

@@ -159,6 +159,10 @@ export interface SubtaskInput {
   subtaskId: string;
   /** 1-based position in the whole project, for session continuation. */
   index: number;
+  /** The host holding the project's workspace: the subtask's agent and snapshot run there. */
+  hostId?: string;
+  /** Moves of the project so far: the agent's container is named per move. */
+  moves?: number;
 }
 
 export interface SubtaskOutcome {
