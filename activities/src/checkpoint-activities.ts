@@ -1,6 +1,5 @@
 // Activities of a project's checkpoints and record: snapshot each submission by content,
 // evaluate it by its own criteria, evaluate the final package, assemble the record.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   agentRunSchema,
@@ -14,7 +13,7 @@ import {
   type ProjectTrialInput,
   type SubtaskInput,
 } from '@assay/core';
-import { checkpointKey, snapshotDirectory, writeProjectRecord, type Snapshot } from '@assay/results';
+import { checkpointKey, snapshotDirectory, writeProjectRecord, type ResultsStore, type Snapshot } from '@assay/results';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { requireJson, type ProjectContext } from './project-context.js';
 import {
@@ -92,7 +91,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
         score: args.evaluation.score,
         gateTriggered: args.evaluation.gateTriggered,
         unjudged: args.evaluation.unjudged,
-        ...hostOfAgent(pathsOf(args.subtask.project).subtaskDir(args.subtask.subtaskId)),
+        ...(await hostOfAgent(storeOf(args.subtask.project), subtaskKey(args.subtask.project, args.subtask.subtaskId))),
       });
       const { project, subtaskId } = args.subtask;
       await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/checkpoint-record.json`, record);
@@ -145,7 +144,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
 }
 
 /** The host that ran a subtask's agent, as runSubtaskAgent noted it (nothing for runs before hosts). */
-function hostOfAgent(subtaskDir: string): { host?: string } {
-  const file = path.join(subtaskDir, 'host.txt');
-  return existsSync(file) ? { host: readFileSync(file, 'utf8') } : {};
+async function hostOfAgent(store: ResultsStore, subtaskKey: string): Promise<{ host?: string }> {
+  const host = await store.getText(`${subtaskKey}/host.txt`);
+  return host === null ? {} : { host };
 }
