@@ -33,6 +33,7 @@ server
   .option('--postgres', 'the multi-service temporal-server on PostgreSQL (built from the Go module proxy once)')
   .option('--port <n>', 'frontend gRPC port (--postgres; default 7233)')
   .option('--postgres-port <n>', 'PostgreSQL port (--postgres; default 5432)')
+  .option('--listen <ip>', "this machine's IPv4 address to serve other machines on (--postgres; default 127.0.0.1)")
   .action(lazyAction(infra, 'serverStartCommand'));
 server
   .command('stop')

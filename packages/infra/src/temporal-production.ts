@@ -24,6 +24,11 @@ export interface ProductionTemporalOptions {
   root: string;
   /** Frontend gRPC port (default 7233). */
   port?: number;
+  /**
+   * The IPv4 address of this machine the services listen on and announce to each other (default
+   * 127.0.0.1: this machine only). Workers on other machines need one they can reach.
+   */
+  listen?: string;
   postgresPort?: number;
   namespace?: string;
   /** Where PostgreSQL's data and the server's config live (default <root>/.assay); tools stay under root. */
@@ -99,13 +104,14 @@ export async function startProductionTemporal(opts: ProductionTemporalOptions): 
       const dir = serverDir(opts.root, port, opts.stateDir);
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const logFile = path.join(logsDir(opts.root), `temporal-production-${port}.log`);
-      const address = `127.0.0.1:${port}`;
+      const listen = opts.listen ?? '127.0.0.1';
+      const address = `${listen}:${port}`;
       let pid = readPidFile(path.join(dir, 'pid'));
       let spawned = false;
       if (pid === undefined || !processAlive(pid)) {
-        if (await tcpAnswers('127.0.0.1', port)) throw new Error(messages.temporalPortTaken(address));
+        if (await tcpAnswers(listen, port)) throw new Error(messages.temporalPortTaken(address));
         await setupSchemas(sqlTool, pg, log);
-        const config = writeConfig(dir, port, pg);
+        const config = writeConfig(dir, port, pg, listen);
         log(
           `starting temporal-server ${TEMPORAL_SERVER_VERSION} on ${address} (PostgreSQL ${pg.port}, log ${logFile})`,
         );
@@ -185,7 +191,7 @@ export function membershipBasePort(port: number): number {
   return port - 300 + 6 <= 32767 ? port - 300 : 20000 + (port % 12000);
 }
 
-function writeConfig(dir: string, port: number, pg: PostgresInfo): string {
+function writeConfig(dir: string, port: number, pg: PostgresInfo, listen: string): string {
   const membership = membershipBasePort(port);
   const store = (databaseName: string, maxConns: number) => ({
     sql: {
@@ -201,7 +207,13 @@ function writeConfig(dir: string, port: number, pg: PostgresInfo): string {
     },
   });
   const service = (grpcPort: number, membershipPort: number, extra: Record<string, unknown> = {}) => ({
-    rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...extra },
+    // Another address than loopback: every service binds to it, so other machines reach the frontend.
+    rpc: {
+      grpcPort,
+      membershipPort,
+      ...(listen === '127.0.0.1' ? { bindOnLocalHost: true } : { bindOnIP: listen }),
+      ...extra,
+    },
   });
   const dynamicConfig = path.join(dir, 'dynamicconfig.yaml');
   // As the dev server sets them: search attributes usable at once, updates on, long retention allowed.
@@ -225,7 +237,7 @@ function writeConfig(dir: string, port: number, pg: PostgresInfo): string {
       numHistoryShards: 4,
       datastores: { default: store('temporal', 20), visibility: store('temporal_visibility', 4) },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    global: { membership: { maxJoinDuration: '30s', broadcastAddress: listen } },
     services: {
       frontend: service(port, membership, { httpPort: port + 10 }),
       history: service(port + 1, membership + 1),
@@ -238,7 +250,7 @@ function writeConfig(dir: string, port: number, pg: PostgresInfo): string {
       masterClusterName: 'active',
       currentClusterName: 'active',
       clusterInformation: {
-        active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${port}` },
+        active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `${listen}:${port}` },
       },
     },
     dcRedirectionPolicy: { policy: 'noop' },

@@ -1,3 +1,5 @@
+import { isIPv4 } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import {
   TEMPORAL_SERVER_VERSION,
   setupAll,
@@ -32,7 +34,20 @@ export async function setupCommand(opts: {
 interface ServerOptions {
   postgres?: boolean;
   port?: string;
+  listen?: string;
   postgresPort?: string;
+}
+
+/** `--listen`: an IPv4 address of this machine (the services announce it to each other, so not 0.0.0.0). */
+function listenOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const own = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  if (!isIPv4(value) || value === '0.0.0.0' || !own.includes(value))
+    throw new CliError(
+      `--listen ${value}: give an IPv4 address of this machine (${own.filter((a) => isIPv4(a)).join(', ')}); ` +
+        'the services announce it to each other, so 0.0.0.0 will not do',
+    );
+  return value;
 }
 
 function portOption(value: string | undefined, flag: string): number | undefined {
@@ -53,9 +68,12 @@ export async function serverStartCommand(opts: ServerOptions = {}): Promise<void
     log,
     port: portOption(opts.port, '--port'),
     postgresPort: portOption(opts.postgresPort, '--postgres-port'),
+    listen: listenOption(opts.listen),
   });
   console.log(`Temporal server ${TEMPORAL_SERVER_VERSION} on PostgreSQL ${s.postgres.port} at ${s.address}`);
-  console.log(`Workers and clients on other machines: TEMPORAL_ADDRESS=<this host>:${s.address.split(':')[1]}`);
+  if (s.address.startsWith('127.0.0.1:'))
+    console.log("It answers on this machine only; --listen <this machine's IP> lets workers on others reach it.");
+  else console.log(`Workers and clients on other machines: TEMPORAL_ADDRESS=${s.address}`);
 }
 
 export async function serverStopCommand(opts: ServerOptions = {}): Promise<void> {
