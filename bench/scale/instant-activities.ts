@@ -1,0 +1,74 @@
+// Instant stand-ins for the activities the job and trial workflows call, for measuring the
+// orchestration alone (issue #10 part 6): the real workflows run on a real server, but every
+// agent "finishes" at once and nothing touches Docker or the disk. Outcomes are shaped like the
+// real ones (one deliverable, three verdicts) so history payloads are of a realistic size.
+// What the real listFinishedTrials reads back from the records, `recorded`, lets each continued
+// run of the job skip what is done.
+import { trialKey, type TrialInput } from '@assay/core';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+
+function verdicts(trial: TrialInput) {
+  return ['c1', 'c2', 'c3'].map((id, i) => ({
+    criterionId: id,
+    decision: i === 2 && trial.trial % 2 === 0 ? 'fail' : 'pass',
+    source: 'check',
+    rationale: `instant verdict ${id} for ${trial.system.id}/${trial.taskId}/${trial.trial}`,
+  }));
+}
+
+/**
+ * `hostId`: the host this worker plays (prepare answers it, so the trial's later steps go to its
+ * queue); `recorded` is shared by every host's activities, as the records are by every worker.
+ */
+export function createInstantActivities(hostId: string, recorded: Set<string>) {
+  let prepared = 0;
+  const activities = {
+    // The job workflow's.
+    async listFinishedTrials(): Promise<string[]> {
+      return [...recorded];
+    },
+    async recordInfraFailure(): Promise<void> {},
+    async recordCancelled(): Promise<void> {},
+    async discardTrialWork(): Promise<void> {},
+    async archiveForRetry(): Promise<void> {},
+    // The trial workflow's, in its order.
+    async prepareWorkspace(trial: TrialInput) {
+      const dir = `/work/${trial.jobId}/${trial.system.id}/${trial.taskId}/${trial.trial}`;
+      prepared++;
+      return { workspace: `${dir}/workspace`, instructionDir: `${dir}/instruction`, hostId };
+    },
+    async runAgent() {
+      const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+      return {
+        exitCode: 0,
+        timedOut: false,
+        reason: null,
+        startedAt: NOW,
+        endedAt: NOW,
+        durationSeconds: 0,
+        containerAttempts: 1,
+        usage,
+      };
+    },
+    async collectDeliverables() {
+      return [{ path: 'outputs/answer.xlsx', sha256: 'a'.repeat(64), bytes: 4096, format: 'xlsx' }];
+    },
+    async evaluateTrial(args: { trial: TrialInput }) {
+      return { verdicts: verdicts(args.trial), compliance: { ok: true, problems: [] } };
+    },
+    async recordTrial(args: { trial: TrialInput }) {
+      recorded.add(trialKey(args.trial.system.id, args.trial.taskId, args.trial.trial));
+      const v = verdicts(args.trial);
+      const passed = v.filter((x) => x.decision === 'pass').length;
+      return {
+        status: 'completed',
+        score: { value: passed / v.length, decided: true },
+        verdicts: v,
+        usage: null,
+        agent: { durationSeconds: 0 },
+      };
+    },
+  };
+  return { activities, prepared: () => prepared };
+}
