@@ -64,6 +64,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
         task,
         workflowId: workflowIdNow(),
         server: deps.temporalServer,
+        workRoot: host.workRoot,
       });
     const judge = deps.judgeFor?.(args.trial.judge, { resultsDir: args.trial.resultsDir }) ?? null;
     return evaluateTaskSubmission(
@@ -117,7 +118,12 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       const { trial } = args;
       const task = taskOf(trial);
       if (harbor.isHarborTask(task))
-        return harbor.runHarborTrialAgent(deps.docker, { ...args, task, server: deps.temporalServer });
+        return harbor.runHarborTrialAgent(deps.docker, {
+          ...args,
+          task,
+          server: deps.temporalServer,
+          workRoot: host.workRoot,
+        });
       return runHarness(deps, {
         workflowId: args.workflowId,
         store: openResultsStore(trial.resultsDir),

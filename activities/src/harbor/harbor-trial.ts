@@ -41,31 +41,34 @@ const labelsOf = (trial: TrialInput, role: string, server?: TemporalServerRef): 
   'assay.role': role,
 });
 
-const runArgs = (trial: TrialInput, task: HarborLoadedTask, workflowId: string) => {
-  const p = trialPaths(trial);
+interface HarborRunArgs {
+  trial: TrialInput;
+  task: HarborLoadedTask;
+  workflowId: string;
+  server?: TemporalServerRef;
+  /** The worker's work root (`assay worker --work-root`), as for every trial's work folders. */
+  workRoot?: string;
+}
+
+const runArgs = ({ trial, task, workflowId, workRoot }: HarborRunArgs) => {
+  const p = trialPaths(trial, workRoot);
   const store = openResultsStore(trial.resultsDir);
   const resultKey = trialDirKey(trial.system.id, trial.taskId, trial.trial);
   const harborTask = { id: task.spec.id, harbor: task.harbor };
   return { trial, task: harborTask, workflowId, store, resultKey, scratchDir: p.dir, workDir: p.workDir };
 };
 
-export function runHarborTrialAgent(
-  docker: Docker,
-  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string; server?: TemporalServerRef },
-): Promise<AgentRun> {
+export function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promise<AgentRun> {
   return runHarborAgent(docker, {
-    ...runArgs(args.trial, args.task, args.workflowId),
+    ...runArgs(args),
     labels: labelsOf(args.trial, 'agent', args.server),
   });
 }
 
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
-export async function evaluateHarborTrial(
-  docker: Docker,
-  args: { trial: TrialInput; task: HarborLoadedTask; workflowId: string; server?: TemporalServerRef },
-): Promise<Evaluation> {
+export async function evaluateHarborTrial(docker: Docker, args: HarborRunArgs): Promise<Evaluation> {
   const verifier = await runHarborVerifier(docker, {
-    ...runArgs(args.trial, args.task, args.workflowId),
+    ...runArgs(args),
     labels: labelsOf(args.trial, 'verifier', args.server),
   });
   return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
