@@ -61,7 +61,7 @@ describe('an existing Temporal server', () => {
     expect(await run.exit, run.text()).toBe(0);
     expect(run.text()).toContain(`namespace default on ${bare.address}: retention 24 h -> 720 h`);
     expect(run.text()).toContain(
-      'search attributes AssayJob, AssaySystem, AssayTask, AssayHarness, AssayModel registered',
+      'search attributes AssayJob, AssaySystem, AssayTask, AssayHarness, AssayModel, AssayHost registered',
     );
     const results = path.join(path.dirname(file), 'results');
     expect((await readTrials(results)).map((r) => r.system.id)).toEqual(['oracle']);

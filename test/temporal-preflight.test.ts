@@ -41,10 +41,10 @@ describe('preflight on connect', () => {
     const first = await preflightNamespace(connection, target);
     expect(first.changed).toEqual([
       'retention 24 h -> 720 h',
-      'search attributes AssayJob, AssaySystem, AssayTask, AssayHarness, AssayModel registered (Keyword)',
+      'search attributes AssayJob, AssaySystem, AssayTask, AssayHarness, AssayModel, AssayHost registered (Keyword)',
     ]);
     const listed = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
-    for (const name of ['AssayJob', 'AssaySystem', 'AssayTask', 'AssayHarness', 'AssayModel'])
+    for (const name of ['AssayJob', 'AssaySystem', 'AssayTask', 'AssayHarness', 'AssayModel', 'AssayHost'])
       expect(listed.customAttributes?.[name]).toBe(KEYWORD);
     const ns = await connection.workflowService.describeNamespace({ namespace: 'default' });
     expect(Number(ns.config?.workflowExecutionRetentionTtl?.seconds)).toBe(720 * 3600);
@@ -63,12 +63,12 @@ describe('preflight on connect', () => {
     const err = await preflightNamespace(connection, target).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     const at = `--address ${full.address} --namespace default`;
-    const commands = ['AssayJob', 'AssaySystem', 'AssayTask', 'AssayHarness', 'AssayModel']
+    const commands = ['AssayJob', 'AssaySystem', 'AssayTask', 'AssayHarness', 'AssayModel', 'AssayHost']
       .map((n) => `temporal operator search-attribute create ${at} --name ${n} --type Keyword`)
       .join(' && ');
     expect((err as Error).message).toBe(
       `Namespace "default" on ${full.address} lacks assay's search attributes AssayJob, AssaySystem, AssayTask, ` +
-        'AssayHarness, AssayModel (Keyword) and assay could not create them (Unable to create search attributes: ' +
+        'AssayHarness, AssayModel, AssayHost (Keyword) and assay could not create them (Unable to create search attributes: ' +
         `cannot have more than 10 search attribute of type Keyword); create them with \`${commands}\`.`,
     );
   });
