@@ -58,7 +58,7 @@ describe('assay CLI', () => {
 
   it('prints JSON when asked', () => {
     const r = assay('validate', 'datasets/sample', '--json');
-    expect(JSON.parse(r.out)).toEqual({ valid: true, issues: [] });
+    expect(JSON.parse(r.out)).toEqual({ valid: true, issues: [], warnings: [] });
   });
 
   it('says clearly when a file does not exist', () => {
