@@ -141,11 +141,7 @@ function agentRunOf(
   return {
     exitCode: result.exitCode,
     timedOut: result.timedOut,
-    reason: result.timedOut
-      ? `agent exceeded its ${args.limits.agentSeconds} s limit`
-      : result.exitCode === 0
-        ? null
-        : `agent exited with code ${result.exitCode}`,
+    reason: agentEndReason(result, args.limits.agentSeconds),
     startedAt: result.startedAt,
     endedAt: result.endedAt,
     durationSeconds: result.durationSeconds,
@@ -153,6 +149,12 @@ function agentRunOf(
     usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
   };
+}
+
+/** Why an agent container ended, for the record (null: it exited 0 within its limit). */
+export function agentEndReason(result: Pick<AgentContainerResult, 'timedOut' | 'exitCode'>, seconds: number) {
+  if (result.timedOut) return `agent exceeded its ${seconds} s limit`;
+  return result.exitCode === 0 ? null : `agent exited with code ${result.exitCode}`;
 }
 
 function cancelRequested(ctx: Context): boolean {

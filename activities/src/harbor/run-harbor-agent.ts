@@ -17,7 +17,7 @@ import {
   removeContainer,
   type AgentContainerResult,
 } from '../run-agent-container.js';
-import type { AgentRun } from '../run-harness.js';
+import { agentEndReason, type AgentRun } from '../run-harness.js';
 import { runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
@@ -111,11 +111,7 @@ function agentRunOf(result: AgentContainerResult, seconds: number, attempt: numb
   return {
     exitCode: result.exitCode,
     timedOut: result.timedOut,
-    reason: result.timedOut
-      ? `agent exceeded its ${seconds} s limit`
-      : result.exitCode === 0
-        ? null
-        : `agent exited with code ${result.exitCode}`,
+    reason: agentEndReason(result, seconds),
     startedAt: result.startedAt,
     endedAt: result.endedAt,
     durationSeconds: result.durationSeconds,
