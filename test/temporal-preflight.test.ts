@@ -23,11 +23,10 @@ async function connect(address: string, namespace = 'default') {
 }
 
 beforeAll(async () => {
-  [bare, full, typed] = await Promise.all([
-    startBareTemporal(),
-    startBareTemporal(fills),
-    startBareTemporal(['--search-attribute', 'AssaySystem=Int']),
-  ]);
+  // One after another: concurrent start-dev launches race for the ports they probe.
+  bare = await startBareTemporal();
+  full = await startBareTemporal(fills);
+  typed = await startBareTemporal(['--search-attribute', 'AssaySystem=Int']);
 }, 120_000);
 
 afterAll(async () => {

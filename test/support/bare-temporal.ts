@@ -13,8 +13,24 @@ export interface BareTemporal {
   stop: () => Promise<void>;
 }
 
-/** `extraArgs` e.g. ['--search-attribute', 'AssaySystem=Int'] to pre-register attributes. */
+/**
+ * `extraArgs` e.g. ['--search-attribute', 'AssaySystem=Int'] to pre-register attributes.
+ * start-dev picks its HTTP, metrics and membership ports by probing, so a start racing another
+ * process for a port can panic on launch (temporalio/cli#667): such a start is tried again.
+ */
 export async function startBareTemporal(extraArgs: string[] = []): Promise<BareTemporal> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(extraArgs);
+    } catch (e) {
+      if (!(e instanceof ExitedEarly) || attempt === 3) throw e;
+    }
+  }
+}
+
+class ExitedEarly extends Error {}
+
+async function startOnce(extraArgs: string[]): Promise<BareTemporal> {
   const binary = await ensureTemporalCli({ root: ROOT });
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-bare-temporal-'));
@@ -32,7 +48,10 @@ export async function startBareTemporal(extraArgs: string[] = []): Promise<BareT
   };
   const deadline = Date.now() + 60_000;
   while (!(await tcpAnswers('127.0.0.1', port, 300))) {
-    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited: ${stderr.trim()}`);
+    if (child.exitCode !== null) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new ExitedEarly(`temporal server start-dev exited: ${stderr.trim()}`);
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`temporal server start-dev did not listen on ${port} within 60 s: ${stderr.trim()}`);

@@ -98,19 +98,21 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
         if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
         else args.push('--headless');
         log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
-        const pid = spawnDetached(binary, args, logFile);
-        const state: ServerState = {
-          pid,
-          port,
-          dbFile,
-          startedAt: new Date().toISOString(),
-          ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}),
-        };
-        fs.writeFileSync(temporalPidFile(opts.root, port), `${pid}\n`);
-        fs.writeFileSync(temporalStateFile(opts.root, port), JSON.stringify(state, null, 2) + '\n');
-        await waitHealthy(binary, address, timeout, pid, logFile);
+        // The pid and state are recorded as soon as the process exists, so `server stop` can end
+        // one that never becomes healthy.
+        const pid = await spawnHealthy(binary, args, address, timeout, logFile, (pid) => {
+          const state: ServerState = {
+            pid,
+            port,
+            dbFile,
+            startedAt: new Date().toISOString(),
+            ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}),
+          };
+          fs.writeFileSync(temporalPidFile(opts.root, port), `${pid}\n`);
+          fs.writeFileSync(temporalStateFile(opts.root, port), JSON.stringify(state, null, 2) + '\n');
+        });
         spawned = true;
-        log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI ${state.uiUrl}` : ''}`);
+        log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI http://127.0.0.1:${port + 1000}` : ''}`);
       }
       const ns = await configureNamespace({ binary, address, namespace, log });
       const s = ourServer(opts.root, port);
@@ -222,6 +224,42 @@ async function healthy(binary: string, address: string): Promise<boolean> {
     timeoutMs: 10_000,
   }).catch(() => undefined);
   return !!r && r.code === 0 && r.stdout.includes('SERVING');
+}
+
+/**
+ * start-dev probes for free HTTP, metrics and membership ports and then binds them, so a launch
+ * racing another process for one of them can panic at once (temporalio/cli#667). Such a launch is
+ * tried once more; a server that dies for any other reason fails at once with its log.
+ */
+async function spawnHealthy(
+  binary: string,
+  args: string[],
+  address: string,
+  timeoutMs: number,
+  logFile: string,
+  record: (pid: number) => void,
+): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    const pid = spawnDetached(binary, args, logFile);
+    record(pid);
+    try {
+      await waitHealthy(binary, address, timeoutMs, pid, logFile);
+      return pid;
+    } catch (e) {
+      const died = !processAlive(pid);
+      const panicked = died && /panic:|address already in use/.test(readFrom(logFile, logStart));
+      if (!panicked || attempt === 2) throw e;
+    }
+  }
+}
+
+function readFrom(file: string, offset: number): string {
+  try {
+    return fs.readFileSync(file).subarray(offset).toString('utf8');
+  } catch {
+    return '';
+  }
 }
 
 async function waitHealthy(
