@@ -30,6 +30,17 @@ export interface AgentRun {
   proxyUsage?: ProxyUsage | null;
   /** Model CLIs: the CLI's own session id, when it names one. */
   harnessSessionId?: string | null;
+  /** The container key of a trial that moved host (not recorded: it tells attempts apart). */
+  containerKey?: string;
+}
+
+/**
+ * A result in the store is this attempt's only if the same container key wrote it: one that a
+ * lost host wrote just before it died belongs to the workspace left there, not to the clean one
+ * the moved trial has now.
+ */
+export function isThisAttempt(run: AgentRun, containerKey: string | undefined): boolean {
+  return (run.containerKey ?? null) === (containerKey ?? null);
 }
 
 export interface HarnessRunArgs {
@@ -61,7 +72,10 @@ export interface HarnessDeps {
 
 export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promise<AgentRun> {
   const resultKey = `${args.resultKey}/agent-result.json`;
-  const recorded = async () => (await args.store.getJson(resultKey)) as AgentRun | null;
+  const recorded = async () => {
+    const run = (await args.store.getJson(resultKey)) as AgentRun | null;
+    return run && isThisAttempt(run, args.containerKey) ? run : null;
+  };
   const earlier = await recorded();
   if (earlier) return earlier;
   const ctx = Context.current();
@@ -148,6 +162,7 @@ function agentRunOf(
     containerAttempts: attempt,
     usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
+    ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
 }
 

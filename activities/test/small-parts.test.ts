@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffSnapshots, taskSpecSchema } from '@assay/core';
 import { assessFormatCompliance, containerNameFor, parseFaultDelays } from '../src/index.js';
 import { demuxDockerLog } from '../src/run-agent-container.js';
+import { isThisAttempt, type AgentRun } from '../src/run-harness.js';
 import { parseUsageLine } from '@assay/harnesses';
 
 describe('output-format compliance', () => {
@@ -94,5 +95,27 @@ describe('agent container helpers', () => {
   it('parses fault-injection delays', () => {
     expect(parseFaultDelays('evaluate=6000, snapshot=3000,bad,x=y')).toEqual({ evaluate: 6000, snapshot: 3000 });
     expect(parseFaultDelays(undefined)).toEqual({});
+  });
+});
+
+describe('an agent result left in the store', () => {
+  const run = (containerKey?: string): AgentRun => ({
+    exitCode: 0,
+    timedOut: false,
+    reason: null,
+    startedAt: '2026-12-01T00:00:00Z',
+    endedAt: '2026-12-01T00:00:01Z',
+    durationSeconds: 1,
+    containerAttempts: 1,
+    usage: null,
+    ...(containerKey ? { containerKey } : {}),
+  });
+
+  it('is taken up by a retry of the same attempt, never by a trial that moved host since', () => {
+    expect(isThisAttempt(run(), undefined)).toBe(true);
+    expect(isThisAttempt(run('wf:move-1'), 'wf:move-1')).toBe(true);
+    // Written by the lost host just before it died: the moved trial's workspace is a clean one.
+    expect(isThisAttempt(run(), 'wf:move-1')).toBe(false);
+    expect(isThisAttempt(run('wf:move-1'), 'wf:move-2')).toBe(false);
   });
 });
