@@ -144,7 +144,8 @@ describe('project evaluation of the reference run (checks-only)', () => {
     const again = await rejudgeProject(d, { record, project, workDir: tmp('assay-rejudge-') });
     expect(again.checkpoints.map((c) => c.verdicts)).toEqual(record.checkpoints.map((c) => c.verdicts));
     expect(again.final.verdicts).toEqual(record.final.verdicts);
-  });
+    // Re-judging parses every checkpoint's documents again: over a minute on a loaded 2-core machine.
+  }, 240_000);
 });
 
 describe('project evaluation of a run that never applied the correction', () => {

@@ -5,7 +5,7 @@
 // result; only infrastructure errors (a lost worker, Docker down) are retried,
 // and a retried agent activity re-attaches to the container it already started.
 // Prepare runs on the shared queue, on whichever host takes it; everything after it runs on that
-// host's own queue. A host gone before its agent finished: the trial starts again, clean, elsewhere.
+// host's own queue. A host gone before the trial was evaluated: it starts again, clean, elsewhere.
 import {
   ActivityCancellationType,
   ApplicationFailure,
@@ -25,7 +25,7 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   const key = trialKey(input.system.id, input.taskId, input.trial);
   const shared = trialActivities(input, undefined);
   const moves: HostMove[] = [];
-  let attempt: { workspace: PreparedWorkspace; run: AgentRun } | null = null;
+  let attempt: Attempt | null = null;
   while (attempt === null) {
     stage = 'preparing';
     // One workspace per run and move: a trial that comes back to a host it left starts clean there too.
@@ -33,22 +33,10 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
     const last = moves.at(-1);
     if (last) last.to = prepared.hostId ?? null;
     showHost(prepared.hostId);
-    stage = 'agent';
-    const agentRun = await runAgentOnHost(input, prepared, moves);
-    if (agentRun) attempt = { workspace: prepared, run: agentRun };
+    attempt = await attemptOnHost(input, prepared, moves, (s) => (stage = s));
   }
-  const { workspace, run } = attempt;
+  const { workspace, run, deliverables, evaluation } = attempt;
   const host = trialActivities(input, workspace.hostId);
-  // The agent's outputs are only on its host: one gone now cannot be evaluated elsewhere (infra failure).
-  const lostAfterAgent = (err: unknown): never => {
-    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
-    if (lost) throw ApplicationFailure.nonRetryable(`${lost} after the agent finished there`, 'HostLost');
-    throw err;
-  };
-  stage = 'collecting';
-  const deliverables = await host.quick.collectDeliverables({ trial: input, workspace }).catch(lostAfterAgent);
-  stage = 'evaluating';
-  const evaluation = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables }).catch(lostAfterAgent);
   stage = 'recording';
   const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves } } : {};
   const recordArgs = { trial: input, run, deliverables, evaluation, ...placement };
@@ -71,24 +59,50 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   };
 }
 
-/** The agent's run on the workspace's host; null when that host is gone and the trial moves (noted in `moves`). */
-async function runAgentOnHost(input: TrialInput, workspace: PreparedWorkspace, moves: HostMove[]) {
+type TrialActivityResult<K extends keyof TrialActivities> = Awaited<ReturnType<TrialActivities[K]>>;
+
+interface Attempt {
+  workspace: PreparedWorkspace;
+  run: AgentRun;
+  deliverables: TrialActivityResult<'collectDeliverables'>;
+  evaluation: TrialActivityResult<'evaluateTrial'>;
+}
+
+/**
+ * Agent, collect and evaluate on the workspace's host. Null when that host is gone first (noted in
+ * `moves`): the trial starts again, clean, elsewhere. That includes a host lost after its agent
+ * finished but before the outputs were collected and evaluated, since they were only there.
+ */
+async function attemptOnHost(
+  input: TrialInput,
+  workspace: PreparedWorkspace,
+  moves: HostMove[],
+  setStage: (stage: string) => void,
+): Promise<Attempt | null> {
   const { workflowId } = workflowInfo();
   const host = trialActivities(input, workspace.hostId);
+  let stage = 'agent';
   try {
-    return await host.agent.runAgent({
+    setStage(stage);
+    const run = await host.agent.runAgent({
       trial: input,
       workspace,
       workflowId,
       // A fresh container after a move: one left by the agent on the lost host is not this attempt's.
       ...(moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {}),
     });
+    setStage((stage = 'collecting'));
+    const deliverables = await host.quick.collectDeliverables({ trial: input, workspace });
+    setStage((stage = 'evaluating'));
+    const evaluation = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables });
+    return { workspace, run, deliverables, evaluation };
   } catch (err) {
     const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
     if (!lost || !workspace.hostId) throw err;
+    const reason = stage === 'agent' ? lost : `${lost} after the agent finished there`;
     if (moves.length >= MAX_HOST_MOVES)
-      throw ApplicationFailure.nonRetryable(`trial moved host ${moves.length} times, stopped: ${lost}`, 'HostsLost');
-    moves.push({ from: workspace.hostId, to: null, reason: lost, at: new Date().toISOString() });
+      throw ApplicationFailure.nonRetryable(`trial moved host ${moves.length} times, stopped: ${reason}`, 'HostsLost');
+    moves.push({ from: workspace.hostId, to: null, reason, at: new Date().toISOString() });
     return null;
   }
 }

@@ -3,7 +3,8 @@
 // from a clean workspace on whichever host prepares it next, a bounded number of times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { MAX_HOST_MOVES, type HostMove } from '@assay/core';
+import { Worker } from '@temporalio/worker';
+import { MAX_HOST_MOVES, hostQueue, type HostMove } from '@assay/core';
 import { projectWorkflow, trialWorkflow } from '@assay/workflows';
 import { trialWorkflowId } from '@assay/workflows/definitions';
 import { projectInput, projectStubs, trialInput, trialStubs } from './support/stub-activities.js';
@@ -85,6 +86,42 @@ describe('host routing', () => {
     expect(move).toMatchObject({ from: 'hr-gone', to: 'hr-b' });
     expect(move!.reason).toBe('no worker of host "hr-gone" took runAgent within 5 s');
     expect(Date.parse(move!.at)).not.toBeNaN();
+  });
+
+  it('moves a trial whose host is lost after its agent finished there: the outputs were only there', async () => {
+    const seen: Seen = { placements: [], recorded: [] };
+    const stubs = hostStubs(seen);
+    // This host's worker stops once its agent has run: collection never starts there.
+    const dying: Worker = await Worker.create({
+      connection: t.env.nativeConnection,
+      namespace: t.env.namespace ?? 'default',
+      taskQueue: hostQueue('hr-dies'),
+      activities: {
+        ...stubs,
+        runAgent: async (args: Parameters<NonNullable<Stubs['runAgent']>>[0]) => {
+          const run = await stubs.runAgent!(args);
+          setTimeout(() => dying.shutdown(), 0);
+          return run;
+        },
+      },
+    });
+    const running = dying.run();
+    const outcome = await runTrial('lost-after', ['hr-dies', 'hr-c'], { 'hr-c': hostStubs(seen) }, seen);
+    await running;
+    expect(outcome).toMatchObject({ status: 'completed', score: 80 });
+    expect(seen.placements).toHaveLength(2);
+    expect(seen.recorded).toEqual([
+      {
+        host: 'hr-c',
+        moves: [
+          expect.objectContaining({
+            from: 'hr-dies',
+            to: 'hr-c',
+            reason: 'no worker of host "hr-dies" took collectDeliverables within 5 s after the agent finished there',
+          }),
+        ],
+      },
+    ]);
   });
 
   it('fails the trial with a clear reason once it has moved the most times allowed', async () => {
