@@ -10,6 +10,7 @@ import {
   type CheckpointRecord,
   type ProjectMove,
   type ProjectRecord,
+  type ProjectRestart,
   type ProjectTrialInput,
   type SubtaskInput,
 } from '@assay/core';
@@ -115,6 +116,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       project: ProjectTrialInput;
       injected: { name: string; beforeSubtask: string | null }[];
       placement?: { host: string; moves: ProjectMove[] };
+      restarts?: ProjectRestart[];
     }): Promise<ProjectRecord> {
       const project = projectOf(args.project);
       const store = storeOf(args.project);
@@ -135,7 +137,11 @@ export function createCheckpointActivities(ctx: ProjectContext) {
         args.injected,
         storage ?? undefined,
       );
-      const placed = args.placement ? { ...record, host: args.placement.host, moves: args.placement.moves } : record;
+      const placed = {
+        ...record,
+        ...(args.placement ? { host: args.placement.host, moves: args.placement.moves } : {}),
+        ...(args.restarts?.length ? { restarts: args.restarts } : {}),
+      };
       await writeProjectRecord(store, placed);
       unmountWorkVolume(pathsOf(args.project).workDir);
       return placed;

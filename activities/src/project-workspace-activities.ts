@@ -8,7 +8,7 @@ import { holdForFaultInjection } from './heartbeat.js';
 import type { ProjectContext } from './project-context.js';
 import { subtaskSpec } from './project-evaluation.js';
 import type { Placement } from './host-identity.js';
-import { restoreProjectWorkspace } from './restore-project-workspace.js';
+import { STOPPED_NOTE, restoreProjectWorkspace } from './restore-project-workspace.js';
 import { runHarness, type AgentRun } from './run-harness.js';
 import { emptyDir, mountWorkVolume } from './workspace-volume.js';
 
@@ -57,6 +57,17 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       const dir = path.join(pathsOf(args.project).workspace, 'inputs', 'feedback');
       mkdirSync(dir, { recursive: true });
       for (const f of args.feedback) writeFileSync(path.join(dir, path.basename(f.name)), f.text);
+    },
+
+    /** The agent was stopped before it finished: noted beside the subtask, set aside when the workspace is made again. */
+    async noteStoppedAgent(args: { subtask: SubtaskInput; reason: string }): Promise<void> {
+      const { subtask } = args;
+      const key = subtaskKey(subtask.project, subtask.subtaskId);
+      // host.txt already names the agent's host; this may run on any.
+      await storeOf(subtask.project).putJson(`${key}/${STOPPED_NOTE}`, {
+        reason: args.reason,
+        at: new Date().toISOString(),
+      });
     },
 
     async runSubtaskAgent(args: { subtask: SubtaskInput; workflowId: string }): Promise<AgentRun> {

@@ -17,6 +17,10 @@ import { allSubtasks } from './project-evaluation.js';
 
 /** What the harness leaves beside a subtask's checkpoint while its agent runs. */
 const AGENT_FILES = ['agent-result.json', 'transcript.log', 'session-state.json', 'host.txt'];
+/** Written when an agent was stopped (`pause --now`, `cancel`): a run that ended without agent-result.json. */
+export const STOPPED_NOTE = 'stopped.json';
+/** Either marks an attempt that ended (finished, or stopped); it moves last. */
+const ENDED = ['agent-result.json', STOPPED_NOTE];
 
 /** Restores into `workspace`; returns the subtask whose checkpoint it restored, or null (none yet). */
 export async function restoreProjectWorkspace(
@@ -41,20 +45,27 @@ export async function restoreProjectWorkspace(
 }
 
 /**
- * An agent run without a checkpoint goes under the subtask's attempts/: the subtask runs again.
- * Through the store (a remote one too); agent-result.json moves last, so a repeat after a crash
- * part-way finishes the same attempt instead of starting another.
+ * An agent run without a checkpoint (finished, or stopped mid-way) goes under the subtask's
+ * attempts/: the subtask runs again. Through the store (a remote one too); the file that marks
+ * the attempt ended moves last, so a repeat after a crash part-way finishes the same attempt
+ * instead of starting another.
  */
 async function setAsideAgentRun(store: ResultsStore, input: ProjectTrialInput, subtaskId: string): Promise<void> {
   const dirKey = subtaskDirKey(input.system.id, input.projectId, input.trial, subtaskId);
-  if (!(await store.has(`${dirKey}/agent-result.json`))) return;
+  const ended = await asyncFilter(ENDED, (name) => store.has(`${dirKey}/${name}`));
+  if (ended.length === 0) return;
   const attempts = await store.list(`${dirKey}/${ATTEMPTS_DIR}/`);
   const numbers = attempts.map((k) => Number(k.slice(dirKey.length + ATTEMPTS_DIR.length + 2).split('/')[0]));
   const unfinished = [...new Set(numbers)].find(
-    (n) => !attempts.includes(`${attemptDirKey(dirKey, n)}/agent-result.json`),
+    (n) => !ENDED.some((f) => attempts.includes(`${attemptDirKey(dirKey, n)}/${f}`)),
   );
   const target = attemptDirKey(dirKey, unfinished ?? Math.max(0, ...numbers) + 1);
-  for (const name of [...AGENT_FILES.filter((f) => f !== 'agent-result.json'), 'agent-result.json']) {
+  for (const name of [...AGENT_FILES.filter((f) => !ENDED.includes(f)), ...ENDED]) {
     if (await store.copy(`${dirKey}/${name}`, `${target}/${name}`)) await store.delete(`${dirKey}/${name}`);
   }
+}
+
+async function asyncFilter<T>(items: T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept = await Promise.all(items.map(keep));
+  return items.filter((_, i) => kept[i]);
 }

@@ -29,6 +29,15 @@ export const cancelJobUpdate = defineUpdate<JobControl, [CancelRequest]>('cancel
 export const setConcurrencyUpdate = defineUpdate<JobControl, [number]>('setConcurrency');
 /** From the job to its running projects: hold (true) or release (false) their next subtask. */
 export const holdSubtasksSignal = defineSignal<[boolean]>('holdSubtasks');
+/**
+ * From the job to its running projects (`pause --now`, sent after the hold): stop the running
+ * subtask's agent; the project runs that subtask again from its last checkpoint once released.
+ */
+export const stopSubtaskSignal = defineSignal('stopSubtask');
+/** From a project to its running subtask: stop the agent if it is still running (else finish). */
+export const stopAgentSignal = defineSignal('stopAgent');
+/** The failure type a subtask ends with when `stopAgentSignal` stopped its agent. */
+export const STOPPED_NOW = 'StoppedNow';
 
 /** Search attributes registered by `assay setup` (Keyword), so the Web UI can filter trials. */
 export const searchKeys = {

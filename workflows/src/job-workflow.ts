@@ -4,8 +4,9 @@
 // again resumes it. After `batchSize` children the job continues as new (its history stays
 // small), carrying its control state; the next run skips what is recorded and what failed for
 // infrastructure reasons. `assay pause` stops new starts (and holds running projects before
-// their next subtask); `assay cancel` stops everything after a grace period and records the
-// unfinished units as cancelled.
+// their next subtask; `--now` also stops running task trials, which run again, and running
+// subtasks, which their project runs again from its last checkpoint); `assay cancel` stops
+// everything after a grace period and records the unfinished units as cancelled.
 import {
   ApplicationFailure,
   CancellationScope,
@@ -18,6 +19,7 @@ import {
   proxyActivities,
   setHandler,
   startChild,
+  type ExternalWorkflowHandle,
 } from '@temporalio/workflow';
 import type { JobActivities } from '@assay/activities';
 import {
@@ -25,6 +27,7 @@ import {
   jobProgressQuery,
   projectWorkflowId,
   searchKeys,
+  stopSubtaskSignal,
   trialWorkflowId,
   type JobInput,
   type JobProgress,
@@ -53,17 +56,12 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   const active = new Map<string, ActiveUnit>();
   const requeued: Unit[] = [];
   let graceSeconds = 0;
-  const holdProjects = async (hold: boolean): Promise<void> => {
+  const signalProjects = async (send: (project: ExternalWorkflowHandle) => Promise<void>): Promise<void> => {
     const ids = [...active.values()].flatMap((a) => (a.projectId ? [a.projectId] : []));
     // A project that finished meanwhile cannot be signalled; that is fine.
-    await Promise.all(
-      ids.map((id) =>
-        getExternalWorkflowHandle(id)
-          .signal(holdSubtasksSignal, hold)
-          .catch(() => {}),
-      ),
-    );
+    await Promise.all(ids.map((id) => send(getExternalWorkflowHandle(id)).catch(() => {})));
   };
+  const holdProjects = (hold: boolean) => signalProjects((p) => p.signal(holdSubtasksSignal, hold));
   const spend = createJobSpend(input);
   const hooks: ControlHooks = {
     paused: async (now) => {
@@ -74,6 +72,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
             a.scope.cancel();
           }
       await holdProjects(true);
+      // After the hold: a project whose subtask stops waits for the resume before running it again.
+      if (now) await signalProjects((p) => p.signal(stopSubtaskSignal));
     },
     refuseResume: (req) => spend.refuseResume(req),
     resumed: async (req) => {

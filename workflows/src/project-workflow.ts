@@ -5,10 +5,22 @@
 // Subtasks are child workflows so this history stays small even for 21 subtasks;
 // each child's id is deterministic, so a finished subtask is never run again.
 // The workspace lives on one host at a time (project-site.ts): a host gone mid-project moves it.
-import { condition, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+// `pause --now` stops the running subtask's agent; once released, that subtask runs again from a
+// fresh workspace restored from the last checkpoint (the record's `restarts`).
+import {
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+  type ChildWorkflowHandle,
+} from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
 import { unitUsageOf, type UnitUsage } from '@assay/core';
 import {
+  STOPPED_NOW,
   holdSubtasksSignal,
   injectFeedbackUpdate,
   projectProgressQuery,
@@ -16,7 +28,10 @@ import {
   type FeedbackInjection,
   type ProjectProgress,
   type ProjectTrialInput,
+  type SubtaskInput,
   type SubtaskOutcome,
+  stopAgentSignal,
+  stopSubtaskSignal,
 } from './definitions.js';
 import { placeProject } from './project-site.js';
 import { subtaskWorkflow } from './subtask-workflow.js';
@@ -48,6 +63,34 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   setHandler(holdSubtasksSignal, (hold) => {
     held = hold;
   });
+  // `pause --now`: the running subtask (once its start is confirmed) is told to stop its agent.
+  let stopNow = false;
+  let running: ChildWorkflowHandle<typeof subtaskWorkflow> | null = null;
+  setHandler(stopSubtaskSignal, () => {
+    stopNow = true;
+    void running?.signal(stopAgentSignal).catch(() => {});
+  });
+  const runSubtask = async (args: SubtaskInput): Promise<SubtaskOutcome | null> => {
+    const child = await startChild(subtaskWorkflow, {
+      workflowId: `${workflowInfo().workflowId}:${args.subtaskId}`,
+      args: [args],
+    });
+    running = child;
+    try {
+      if (stopNow) await child.signal(stopAgentSignal);
+      return await child.result();
+    } catch (err) {
+      if (
+        err instanceof ChildWorkflowFailure &&
+        err.cause instanceof ApplicationFailure &&
+        err.cause.type === STOPPED_NOW
+      )
+        return null;
+      throw err;
+    } finally {
+      running = null;
+    }
+  };
   setHandler(
     injectFeedbackUpdate,
     (feedback) => {
@@ -80,24 +123,29 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     await site.releaseStage(stage.id);
     for (const subtaskId of stage.subtasks) {
       index++;
-      if (held) {
-        progress.phase = 'paused';
-        await condition(() => !held);
+      for (;;) {
+        if (held) {
+          progress.phase = 'paused';
+          await condition(() => !held);
+        }
+        stopNow = false;
+        // What arrives from here on (even while this release runs) goes before the following subtask.
+        const feedback = pending.splice(0);
+        upcoming.shift();
+        if (feedback.length > 0) await site.releaseFeedback(feedback);
+        progress.subtask = subtaskId;
+        progress.phase = 'subtask';
+        const at = { stageId: stage.id, subtaskId, index };
+        const outcome = await site.run((_, place) => runSubtask({ project: input, ...at, ...place }));
+        if (outcome) {
+          site.checkpointed();
+          progress.checkpoints.push(outcome);
+          break;
+        }
+        // Stopped mid-agent: nothing of it is recorded; it runs again from the last checkpoint.
+        site.restart(subtaskId, 'stopped by assay pause --now');
+        upcoming.unshift(subtaskId);
       }
-      // What arrives from here on (even while this release runs) goes before the following subtask.
-      const feedback = pending.splice(0);
-      upcoming.shift();
-      if (feedback.length > 0) await site.releaseFeedback(feedback);
-      progress.subtask = subtaskId;
-      progress.phase = 'subtask';
-      const outcome = await site.run((_, at) =>
-        executeChild(subtaskWorkflow, {
-          workflowId: `${workflowInfo().workflowId}:${subtaskId}`,
-          args: [{ project: input, stageId: stage.id, subtaskId, index, ...at }],
-        }),
-      );
-      site.checkpointed();
-      progress.checkpoints.push(outcome);
     }
   }
   // The final package and its evaluation come from the preserved snapshots: any host does it.

@@ -4,17 +4,26 @@
 // keeps failing, the checkpoint is kept and recorded as unjudged, never redone.
 // The agent and the snapshot run on the host holding the workspace; evaluation and the record
 // read only the preserved snapshot, so any host does them. A host gone before the snapshot
-// ends this run as HostLost: the project moves and runs the subtask again elsewhere.
+// ends this run as HostLost: the project moves and runs the subtask again elsewhere. Told to stop
+// (`pause --now`) while its agent runs, the agent is stopped and the run ends as StoppedNow.
 import {
   ActivityCancellationType,
   ApplicationFailure,
+  CancellationScope,
+  isCancellation,
   proxyActivities,
   setHandler,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
-import { subtaskStageQuery, type SubtaskInput, type SubtaskOutcome } from './definitions.js';
+import {
+  STOPPED_NOW,
+  stopAgentSignal,
+  subtaskStageQuery,
+  type SubtaskInput,
+  type SubtaskOutcome,
+} from './definitions.js';
 import { failureMessage } from './failure-message.js';
 import { HOST_LOST, hostLostReason, onHost } from './host-routing.js';
 
@@ -52,7 +61,24 @@ export async function subtaskWorkflow(input: SubtaskInput): Promise<SubtaskOutco
     throw lost ? ApplicationFailure.nonRetryable(lost, HOST_LOST) : err;
   };
 
-  const run = await agent.runSubtaskAgent({ subtask: input, workflowId: workflowInfo().workflowId }).catch(hostLost);
+  // Only the agent stops: a subtask past it (snapshot, evaluation) finishes and is recorded.
+  const agentScope = new CancellationScope();
+  let stopped = false;
+  setHandler(stopAgentSignal, () => {
+    if (stage !== 'agent' || stopped) return;
+    stopped = true;
+    agentScope.cancel();
+  });
+  let run;
+  try {
+    run = await agentScope.run(() => agent.runSubtaskAgent({ subtask: input, workflowId: workflowInfo().workflowId }));
+  } catch (err) {
+    if (!isCancellation(err)) return hostLost(err);
+    // Its container is gone (the activity waited for that); the partial run is set aside later.
+    const reason = stopped ? 'stopped by assay pause --now' : 'stopped by assay cancel';
+    await CancellationScope.nonCancellable(() => shared.noteStoppedAgent({ subtask: input, reason }));
+    throw stopped ? ApplicationFailure.nonRetryable(reason, STOPPED_NOW) : err;
+  }
   stage = 'snapshot';
   const snapshot = await onItsHost.snapshotCheckpoint({ subtask: input }).catch(hostLost);
   stage = 'evaluating';

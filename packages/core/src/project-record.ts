@@ -72,6 +72,20 @@ function projectMoveSchema() {
 }
 export type ProjectMove = z.infer<ReturnType<typeof projectMoveSchema>>;
 
+/** A subtask stopped mid-agent (`assay pause --now`) and run again from the last checkpoint. */
+export const projectRestartSchema = z.object({
+  subtaskId: z.string(),
+  reason: z.string(),
+  at: z.string(),
+  /** The host whose workspace was made again (null: a worker that names no host). */
+  host: z.string().nullable(),
+  /** The checkpoint whose snapshot was restored (null: none yet, the workspace started empty). */
+  restoredFrom: z.string().nullable(),
+  /** The workspace is made again, harness session files with it. */
+  session: z.enum(['restarted']),
+});
+export type ProjectRestart = z.infer<typeof projectRestartSchema>;
+
 export const projectRecordSchema = z.object({
   schema: z.literal(PROJECT_RECORD_SCHEMA),
   jobId: z.string(),
@@ -105,6 +119,8 @@ export const projectRecordSchema = z.object({
   host: z.string().optional(),
   /** Hosts the project left because they were gone; each move continued from the last checkpoint. */
   moves: z.array(projectMoveSchema()).optional(),
+  /** Subtasks stopped by `pause --now` and run again from the last checkpoint, in order. */
+  restarts: z.array(projectRestartSchema).optional(),
   recordedAt: z.string(),
 });
 export type ProjectRecord = z.infer<typeof projectRecordSchema>;
