@@ -2,13 +2,15 @@
 // pause (the running agent finishes, nothing new starts), set-concurrency, resume; pause --now (the
 // agent's container is stopped and removed, its trial runs again); cancel with a grace period
 // (the running container is stopped, unfinished trials recorded as cancelled, finished ones
-// untouched); and a later `assay run` that runs only the cancelled trials. Container create
-// events prove that no finished trial ran twice.
+// untouched); and a later `assay run` that runs only the cancelled trials; budgets in agent-hours
+// and, for a model-using agent against the scripted model server, in dollars. Container create
+// events (and the model server's requests) prove that no finished trial ran twice.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { parse, stringify } from 'yaml';
-import { ensureBaseImage } from '@assay/infra';
+import { ensureBaseImage, freePort } from '@assay/infra';
+import { startMockLlm } from '@assay/mock-llm';
 import { Client, Connection } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -51,8 +53,8 @@ async function control(args: string[]): Promise<JobProgress['control']> {
   return (JSON.parse(out.slice(out.indexOf('{'))) as { control: JobProgress['control'] }).control;
 }
 
-function startWorker(): void {
-  const worker = collectOutput(spawnCli(['worker'], server().address, { ASSAY_WORKER_LOG_LEVEL: 'INFO' }));
+function startWorker(env: Record<string, string> = {}): void {
+  const worker = collectOutput(spawnCli(['worker'], server().address, { ASSAY_WORKER_LOG_LEVEL: 'INFO', ...env }));
   stops.push(async () => {
     process.kill(worker.pid ?? 0, 'SIGINT');
     await worker.exit;
@@ -276,4 +278,83 @@ describe('job control', () => {
     expect(new Set(ids).size).toBe(3);
     console.log(`budget pause/resume: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }, 400_000);
+
+  it('a model-using agent reaches its dollar budget mid-job: the job pauses saying why, status shows the spend, resume after raising it runs the rest once', async () => {
+    const t0 = Date.now();
+    const jobId = 'ctl-budget-usd';
+    // Each agent makes one model call of 77 input and 9 output tokens: $0.095 at these prices.
+    const llm = await startMockLlm({
+      script: { rules: [], default: { text: 'DRAFT-OK', usage: { input: 77, output: 9, cachedInput: 0 } } },
+    });
+    stops.push(() => llm.close());
+    const image = (await ensureBaseImage({ root: ROOT })).tag;
+    const body = '{\\"model\\":\\"$ASSAY_MODEL\\",\\"messages\\":[{\\"role\\":\\"user\\",\\"content\\":\\"draft\\"}]}';
+    const command =
+      'curl -sS "$ASSAY_MODEL_BASE_URL/chat/completions" -H "authorization: Bearer $ASSAY_MODEL_API_KEY"' +
+      ` -H content-type:application/json -d "${body}" > {outputs_dir}/reply.json`;
+    const file = writeJob({
+      id: jobId,
+      trials: 1,
+      tasks: TASKS,
+      concurrency: 1,
+      systems: [
+        {
+          id: 'drafter',
+          harness: 'command',
+          model: 'mock-model',
+          settings: { image, command, api: 'openai-chat', baseUrl: llm.url },
+        },
+      ],
+      prices: { 'mock-model': { inputPerMTok: 1000, outputPerMTok: 2000 } },
+      budget: { usd: 0.15 }, // reached by the second agent ($0.19)
+    });
+    const results = path.join(path.dirname(file), 'results');
+    const creates = await watchContainerCreates(jobId);
+    stops.push(async () => creates.stop());
+    startWorker({ ASSAY_MODEL_PROXY_PORT: String(await freePort()) });
+    await cli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3']);
+    const connection = await Connection.connect({ address: server().address });
+    stops.push(() => connection.close());
+    const handle = new Client({ connection }).workflow.getHandle(jobWorkflowId(jobId));
+
+    const paused = await waitFor(
+      async () => {
+        const p = (await handle.query('progress').catch(() => undefined)) as JobProgress | undefined;
+        return p?.control?.state === 'paused' ? p : undefined;
+      },
+      'the budget pause',
+      180_000,
+    );
+    expect(paused.control?.reason).toBe('budget reached (all): usd 0.19 of 0.15');
+    expect(paused.control?.spend).toMatchObject({ tokens: 172, unpricedTokens: 0 });
+    expect(paused.control?.spend?.usd).toBeCloseTo(0.19, 6);
+    expect(paused.control?.projected?.usd).toBeCloseTo(0.285, 6); // one trial to go at the average
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(creates.workflowIds()).toHaveLength(2);
+    expect(llm.requests).toHaveLength(2);
+    const records = await readTrials(results);
+    expect(records.map((r) => [r.usage?.inputTokens, r.usage?.outputTokens])).toEqual([
+      [77, 9],
+      [77, 9],
+    ]);
+    const status = await cli(['status', file]);
+    expect(status).toContain('paused (budget reached (all): usd 0.19 of 0.15)');
+    expect(status).toContain('spend $0.19, 172 tokens, 0.00 agent-hours; projected to the end of the job $0.2');
+
+    const refused = collectOutput(spawnCli(['resume', file], server().address));
+    expect(await refused.exit).toBe(1);
+    expect(refused.text()).toContain('raise the budget in the job file');
+    const spec = parse(readFileSync(file, 'utf8')) as { budget: { usd: number } };
+    spec.budget.usd = 1;
+    writeFileSync(file, stringify(spec));
+    expect((await control(['resume', file]))?.state).toBe('running');
+    const progress = await handle.result();
+    expect(progress.control?.spend?.usd).toBeCloseTo(0.285, 6);
+    const all = await readTrials(results);
+    expect(all.map((r) => [r.task.id, r.status]).sort()).toEqual(TASKS.map((t) => [t, 'completed']).sort());
+    expect(new Set(creates.workflowIds()).size).toBe(3);
+    expect(creates.workflowIds()).toHaveLength(3);
+    expect(llm.requests).toHaveLength(3); // no trial's agent ran (or called the model) twice
+    console.log(`usd budget pause/resume: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }, 300_000);
 });
