@@ -111,7 +111,10 @@ program
   .command('pause')
   .description('stop starting trials and subtasks (running agents finish); an acknowledged Temporal update')
   .argument('<job>', 'job YAML file')
-  .option('--now', 'also stop running task agents; their trials run again from a clean workspace on resume')
+  .option(
+    '--now',
+    'also stop running agents; on resume task trials run again from a clean workspace, project subtasks from their last checkpoint',
+  )
   .option('--reason <text>', 'why (shown by status and in the Temporal UI memo)')
   .option('--json', 'machine-readable output')
   .action(lazyAction(control, 'pauseCommand'));
