@@ -18,7 +18,7 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
-import { unitUsageOf, type UnitUsage } from '@assay/core';
+import { unitUsageOf, type ProjectRecord, type UnitUsage } from '@assay/core';
 import {
   STOPPED_NOW,
   holdSubtasksSignal,
@@ -63,34 +63,7 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   setHandler(holdSubtasksSignal, (hold) => {
     held = hold;
   });
-  // `pause --now`: the running subtask (once its start is confirmed) is told to stop its agent.
-  let stopNow = false;
-  let running: ChildWorkflowHandle<typeof subtaskWorkflow> | null = null;
-  setHandler(stopSubtaskSignal, () => {
-    stopNow = true;
-    void running?.signal(stopAgentSignal).catch(() => {});
-  });
-  const runSubtask = async (args: SubtaskInput): Promise<SubtaskOutcome | null> => {
-    const child = await startChild(subtaskWorkflow, {
-      workflowId: `${workflowInfo().workflowId}:${args.subtaskId}`,
-      args: [args],
-    });
-    running = child;
-    try {
-      if (stopNow) await child.signal(stopAgentSignal);
-      return await child.result();
-    } catch (err) {
-      if (
-        err instanceof ChildWorkflowFailure &&
-        err.cause instanceof ApplicationFailure &&
-        err.cause.type === STOPPED_NOW
-      )
-        return null;
-      throw err;
-    } finally {
-      running = null;
-    }
-  };
+  const subtasks = stoppableSubtasks();
   setHandler(
     injectFeedbackUpdate,
     (feedback) => {
@@ -128,7 +101,7 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
           progress.phase = 'paused';
           await condition(() => !held);
         }
-        stopNow = false;
+        subtasks.clearStop();
         // What arrives from here on (even while this release runs) goes before the following subtask.
         const feedback = pending.splice(0);
         upcoming.shift();
@@ -136,7 +109,7 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
         progress.subtask = subtaskId;
         progress.phase = 'subtask';
         const at = { stageId: stage.id, subtaskId, index };
-        const outcome = await site.run((_, place) => runSubtask({ project: input, ...at, ...place }));
+        const outcome = await site.run((_, place) => subtasks.run({ project: input, ...at, ...place }));
         if (outcome) {
           site.checkpointed();
           progress.checkpoints.push(outcome);
@@ -155,11 +128,15 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
   progress.phase = 'recording';
   const record = await site.record(injected);
   progress.phase = 'done';
+  return outcomeOf(input, record, progress.checkpoints);
+}
+
+function outcomeOf(input: ProjectTrialInput, record: ProjectRecord, checkpoints: SubtaskOutcome[]): ProjectOutcome {
   return {
     key: projectTrialKey(input.system.id, input.projectId, input.trial),
     processScore: record.process.score,
     finalScore: record.final.score,
-    checkpoints: progress.checkpoints,
+    checkpoints,
     usage: unitUsageOf(
       [
         ...record.checkpoints.map((c) => ({
@@ -171,5 +148,45 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
       ],
       input.system.model ?? null,
     ),
+  };
+}
+
+/**
+ * Runs subtasks as children that `pause --now` (the job's stopSubtask signal) can stop: the running
+ * one, once its start is confirmed, is told to stop its agent; `run` then answers null.
+ */
+function stoppableSubtasks() {
+  let stopNow = false;
+  let running: ChildWorkflowHandle<typeof subtaskWorkflow> | null = null;
+  setHandler(stopSubtaskSignal, () => {
+    stopNow = true;
+    void running?.signal(stopAgentSignal).catch(() => {});
+  });
+  return {
+    /** A stop that came between subtasks is spent: the next subtask starts once the job resumes. */
+    clearStop: () => {
+      stopNow = false;
+    },
+    run: async (args: SubtaskInput): Promise<SubtaskOutcome | null> => {
+      const child = await startChild(subtaskWorkflow, {
+        workflowId: `${workflowInfo().workflowId}:${args.subtaskId}`,
+        args: [args],
+      });
+      running = child;
+      try {
+        if (stopNow) await child.signal(stopAgentSignal);
+        return await child.result();
+      } catch (err) {
+        if (
+          err instanceof ChildWorkflowFailure &&
+          err.cause instanceof ApplicationFailure &&
+          err.cause.type === STOPPED_NOW
+        )
+          return null;
+        throw err;
+      } finally {
+        running = null;
+      }
+    },
   };
 }

@@ -6,9 +6,16 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectWorkflow } from '@assay/workflows';
-import { holdSubtasksSignal, projectProgressQuery, stopSubtaskSignal } from '@assay/workflows/definitions';
-import { Gate, projectInput, projectStubs, type Stage } from './support/stub-activities.js';
+import { jobWorkflow, projectWorkflow } from '@assay/workflows';
+import {
+  holdSubtasksSignal,
+  jobWorkflowId,
+  pauseJobUpdate,
+  projectProgressQuery,
+  resumeJobUpdate,
+  stopSubtaskSignal,
+} from '@assay/workflows/definitions';
+import { Gate, jobInput, projectInput, projectStubs, type Stage } from './support/stub-activities.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
 let t: WorkflowTestEnv;
@@ -155,5 +162,44 @@ describe('pause --now on a project', () => {
     expect(log.filter((l) => l.startsWith('prepare') || l.startsWith('stopped'))).toEqual(['prepare']);
     expect(log.filter((l) => l.startsWith('agent'))).toEqual(['agent a', 'agent b', 'agent c']);
     expect(restarts).toEqual([]);
+  });
+
+  it('is what the job does to its running projects on pause --now; they finish once it resumes', async () => {
+    const log: string[] = [];
+    const stubs = { ...stubsWith(log, []), listFinishedTrials: async () => [] };
+    const reached = new Gate();
+    let calls = 0;
+    stubs.runSubtaskAgent = async (args) => {
+      if (args.subtask.subtaskId === 'a' && calls++ === 0) {
+        void reached.pass();
+        return runUntilCancelled();
+      }
+      return projectStubs(log, stages).runSubtaskAgent(args);
+    };
+    const input = jobInput({ jobId: 'pause-now-project', taskIds: [], projectIds: ['proj'], heartbeatSeconds: 2 });
+    const done = await t.withWorker(stubs, async (taskQueue) => {
+      const handle = await t.client.workflow.start(jobWorkflow, {
+        taskQueue,
+        workflowId: jobWorkflowId('pause-now-project'),
+        args: [input],
+      });
+      await reached.reached;
+      expect((await handle.executeUpdate(pauseJobUpdate, { args: [{ now: true }] })).state).toBe('paused');
+      for (let i = 0; i < 400 && !log.some((l) => l.startsWith('stopped a')); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(log.filter((l) => l.startsWith('agent') || l.startsWith('stopped'))).toEqual([
+        'stopped a: stopped by assay pause --now',
+      ]);
+      await handle.executeUpdate(resumeJobUpdate, { args: [{}] });
+      return handle.result();
+    });
+    expect(done.done.map((o) => o.status)).toEqual(['completed']);
+    expect(log.filter((l) => l.startsWith('agent') || l.startsWith('prepare'))).toEqual([
+      'prepare',
+      'prepare restart-1',
+      'agent a',
+      'agent b',
+      'agent c',
+    ]);
   });
 });
