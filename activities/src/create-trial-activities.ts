@@ -12,6 +12,7 @@ import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
 import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
+import type { NotifyThrottled } from './forward-throttles.js';
 import { runHarness, type AgentRun } from './run-harness.js';
 import type { TemporalServerRef } from './run-agent-container.js';
 import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap } from './workspace-volume.js';
@@ -40,6 +41,8 @@ export interface TrialActivityDeps {
   faults?: Record<string, number>;
   /** This worker's host (default: one machine, work folders in the results folder). */
   host?: HostIdentity;
+  /** Tells a job its agents' model endpoint answered 429 / overloaded (back-pressure). */
+  notifyThrottled?: NotifyThrottled;
 }
 
 /** Largest single deliverable we copy into the store; bigger files are noted, not copied. */
@@ -126,6 +129,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
         });
       return runHarness(deps, {
         workflowId: args.workflowId,
+        jobId: trial.jobId,
         store: openResultsStore(trial.resultsDir),
         resultKey: trialDirKey(trial.system.id, trial.taskId, trial.trial),
         stateDir: pathsOf(trial).dir,

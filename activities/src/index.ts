@@ -2,6 +2,7 @@ export { createTrialActivities, renderInstruction } from './create-trial-activit
 export { createJobActivities, type CancelledUnit, type JobActivities } from './create-job-activities.js';
 export type { TrialActivities, TrialActivityDeps, PreparedWorkspace } from './create-trial-activities.js';
 export type { AgentRun } from './run-harness.js';
+export { forwardThrottles, type NotifyThrottled, type ThrottleForwarder } from './forward-throttles.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';
 export { reapContainers } from './reap-containers.js';

@@ -83,6 +83,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       const moves = subtask.moves ?? 0;
       return runHarness(deps, {
         workflowId: args.workflowId,
+        jobId: subtask.project.jobId,
         store: storeOf(subtask.project),
         resultKey: subtaskKey(subtask.project, subtask.subtaskId),
         stateDir: p.subtaskDir(subtask.subtaskId),

@@ -4,9 +4,10 @@
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import type { JobSpec, SystemSpec, Usage } from '@assay/core';
+import { modelEndpoint, type JobSpec, type SystemSpec, type Usage } from '@assay/core';
 import { parseUsageLine, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
-import { planHarnessRun, type HarnessUsageReport } from './harness/plan-container.js';
+import { forwardThrottles, NO_FORWARDING, type NotifyThrottled } from './forward-throttles.js';
+import { planHarnessRun, type HarnessUsageReport, type PlannedHarnessRun } from './harness/plan-container.js';
 import {
   FinishedElsewhere,
   removeContainer,
@@ -45,6 +46,8 @@ export function isThisAttempt(run: AgentRun, containerKey: string | undefined): 
 
 export interface HarnessRunArgs {
   workflowId: string;
+  /** The unit's job, told when the agent's model endpoint throttles it (back-pressure). */
+  jobId: string;
   /** The job's results store, and the unit's key in it that receives agent-result.json and transcript.log. */
   store: ResultsStore;
   resultKey: string;
@@ -68,6 +71,8 @@ export interface HarnessDeps {
   images: { scriptedAgent: string };
   /** The worker's Temporal server, labelled on its containers so another server's reaper leaves them. */
   temporalServer?: TemporalServerRef;
+  /** Tells a job its endpoint answered 429 / overloaded; absent: nothing is reported. */
+  notifyThrottled?: NotifyThrottled;
 }
 
 export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promise<AgentRun> {
@@ -91,11 +96,15 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
     }),
   );
+  const throttles = throttleForwarder(deps, args, planned);
   let result;
   try {
     result = await runAgentContainer(deps.docker, containerRequest(args, planned.plan, deps.temporalServer), {
       finishedElsewhere: async () => (await recorded()) !== null,
-      heartbeat: (d) => ctx.heartbeat(d),
+      heartbeat: (d) => {
+        ctx.heartbeat(d);
+        throttles.poll();
+      },
       sleep: (ms) => ctx.sleep(ms),
       // Only a cancellation the workflow asked for stops the agent: an attempt cancelled because its
       // heartbeat timed out (a retry has re-attached) or its worker is shutting down leaves it running.
@@ -112,6 +121,8 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       throw ctx.cancellationSignal.reason as Error;
     }
     throw err;
+  } finally {
+    await throttles.flush();
   }
   const run = agentRunOf(result, planned.collect ? planned.collect(result.logs) : null, args, ctx.info.attempt);
   // The transcript first: agent-result.json is what marks the run finished.
@@ -119,6 +130,19 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   await args.store.putJson(resultKey, run);
   await removeContainer(deps.docker, args.containerKey ?? args.workflowId);
   return run;
+}
+
+function throttleForwarder(deps: HarnessDeps, args: HarnessRunArgs, planned: PlannedHarnessRun) {
+  // The endpoint as the job computes it for its lanes (same function, same system).
+  const endpoint = modelEndpoint(args.system);
+  if (!endpoint || !planned.throttled || !deps.notifyThrottled) return NO_FORWARDING;
+  return forwardThrottles({
+    jobId: args.jobId,
+    endpoint,
+    unit: args.workflowId,
+    read: planned.throttled,
+    notify: deps.notifyThrottled,
+  });
 }
 
 function containerRequest(

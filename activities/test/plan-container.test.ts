@@ -17,7 +17,15 @@ vi.mock('@assay/harnesses', async (importOriginal) => {
     host: '127.0.0.1',
     port: 9,
     open: (id: string) => `http://127.0.0.1:9/r/${id}`,
-    usage: () => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, requests: 0, failed: 0 }),
+    usage: () => ({
+      inputTokens: 0,
+      outputTokens: 0,
+      cachedInputTokens: 0,
+      requests: 0,
+      failed: 0,
+      throttled: 0,
+      lastThrottledAt: null,
+    }),
     close: () => undefined,
     stop: async () => undefined,
   };

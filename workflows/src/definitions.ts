@@ -2,7 +2,7 @@
 // (re-exported from core). Imported by workflows, worker and client alike.
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CancelRequest, JobControl, JobProgress, PauseRequest, ResumeRequest } from '@assay/core';
+import type { CancelRequest, JobControl, JobProgress, PauseRequest, ResumeRequest, ThrottleReport } from '@assay/core';
 
 export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId, unitSettings } from '@assay/core';
 export type {
@@ -14,6 +14,10 @@ export type {
   PauseRequest,
   ResumeRequest,
   CancelRequest,
+  ThrottleReport,
+  EndpointState,
+  EndpointView,
+  BackPressure,
 } from '@assay/core';
 
 export const jobProgressQuery = defineQuery<JobProgress>('progress');
@@ -27,6 +31,8 @@ export const pauseJobUpdate = defineUpdate<JobControl, [PauseRequest]>('pauseJob
 export const resumeJobUpdate = defineUpdate<JobControl, [ResumeRequest]>('resumeJob');
 export const cancelJobUpdate = defineUpdate<JobControl, [CancelRequest]>('cancelJob');
 export const setConcurrencyUpdate = defineUpdate<JobControl, [number]>('setConcurrency');
+/** From a running agent's activity to its job: its model endpoint answered 429 / overloaded (back-pressure). */
+export const throttledSignal = defineSignal<[ThrottleReport]>('throttled');
 /** From the job to its running projects: hold (true) or release (false) their next subtask. */
 export const holdSubtasksSignal = defineSignal<[boolean]>('holdSubtasks');
 /**

@@ -33,3 +33,12 @@ export function planUnits(
   const pending = all.filter((u) => !finished.has(unitKey(u)) && !failedBefore.has(unitKey(u)));
   return { total: all.length, recorded: all.filter((u) => finished.has(unitKey(u))).length, pending };
 }
+
+/** Index of the first unit in `units[from, to)` that may start now, or -1. */
+export function findStartable(units: readonly Unit[], from: number, to: number, fits: (u: Unit) => boolean): number {
+  for (let i = from; i < to; i++) {
+    const u = units[i];
+    if (u && fits(u)) return i;
+  }
+  return -1;
+}

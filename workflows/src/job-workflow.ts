@@ -35,8 +35,9 @@ import {
 } from './definitions.js';
 import { failureMessage } from './failure-message.js';
 import { installJobControl, markCancelled, pauseForReason, type ControlHooks } from './job-control.js';
+import { installEndpointLimits } from './endpoint-limits.js';
 import { createJobSpend } from './job-spend.js';
-import { planUnits, unitKey, type Unit } from './job-units.js';
+import { findStartable, planUnits, unitKey, type Unit } from './job-units.js';
 import { projectWorkflow } from './project-workflow.js';
 import { trialWorkflow } from './trial-workflow.js';
 
@@ -94,6 +95,16 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     control,
   };
   setHandler(jobProgressQuery, () => progress);
+  // Back-pressure: lanes per model endpoint, lowered while it answers 429 / overloaded.
+  const limits = installEndpointLimits({
+    ...(input.backPressure ? { backPressure: input.backPressure } : {}),
+    ...(carry?.endpoints ? { initial: carry.endpoints } : {}),
+    concurrency: () => control.concurrency,
+    running: () => [...active.values()].map((a) => a.unit.system),
+    show: (views) => {
+      progress.endpoints = views;
+    },
+  });
   let finishedHere = 0;
   const remaining = (): number => progress.total - progress.skipped - (carry?.ran ?? 0) - finishedHere;
 
@@ -204,21 +215,42 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   };
 
   // Each unit of this run's batch (and each unit `pause --now` put back) starts when the job is
-  // running and a lane is free.
+  // running and a lane is free, on the job and on its model endpoint (see endpoint-limits.ts).
   const batch = Math.min(pending.length, input.batchSize ?? 500);
   let next = 0;
   const hasMore = (): boolean => requeued.length > 0 || next < batch;
+  const startable = (): { requeued: number } | { pending: number } | null => {
+    const room = limits.roomFor();
+    const r = requeued.findIndex((u) => room(u.system));
+    if (r >= 0) return { requeued: r };
+    const i = findStartable(pending, next, batch, (u) => room(u.system));
+    return i >= 0 ? { pending: i } : null;
+  };
+  /** The first unit with room; a pending one moves to `next`, so `pending.slice(next)` stays what never started, in order. */
+  const takeStartable = (): Unit | undefined => {
+    const at = startable();
+    if (!at) return undefined;
+    if ('requeued' in at) return requeued.splice(at.requeued, 1)[0];
+    const [unit] = pending.splice(at.pending, 1);
+    if (unit) pending.splice(next++, 0, unit);
+    return unit;
+  };
   const inflight = new Set<Promise<void>>();
   const errors: unknown[] = [];
   for (;;) {
-    await condition(
-      () =>
-        control.state === 'cancelling' ||
-        (!hasMore() && active.size === 0 && inflight.size === 0) ||
-        (control.state === 'running' && hasMore() && active.size < control.concurrency),
-    );
+    // Woken also when an endpoint's limit changes or its next step up is due (a workflow timer).
+    const seen = limits.version;
+    const wake = limits.nextWakeAt();
+    const go = (): boolean =>
+      limits.version !== seen ||
+      control.state === 'cancelling' ||
+      (!hasMore() && active.size === 0 && inflight.size === 0) ||
+      (control.state === 'running' && hasMore() && active.size < control.concurrency && startable() !== null);
+    const ready = wake === null ? (await condition(go), true) : await condition(go, Math.max(1, wake - Date.now()));
+    limits.tick(Date.now());
+    if (ready === false || limits.version !== seen) continue;
     if (control.state === 'cancelling' || !hasMore()) break;
-    const unit = requeued.shift() ?? pending[next++];
+    const unit = takeStartable();
     if (!unit) continue;
     const p = runOne(unit);
     inflight.add(p);
@@ -259,6 +291,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
         ran: (carry?.ran ?? 0) + batch,
         infraFailed: progress.done.filter((o) => o.status === 'infra-failed'),
         control: { ...control },
+        endpoints: limits.carry(),
         ...spend.carry(),
       },
     });

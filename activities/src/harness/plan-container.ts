@@ -30,6 +30,8 @@ export interface PlannedHarnessRun {
   plan: HarnessContainerSpec;
   /** Usage of the finished run; absent for scripted agents (their usage line is parsed from the logs). */
   collect?: (logs: string) => HarnessUsageReport;
+  /** Model routes: throttled answers (429 / overloaded) the proxy has seen for this run so far. */
+  throttled?: () => number;
 }
 
 /** Repository root (harness images are built from packages/harnesses/images). */
@@ -55,7 +57,7 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
       proxy: await sharedModelProxy(),
       limits: ctx.limits,
     });
-    return { plan: prepared.container, collect: prepared.collect };
+    return { plan: prepared.container, collect: prepared.collect, throttled: prepared.throttled };
   } catch (err) {
     // Misconfiguration (no model, missing key variable, bad URL, bad command template) will not fix itself.
     if (err instanceof HarnessConfigError) throw new HarnessNotAvailable(err.message);

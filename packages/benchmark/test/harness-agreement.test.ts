@@ -24,7 +24,15 @@ const proxy: ModelProxy = {
   host: '127.0.0.1',
   port: 1,
   open: () => 'http://127.0.0.1:1/route',
-  usage: () => ({ requests: 0, failed: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }),
+  usage: () => ({
+    requests: 0,
+    failed: 0,
+    throttled: 0,
+    lastThrottledAt: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+  }),
   close: () => undefined,
   stop: async () => undefined,
 };

@@ -80,6 +80,7 @@ export function jobInputOf(job: LoadedJob, heartbeatSeconds: number, retry: Retr
   return {
     retry,
     ...(job.spec.budget ? { budget: job.spec.budget } : {}),
+    ...(job.spec.backPressure ? { backPressure: job.spec.backPressure } : {}),
     prices: { ...MODEL_PRICES, ...job.spec.prices },
     jobId: job.spec.id,
     resultsDir: job.resultsDir,

@@ -17,3 +17,4 @@ export * from './score-criteria.js';
 export * from './to-verdicts.js';
 export * from './model-prices.js';
 export * from './budget-spend.js';
+export * from './model-endpoint.js';

@@ -96,6 +96,14 @@ export const jobSchema = z
     concurrency: z.number().int().positive().max(1_000).default(2),
     budget: budgetSchema.optional(),
     prices: z.record(z.string().min(1), modelPriceSchema).optional(),
+    /** Provider back-pressure: a throttled endpoint's lanes are halved at most once per cool-down, raised after a quiet period. */
+    backPressure: z
+      .object({
+        coolDownSeconds: z.number().positive().max(86_400).default(30),
+        raiseAfterSeconds: z.number().positive().max(86_400).default(60),
+      })
+      .strict()
+      .optional(),
     /** Results folder, relative to the job file (default: .assay/results/<job id> under the repository). */
     results: z.string().optional(),
   })

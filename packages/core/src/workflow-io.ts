@@ -66,6 +66,8 @@ export interface JobInput {
    * `attempts/` (`assay run --retry`; infra failures and cancelled units always run again).
    */
   retry?: RetryKind[];
+  /** Back-pressure windows (the job file's `backPressure`; defaults in workflows/src/endpoint-limits.ts). */
+  backPressure?: BackPressure;
   /** What earlier runs of this submission did (set on continue-as-new). */
   carry?: {
     alreadyRecorded: number;
@@ -77,7 +79,48 @@ export interface JobInput {
     budget?: Budget | null;
     spendBy?: { agents: Spend; judges: Spend };
     spentUnits?: number;
+    /** Per-endpoint lane limits and throttle history (back-pressure). */
+    endpoints?: EndpointState[];
   };
+}
+
+/** How the job reacts to 429 / overloaded answers: at most one halving per cool-down, a step up after a quiet period. */
+export interface BackPressure {
+  coolDownSeconds: number;
+  raiseAfterSeconds: number;
+}
+
+/** From a running agent to its job: its model endpoint answered 429 / 529 / overloaded `count` more times. */
+export interface ThrottleReport {
+  endpoint: string;
+  count: number;
+  /** The unit whose agent saw it (for the job's history; the job does not need it). */
+  unit?: string;
+}
+
+/** The job's back-pressure state of one endpoint (times are workflow time, ms since the epoch). */
+export interface EndpointState {
+  endpoint: string;
+  /** Lanes allowed; null: not limited (the job's concurrency applies). */
+  limit: number | null;
+  /** Throttled answers reported so far. */
+  throttled: number;
+  lastThrottleAt: number | null;
+  /** When the limit was last halved, and last raised. */
+  lastCutAt: number | null;
+  lastRaiseAt: number | null;
+  /** Throttles per minute bucket (start ms, count) over the last 5 minutes. */
+  recent: [number, number][];
+}
+
+/** An endpoint as `status` and live progress show it: "127.0.0.1:18080 2/8 lanes, 37 throttled in the last 5 min". */
+export interface EndpointView {
+  endpoint: string;
+  /** Lanes allowed now (the job's concurrency when not limited). */
+  limit: number;
+  concurrency: number;
+  throttled: number;
+  recentThrottled: number;
 }
 
 export type RetryKind = 'infra-failed' | 'agent-failed';
@@ -134,6 +177,8 @@ export interface JobProgress {
   running: string[];
   done: TrialOutcome[];
   control?: JobControl;
+  /** Endpoints limited by back-pressure or throttled in the last 5 minutes. */
+  endpoints?: EndpointView[];
 }
 
 export function trialKey(systemId: string, taskId: string, trial: number): string {

@@ -27,7 +27,7 @@ export type {
 export { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './installs.js';
 export { messages } from './messages.js';
 export { parseUsageLine } from './parse-usage-line.js';
-export { defaultKeyHeader, sharedModelProxy, startModelProxy } from './model-proxy.js';
+export { defaultKeyHeader, isThrottleResponse, sharedModelProxy, startModelProxy } from './model-proxy.js';
 export type { ModelProxy, ProxyRoute, ProxyUsage, StartModelProxyOptions } from './model-proxy.js';
 export {
   DEFAULT_UPSTREAM,

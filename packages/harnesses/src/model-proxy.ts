@@ -31,6 +31,10 @@ export interface ProxyUsage extends TokenCounts {
   requests: number;
   /** Responses with a non-2xx status or a broken connection. */
   failed: number;
+  /** Of those, the provider's "slow down": 429, 529, or an error body saying overloaded (back-pressure). */
+  throttled: number;
+  /** When the last of them arrived (ISO time), or null. */
+  lastThrottledAt: string | null;
 }
 
 export interface ModelProxy {
@@ -73,7 +77,14 @@ const emptyUsage = (): ProxyUsage => ({
   cachedInputTokens: 0,
   requests: 0,
   failed: 0,
+  throttled: 0,
+  lastThrottledAt: null,
 });
+
+/** A provider asking its client to slow down: rate limited (429), overloaded (Anthropic's 529, or a 5xx saying so). */
+export function isThrottleResponse(status: number, body: string): boolean {
+  return status === 429 || status === 529 || (status >= 500 && /overloaded/i.test(body));
+}
 
 export function defaultKeyHeader(api: ModelApi): string {
   if (api === 'anthropic') return 'x-api-key';
@@ -139,9 +150,15 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
         });
         upRes.on('end', () => {
           res.end();
-          const ok = (upRes.statusCode ?? 500) < 300;
-          if (!ok) counts.failed += 1;
-          else {
+          const status = upRes.statusCode ?? 500;
+          const ok = status < 300;
+          if (!ok) {
+            counts.failed += 1;
+            if (isThrottleResponse(status, Buffer.concat(chunks).toString('utf8'))) {
+              counts.throttled += 1;
+              counts.lastThrottledAt = new Date().toISOString();
+            }
+          } else {
             const u = extractUsage(route.api, Buffer.concat(chunks).toString('utf8'));
             counts.inputTokens += u.inputTokens;
             counts.outputTokens += u.outputTokens;

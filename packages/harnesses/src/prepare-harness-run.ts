@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SystemSpec, Usage } from '@assay/core';
+import { DEFAULT_UPSTREAM, type SystemSpec, type Usage } from '@assay/core';
 import { ADAPTERS, isCliHarness } from './adapters/index.js';
 import { planCommandHarness } from './adapters/command.js';
 import { HarnessConfigError } from './harness-config-error.js';
@@ -14,13 +14,8 @@ import { messages } from './messages.js';
 import type { ModelProxy, ProxyUsage } from './model-proxy.js';
 import { harnessCommand } from './shell-command.js';
 
-/** Provider endpoints used when a system gives no settings.baseUrl. */
-export const DEFAULT_UPSTREAM: Record<ModelApi, string> = {
-  anthropic: 'https://api.anthropic.com',
-  'openai-chat': 'https://api.openai.com/v1',
-  'openai-responses': 'https://api.openai.com/v1',
-  gemini: 'https://generativelanguage.googleapis.com',
-};
+/** Provider endpoints used when a system gives no settings.baseUrl (in core: the job computes endpoints too). */
+export { DEFAULT_UPSTREAM };
 
 /** What the container sees instead of a key. */
 export const DUMMY_API_KEY = 'assay-proxy-injects-the-real-key';
@@ -71,6 +66,8 @@ export interface PreparedHarnessRun {
   routeId: string | null;
   /** Read usage after the container ended, and close the proxy route. */
   collect(logs: string): HarnessRunUsage;
+  /** Throttled answers (429 / overloaded) on the run's proxy route so far, read while it runs. */
+  throttled(): number;
 }
 
 export function routeIdFor(runId: string): string {
@@ -145,6 +142,7 @@ export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessR
       readOnlyRoot: false,
       network: 'host',
     },
+    throttled: () => args.proxy.usage(routeId).throttled,
     collect(logs) {
       const input = { logs, sessionDir: args.sessionDir, before };
       const out = {

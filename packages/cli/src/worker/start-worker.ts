@@ -23,8 +23,8 @@ import {
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
 import type { TemporalConnectionOptions } from '@assay/infra/temporal-connection';
-import { hostQueue } from '@assay/core';
-import { TASK_QUEUE } from '@assay/workflows/definitions';
+import { hostQueue, type ThrottleReport } from '@assay/core';
+import { TASK_QUEUE, jobWorkflowId, throttledSignal } from '@assay/workflows/definitions';
 import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
 import { cachedWorkflowBundle } from './cached-workflow-bundle.js';
@@ -122,6 +122,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
     judgeFor: createJudgeFactory({ log: opts.log, parsers }),
     host,
+    // Back-pressure: a running agent's 429 / overloaded answers go to its job as they happen.
+    notifyThrottled: (jobId: string, report: ThrottleReport) =>
+      client.workflow.getHandle(jobWorkflowId(jobId)).signal(throttledSignal, report),
   };
   const activities = heartbeating({
     ...createJobActivities({ workRoot: host.workRoot }),

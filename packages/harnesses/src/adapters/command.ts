@@ -72,6 +72,7 @@ export function planCommandHarness(
       readOnlyRoot: s.readOnlyRoot === true,
       ...(api ? { network: 'host' as const } : {}),
     },
+    throttled: () => (routeId ? args.proxy.usage(routeId).throttled : 0),
     collect(logs) {
       const proxyUsage = routeId ? args.proxy.usage(routeId) : null;
       if (routeId) args.proxy.close(routeId);
