@@ -1,7 +1,7 @@
 // The progress model (counts, rate, ETA from outcomes and timestamps) and its plain and JSON
 // renderings, on hand-made inputs whose right answers can be worked out by hand.
 import { describe, expect, it } from 'vitest';
-import { controlOf } from '../src/progress/job-watch.js';
+import { controlOf, endpointsOf } from '../src/progress/job-watch.js';
 import { computeProgress, type ProgressInput, type UnitResult } from '../src/progress/progress-model.js';
 import {
   failureEvent,
@@ -105,6 +105,24 @@ describe('plain and JSON renderings', () => {
         "  control: paused, budget, concurrency 2, spent $1.50, 20.0k tokens, 0.25 agent-h",
       ]
     `);
+  });
+
+  it('prints a line per endpoint the job limits for back-pressure, and puts them in the JSON event', () => {
+    const endpoints = endpointsOf({
+      endpoints: [
+        { endpoint: 'https://api.example.com', limit: 2, concurrency: 8, throttled: 40, recentThrottled: 37 },
+        { endpoint: 'http://127.0.0.1:9', limit: 'x' },
+      ],
+    });
+    const view = computeProgress(input({ endpoints }));
+    expect(renderPlainProgress(view).at(-1)).toBe(
+      '  back-pressure: api.example.com 2/8 lanes, 37 throttled in the last 5 min',
+    );
+    expect(JSON.parse(JSON.stringify(progressEvent(view, 'now'))).endpoints).toEqual([
+      { endpoint: 'https://api.example.com', limit: 2, concurrency: 8, throttled: 40, recentThrottled: 37 },
+    ]);
+    expect(endpointsOf({ running: [] })).toEqual([]);
+    expect(progressEvent(computeProgress(input()), 'now').endpoints).toBeUndefined();
   });
 
   it('prints a failure on one line with its Web UI link', () => {

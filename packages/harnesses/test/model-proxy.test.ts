@@ -3,7 +3,7 @@
 // API's usage is counted as the server reported it, and bad routes/upstreams fail cleanly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
-import { startModelProxy, type ModelProxy } from '../src/model-proxy.js';
+import { isThrottleResponse, startModelProxy, type ModelProxy } from '../src/model-proxy.js';
 import { extractUsage } from '../src/response-usage.js';
 
 const REAL = 'sk-real-proxy-test-0123456789';
@@ -140,6 +140,30 @@ describe('model proxy', () => {
     const down = await post(`${dead}/chat/completions`, { model: 'm', messages: [] }, {});
     expect(down.status).toBe(502);
     expect(down.text).not.toContain(REAL);
+  });
+
+  it('notes throttled answers (429, overloaded) apart from other failures, with the time of the last', async () => {
+    const base = proxy.open('throttled', { upstream: mock.url, api: 'openai-chat', key: REAL });
+    mock.setScript({
+      rules: [
+        { fault: { kind: '429', retryAfter: 0 }, times: 3 },
+        { fault: { kind: '500' }, times: 1 },
+      ],
+      default: { text: 'ok', usage: { input: 1, output: 1 } },
+    });
+    const body = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post(`${base}/chat/completions`, body, {})).status);
+    expect(statuses).toEqual([429, 429, 429, 500, 200]);
+    const u = proxy.usage('throttled');
+    expect(u).toMatchObject({ requests: 5, failed: 4, throttled: 3 });
+    expect(Date.now() - Date.parse(u.lastThrottledAt ?? '')).toBeLessThan(60_000);
+    expect([isThrottleResponse(529, ''), isThrottleResponse(503, '{"type":"overloaded_error"}')]).toEqual([true, true]);
+    expect([isThrottleResponse(500, 'internal'), isThrottleResponse(400, 'overloaded')]).toEqual([false, false]);
+    mock.setScript({
+      rules: [],
+      default: { text: 'hello from the model', usage: { input: 321, output: 12, cachedInput: 21 } },
+    });
   });
 
   it('sends no key header at all when the system names no key', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { JobProgress } from '@assay/core';
+import { describeEndpoint, type JobProgress } from '@assay/core';
 import { selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
 import {
   isRemoteLocation,
@@ -70,6 +70,8 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   }
   const control = (workflow?.progress as JobProgress | null | undefined)?.control;
   if (control) console.log(messages.controlApplied(job.spec.id, control));
+  for (const e of (workflow?.progress as JobProgress | null | undefined)?.endpoints ?? [])
+    console.log(`back-pressure: ${describeEndpoint(e)}`);
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
   // What is on disk was shown, but the job's state is unknown: not a success.

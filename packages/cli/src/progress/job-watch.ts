@@ -2,7 +2,7 @@
 // infra failures, job control) and the records on disk (finished units, tokens, cost). Records are
 // the truth across continue-as-new, where the query only knows the current run's batch; each record
 // is read once, when it first appears.
-import type { JobProgress, TrialOutcome } from '@assay/core';
+import type { EndpointView, JobProgress, TrialOutcome } from '@assay/core';
 import {
   PROJECTS_PREFIX,
   TRIALS_PREFIX,
@@ -28,6 +28,7 @@ export function createJobWatch(store: ResultsStore, plan: JobPlan, startedAt: nu
   const firstSeen = new Map<string, number>();
   let running: string[] = [];
   let control: ControlView | null = null;
+  let endpoints: EndpointView[] = [];
 
   const readNew = async (): Promise<void> => {
     const keys = [
@@ -48,6 +49,7 @@ export function createJobWatch(store: ResultsStore, plan: JobPlan, startedAt: nu
       if (progress) {
         running = progress.running;
         control = controlOf(progress);
+        endpoints = endpointsOf(progress);
       }
       const fromWorkflow = (progress?.done ?? []).map((o) => outcomeUnit(o, firstSeen, now));
       const records = [...read.values()].flatMap((r) => (r ? [r] : []));
@@ -70,6 +72,7 @@ export function createJobWatch(store: ResultsStore, plan: JobPlan, startedAt: nu
           judgeUsd: sumOf((u) => u.judgeUsd),
         },
         control,
+        endpoints,
       };
     },
   };
@@ -92,6 +95,20 @@ function outcomeUnit(o: TrialOutcome, firstSeen: Map<string, number>, now: numbe
     // it is read. Failures the workflow alone knows of are timed when we first saw them.
     at: NO_RECORD.has(o.status) ? at : -1,
   };
+}
+
+/** The optional `endpoints` field of JobProgress (back-pressure), read without trusting it. */
+export function endpointsOf(progress: unknown): EndpointView[] {
+  const list = (progress as { endpoints?: unknown } | null)?.endpoints;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e: unknown) => {
+    const o = (e ?? {}) as Record<string, unknown>;
+    const num = (k: string) => (typeof o[k] === 'number' ? o[k] : null);
+    const [limit, concurrency, throttled, recent] = ['limit', 'concurrency', 'throttled', 'recentThrottled'].map(num);
+    if (typeof o.endpoint !== 'string' || limit == null || concurrency == null || throttled == null || recent == null)
+      return [];
+    return [{ endpoint: o.endpoint, limit, concurrency, throttled, recentThrottled: recent }];
+  });
 }
 
 /** The optional `control` field of JobProgress (job control may add it), read without trusting it. */

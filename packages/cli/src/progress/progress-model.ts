@@ -1,5 +1,6 @@
 // The live progress of a job as numbers: per-system counts, rate, ETA, tokens and cost so far.
 // Pure: from what the records and the job workflow say plus two timestamps, nothing read here.
+import type { EndpointView } from '@assay/core';
 
 /** A finished unit (task trial or project trial): from its record, or from the workflow when it has none. */
 export interface UnitResult {
@@ -42,6 +43,8 @@ export interface ProgressInput {
   units: readonly UnitResult[];
   usage: UsageTotals;
   control?: ControlView | null;
+  /** Model endpoints the job limits for back-pressure (or that were throttled lately). */
+  endpoints?: readonly EndpointView[];
 }
 
 export interface Counts {
@@ -65,6 +68,7 @@ export interface ProgressView extends Counts {
   usage: UsageTotals;
   failures: UnitResult[];
   control: ControlView | null;
+  endpoints: readonly EndpointView[];
 }
 
 const FAILED = new Set(['agent-failed', 'agent-timeout', 'infra-failed', 'cancelled']);
@@ -114,5 +118,6 @@ export function computeProgress(input: ProgressInput): ProgressView {
     usage: input.usage,
     failures: units.filter((u) => isFailure(u.status)).sort((a, b) => a.at - b.at || a.key.localeCompare(b.key)),
     control: input.control ?? null,
+    endpoints: input.endpoints ?? [],
   };
 }

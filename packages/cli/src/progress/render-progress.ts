@@ -1,5 +1,6 @@
 // Progress as text (plain periodic lines, and the parts of the terminal view) and as JSON events.
 // Pure: a view in, strings or plain objects out.
+import { describeEndpoint, type EndpointView } from '@assay/core';
 import type { ControlView, ProgressView, SystemProgress, UnitResult, UsageTotals } from './progress-model.js';
 
 /** 95 s -> "1m35s"; null -> "?". */
@@ -41,6 +42,11 @@ export function renderControl(c: ControlView | null): string | null {
   return `control: ${parts.join(', ')}`;
 }
 
+/** One line per endpoint the job limits for back-pressure: "back-pressure: api.x 2/8 lanes, 37 throttled in the last 5 min". */
+export function renderEndpoints(endpoints: readonly EndpointView[]): string[] {
+  return endpoints.map((e) => `back-pressure: ${describeEndpoint(e)}`);
+}
+
 export function renderCounts(c: Omit<SystemProgress, 'id'>): string {
   return `${c.done}/${c.total} done, ${c.running} running, ${c.failed} failed, ${c.unjudged} unjudged`;
 }
@@ -59,6 +65,7 @@ export function renderPlainProgress(v: ProgressView): string[] {
   lines.push(`  ${renderUsage(v.usage)}`);
   const control = renderControl(v.control);
   if (control) lines.push(`  ${control}`);
+  for (const e of renderEndpoints(v.endpoints)) lines.push(`  ${e}`);
   return lines;
 }
 
@@ -78,6 +85,7 @@ export function progressEvent(v: ProgressView, at: string): Record<string, unkno
     systems: v.systems,
     usage: v.usage,
     ...(v.control ? { control: v.control } : {}),
+    ...(v.endpoints.length > 0 ? { endpoints: v.endpoints } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // line of tokens and cost, job control when present; failures and other lines are printed above.
 import cliProgress from 'cli-progress';
 import type { ProgressView } from './progress-model.js';
-import { renderControl, renderCounts, renderRate, renderUsage } from './render-progress.js';
+import { renderControl, renderCounts, renderEndpoints, renderRate, renderUsage } from './render-progress.js';
 
 export interface TtyProgress {
   update(view: ProgressView): void;
@@ -48,11 +48,11 @@ export function createTtyProgress(stream: NodeJS.WriteStream): TtyProgress {
       bars.job.update(view.done, { info: `${renderCounts(view)} | ${renderRate(view)}` });
       view.systems.forEach((s, i) => bars?.systems[i]?.update(s.done, { info: renderCounts(s) }));
       bars.usage.update(0, { info: renderUsage(view.usage) });
-      const c = renderControl(view.control);
+      const c = [renderControl(view.control), ...renderEndpoints(view.endpoints)].filter(Boolean).join(' | ');
       if (c) {
         control ??= multibar.create(1, 0, { info: '' }, textFormat);
         control.update(0, { info: c });
-      }
+      } else control?.update(0, { info: '' });
     },
     log(line) {
       // Before the first bar there is nothing to draw above; cli-progress would hold the line.
