@@ -55,7 +55,16 @@ const runArgs = ({ trial, task, workflowId, workRoot }: HarborRunArgs) => {
   const store = openResultsStore(trial.resultsDir);
   const resultKey = trialDirKey(trial.system.id, trial.taskId, trial.trial);
   const harborTask = { id: task.spec.id, harbor: task.harbor };
-  return { trial, task: harborTask, workflowId, store, resultKey, scratchDir: p.dir, workDir: p.workDir };
+  return {
+    trial,
+    task: harborTask,
+    workflowId,
+    store,
+    resultKey,
+    scratchDir: p.dir,
+    workDir: p.workDir,
+    instructionDir: p.instructionDir,
+  };
 };
 
 export function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promise<AgentRun> {

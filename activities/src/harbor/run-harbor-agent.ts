@@ -1,16 +1,14 @@
-// The agent phase of a Harbor trial: `oracle` runs solution/solve.sh in the task's environment (the solution
-// copied in for it alone), `nop` does nothing. The container's filesystem is then committed as the trial's
-// snapshot image, which the verifier runs on: tests/ are never in the agent's container. Exactly once, as for
-// assay's own agents: the result is written beside the trial and returned as is on a retry.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+// The agent phase of a Harbor trial: the container harbor-agent-plan.ts plans (oracle, nop or a model CLI)
+// runs in the task's environment. Its filesystem is then committed as the trial's snapshot image, which the
+// verifier runs on: tests/ are never in the agent's container. Exactly once, as for assay's own agents: the
+// result is written beside the trial and returned as is on a retry.
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { ResultsStore } from '@assay/results';
 import type { HarborTask } from '@assay/benchmark';
 import type { TrialInput } from '@assay/core';
-import { HarnessNotAvailable } from '../harness/harness-context.js';
+import type { HarnessUsageReport } from '../harness/plan-container.js';
 import {
   FinishedElsewhere,
   containerNameFor,
@@ -18,6 +16,7 @@ import {
   type AgentContainerResult,
 } from '../run-agent-container.js';
 import { agentEndReason, type AgentRun } from '../run-harness.js';
+import { planHarborAgent } from './harbor-agent-plan.js';
 import { runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
@@ -36,8 +35,10 @@ export interface HarborAgentArgs {
   /** The job's results store and the trial's key in it: agent-result.json and transcript.log go there. */
   store: ResultsStore;
   resultKey: string;
-  /** The trial's scratch folder (its work volume): the solution's copy and the agent's /logs/agent. */
+  /** The trial's scratch folder (its work volume): the solution's copy, the agent's /logs/agent, a CLI's session. */
   workDir: string;
+  /** Holds instruction.md (written by prepareWorkspace). */
+  instructionDir: string;
   labels: Record<string, string>;
 }
 
@@ -52,45 +53,39 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const { trial, task } = args;
   const { harbor } = task;
   const harness = trial.system.harness;
-  if (harness !== 'oracle' && harness !== 'nop')
-    throw new HarnessNotAvailable(`harness "${harness}" is not supported yet on Harbor tasks (oracle and nop are)`);
   const s = harborSettings(harbor, trial.limits, trial.resources);
   const ctx = Context.current();
-  const image = await heartbeatWhile(ctx, () => ensureHarborImage(docker, task, s.buildSeconds));
-  const solution = path.join(args.workDir, 'harbor', 'solution');
-  const agentLogs = path.join(args.workDir, 'harbor', 'agent-logs');
-  const env = {
-    ...resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`),
-    ...(harness === 'oracle'
-      ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
-      : {}),
-  };
+  const plan = await heartbeatWhile(ctx, async () => {
+    const taskImage = await ensureHarborImage(docker, task, s.buildSeconds);
+    const env = {
+      ...resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`),
+      ...(harness === 'oracle'
+        ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
+        : {}),
+    };
+    return planHarborAgent(docker, { ...args, taskImage, env, settings: s });
+  });
   const spec = {
     workflowId: args.workflowId,
     runId: args.workflowId,
-    image,
-    cmd: harness === 'oracle' ? ['bash', '-c', 'bash /solution/solve.sh'] : ['true'],
-    env,
-    binds: [`${agentLogs}:/logs/agent`, ...(harness === 'oracle' ? [`${solution}:/solution`] : [])],
+    image: plan.image,
+    cmd: plan.cmd,
+    env: plan.env,
+    binds: plan.binds,
     labels: args.labels,
-    user: harbor.config.agent.user,
-    workdir: harbor.config.environment.workdir,
+    user: plan.user,
+    workdir: plan.workdir,
     seconds: s.agentSeconds,
     cpus: s.cpus,
     memoryGiB: s.memoryGiB,
     pids: s.pids,
-    network: s.agentNetwork,
+    network: plan.network,
   };
   let result: AgentContainerResult;
   try {
     result = await runHarborContainer(docker, spec, {
       finished: async () => (await done()) !== null,
-      fresh: () => {
-        // A copy, so the task's own files are never written to (solve.sh may write beside itself).
-        rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
-        mkdirSync(agentLogs, { recursive: true });
-        if (harness === 'oracle') cpSync(harbor.solutionDir, solution, { recursive: true });
-      },
+      fresh: plan.fresh,
     });
   } catch (err) {
     const other = err instanceof FinishedElsewhere ? await done() : null;
@@ -99,7 +94,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   }
   // The snapshot first: once the result exists, nothing re-creates the container it was taken from.
   await docker.getContainer(containerNameFor(args.workflowId)).commit(snapshotTagParts(args.workflowId));
-  const run = agentRunOf(result, s.agentSeconds, ctx.info.attempt);
+  const run = agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null);
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
   await args.store.putJson(resultKey, run);
@@ -107,7 +102,12 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   return run;
 }
 
-function agentRunOf(result: AgentContainerResult, seconds: number, attempt: number): AgentRun {
+function agentRunOf(
+  result: AgentContainerResult,
+  seconds: number,
+  attempt: number,
+  reported: HarnessUsageReport | null,
+): AgentRun {
   return {
     exitCode: result.exitCode,
     timedOut: result.timedOut,
@@ -116,7 +116,8 @@ function agentRunOf(result: AgentContainerResult, seconds: number, attempt: numb
     endedAt: result.endedAt,
     durationSeconds: result.durationSeconds,
     containerAttempts: attempt,
-    usage: null,
+    usage: reported?.usage ?? null,
+    ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
   };
 }
 
@@ -126,7 +127,7 @@ function snapshotTagParts(workflowId: string): { repo: string; tag: string } {
 }
 
 async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => ctx.heartbeat({ phase: 'building the Harbor environment' }), 1_000);
+  const timer = setInterval(() => ctx.heartbeat({ phase: 'building the Harbor environment and harness' }), 1_000);
   try {
     return await work();
   } finally {

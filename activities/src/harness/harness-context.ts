@@ -16,6 +16,8 @@ export interface HarnessRunContext extends HarnessContext {
   /** Where the run's pre-run session state is recorded, so a retried activity measures usage from the same point. */
   stateFile: string;
   limits: { maxSteps: number; agentSeconds: number };
+  /** A model CLI's image built elsewhere (a Harbor task's: layered on the task's image); default: its own. */
+  image?: string;
 }
 
 /**

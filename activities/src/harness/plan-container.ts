@@ -47,7 +47,7 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
     const image =
       harness === 'command'
         ? String(ctx.system.settings.image ?? '')
-        : (await ensureHarnessImage({ root: REPO_ROOT, harness })).tag;
+        : (ctx.image ?? (await ensureHarnessImage({ root: REPO_ROOT, harness })).tag);
     const prepared = prepareHarnessRun({
       system: ctx.system,
       runId: ctx.runId,

@@ -136,7 +136,7 @@ describe('Harbor task folders', () => {
     expect(issues.join('\n')).toContain('Bad_Name:(file): task folder "Bad_Name" must be lowercase');
   });
 
-  it('checks the job against its Harbor tasks: harnesses, the network a task needs, the oracle script', () => {
+  it('checks the job against its Harbor tasks: harnesses (npm CLIs run), the network a task needs, the oracle script', () => {
     const root = datasetWith('[environment]\nnetwork_mode = "public"\n');
     rmSync(path.join(root, 'write-hello/solution'), { recursive: true });
     const jobFile = path.join(path.dirname(root), 'job.yaml');
@@ -148,12 +148,15 @@ describe('Harbor task folders', () => {
       systems: [
         { id: 'oracle', harness: 'oracle' },
         { id: 'codex', harness: 'codex', model: 'gpt-5', settings: { apiKeyEnv: 'OPENAI_API_KEY' } },
+        { id: 'nanobot', harness: 'nanobot', model: 'gpt-5' },
+        { id: 'mine', harness: 'command', settings: { image: 'mine:1', command: 'run {instruction_file}' } },
       ],
     };
     writeFileSync(jobFile, stringify(job));
     const { issues } = inspectJob(jobFile, { repoRoot: ROOT, cwd: path.dirname(root), machine: false });
     expect(issues.map(formatIssue)).toEqual([
-      'job.yaml:systems[codex].harness: harness "codex" is not supported yet on Harbor tasks (oracle and nop are) (line 9, column 5)',
+      "job.yaml:systems[nanobot].harness: harness \"nanobot\" is not supported yet on Harbor tasks: its image installs into the offline base image's Python (a 3.11 venv; kimi-cli also Debian's apt sources), which a task's own image need not have; the npm CLIs (claude-code, codex, gemini-cli, qwen-code) are layered on the task's image (line 14, column 5)",
+      'job.yaml:systems[mine].harness: harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or an npm CLI (claude-code, codex, gemini-cli, qwen-code) (line 17, column 5)',
       'dataset/write-hello/task.toml:environment.network_mode: "public" needs a network, but the job\'s resources.network is "none": set resources.network to "bridge" or "host" (the job\'s network is the upper bound), or make the task "no-network"',
       'dataset/write-hello:(file): solution/solve.sh is missing: the oracle harness cannot run this task',
     ]);

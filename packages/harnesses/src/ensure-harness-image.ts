@@ -1,5 +1,7 @@
 // Build (or find) the image of one harness CLI: the node22 runtime image first for npm
-// CLIs, then the CLI itself, both content-addressed by @assay/infra's ensureImage.
+// CLIs, then the CLI itself, both content-addressed by @assay/infra's ensureImage. The chain
+// starts from the offline base image, or from `baseImage` (a Harbor task's own image): the base's
+// tag is a build arg, so it is part of every hash and each (base, harness) pair is built once.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,8 @@ export const HARNESS_IMAGES_DIR = path.join(path.dirname(fileURLToPath(import.me
 export interface EnsureHarnessImageOptions {
   root: string;
   harness: InstalledHarness;
+  /** Image the chain is layered on (default: the offline base image). */
+  baseImage?: string;
   log?: Log;
 }
 
@@ -48,7 +52,7 @@ export function packNpm(root: string, name: string, version: string): string {
   return file;
 }
 
-export async function ensureNodeRuntimeImage(root: string, log?: Log): Promise<BuiltImage> {
+export async function ensureNodeRuntimeImage(root: string, log?: Log, baseImage?: string): Promise<BuiltImage> {
   return ensureImage({
     root,
     name: 'harness-node22',
@@ -57,6 +61,7 @@ export async function ensureNodeRuntimeImage(root: string, log?: Log): Promise<B
       { from: packNpm(root, NODE_RUNTIME.package, NODE_RUNTIME.version), to: 'node.tgz' },
       { from: packNpm(root, NPM_RUNTIME.package, NPM_RUNTIME.version), to: 'npm.tgz' },
     ],
+    ...(baseImage ? { buildArgs: { BASE_IMAGE: baseImage } } : {}),
     ...(log ? { log } : {}),
   });
 }
@@ -68,7 +73,10 @@ export function registryCaBundle(): string {
 
 export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promise<HarnessImage> {
   const install: HarnessInstall = INSTALLS[opts.harness];
-  const runtime = install.on === 'node22' ? await ensureNodeRuntimeImage(opts.root, opts.log) : undefined;
+  const runtime =
+    install.on === 'node22' ? await ensureNodeRuntimeImage(opts.root, opts.log, opts.baseImage) : undefined;
+  // npm CLIs sit on the runtime image; Python CLIs directly on the base (ensureImage's default, or baseImage).
+  const base = runtime?.tag ?? opts.baseImage;
   const built = await ensureImage({
     root: opts.root,
     name: `harness-${opts.harness}`,
@@ -79,7 +87,7 @@ export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promi
       CLI_PACKAGE: install.package,
       CLI_VERSION: install.version,
       ...(install.bin ? { CLI_BIN: install.bin } : {}),
-      ...(runtime ? { BASE_IMAGE: runtime.tag } : {}),
+      ...(base ? { BASE_IMAGE: base } : {}),
     },
     ...(opts.log ? { log: opts.log } : {}),
   });

@@ -1,5 +1,6 @@
-// What a job must allow for its Harbor tasks: harnesses assay runs on them, and the network a task asks for
-// within the job's (the job's resources are upper bounds, so a "public" task on a job without network is refused).
+// What a job must allow for its Harbor tasks: harnesses assay runs on them (any other is refused saying why),
+// and the network a task asks for within the job's (the job's resources are upper bounds, so a "public" task
+// on a job without network is refused).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Issue } from '../issue.js';
@@ -8,7 +9,16 @@ import { records, rec, str, type Raw } from '../loose.js';
 import type { YamlFile } from '../yaml-file.js';
 import { harborMessages as m } from './harbor-messages.js';
 
-const HARBOR_HARNESSES = ['oracle', 'nop'];
+// The npm CLIs: their chain (node22 runtime, then the CLI) layers on any glibc image, a Harbor task's too.
+const HARBOR_HARNESSES = ['oracle', 'nop', 'claude-code', 'codex', 'gemini-cli', 'qwen-code'];
+const PYTHON_CLIS = ['kimi-cli', 'nanobot', 'hermes'];
+
+const refusalOf = (harness: string): string =>
+  harness === 'command'
+    ? m.commandNotSupported
+    : PYTHON_CLIS.includes(harness)
+      ? m.pythonCliNotSupported(harness)
+      : m.harnessNotSupported(harness);
 
 export function checkHarborJob(
   yaml: YamlFile,
@@ -21,7 +31,7 @@ export function checkHarborJob(
   for (const { item, index } of systems) {
     const harness = str(item.harness);
     if (harness !== undefined && !HARBOR_HARNESSES.includes(harness))
-      yaml.report(['systems', index, 'harness'], m.harnessNotSupported(harness));
+      yaml.report(['systems', index, 'harness'], refusalOf(harness));
   }
   const oracle = systems.some(({ item }) => item.harness === 'oracle');
   const network = str(rec(raw.resources)?.network) ?? 'none';

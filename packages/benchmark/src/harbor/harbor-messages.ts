@@ -40,8 +40,12 @@ export const harborMessages = {
   notATaskFolder: 'has no task.toml: not a Harbor task folder, skipped',
   notADataset: (id: string) => `"${id}" cannot be a benchmark id: use lowercase letters, digits, ".", "_" or "-"`,
   solutionMissing: 'solution/solve.sh is missing: the oracle harness cannot run this task',
+  commandNotSupported:
+    'harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or an npm CLI (claude-code, codex, gemini-cli, qwen-code)',
+  pythonCliNotSupported: (harness: string) =>
+    `harness "${harness}" is not supported yet on Harbor tasks: its image installs into the offline base image's Python (a 3.11 venv; kimi-cli also Debian's apt sources), which a task's own image need not have; the npm CLIs (claude-code, codex, gemini-cli, qwen-code) are layered on the task's image`,
   harnessNotSupported: (harness: string) =>
-    `harness "${harness}" is not supported yet on Harbor tasks (oracle and nop are)`,
+    `harness "${harness}" is not supported on Harbor tasks (oracle, nop, claude-code, codex, gemini-cli and qwen-code are)`,
   publicNeedsNetwork: (network: string) =>
     `"public" needs a network, but the job's resources.network is "${network}": set resources.network to "bridge" or "host" (the job's network is the upper bound), or make the task "no-network"`,
 } as const;

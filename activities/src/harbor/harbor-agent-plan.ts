@@ -1,0 +1,136 @@
+// What the agent container of a Harbor trial runs: `oracle` (solution/solve.sh, copied in for it alone),
+// `nop`, or a model CLI planned as run-harness plans it for assay's own tasks (the adapter's command, its
+// session folder at /session, a route on the worker's key-injecting proxy, usage read afterwards), on the
+// CLI's image layered on the task's image, in the task's working directory with instruction.md at /assay.
+import { chmodSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { HarborTask } from '@assay/benchmark';
+import { isModelHarness, type TrialInput } from '@assay/core';
+import { INSTALLS } from '@assay/harnesses';
+import { HarnessNotAvailable } from '../harness/harness-context.js';
+import { planHarnessRun, type HarnessUsageReport } from '../harness/plan-container.js';
+import { containerExists } from './harbor-container.js';
+import { ensureHarborHarnessImage } from './harbor-harness-image.js';
+import type { HarborSettings } from './harbor-settings.js';
+
+export interface HarborAgentPlan {
+  image: string;
+  cmd: string[];
+  /** Set on the container, so the verifier (on the agent's snapshot) sees it too: the task's own env only. */
+  env: Record<string, string>;
+  binds: string[];
+  user: string | null;
+  workdir: string | null;
+  network: HarborSettings['agentNetwork'];
+  /** Runs before a new container is created (never on re-attach): resets what it writes into. */
+  fresh: () => void;
+  /** Model CLIs: usage as the CLI reported it and as the proxy counted it. */
+  collect?: (logs: string) => HarnessUsageReport;
+}
+
+export interface HarborPlanArgs {
+  trial: TrialInput;
+  task: { id: string; harbor: HarborTask };
+  workflowId: string;
+  /** The trial's work volume: the agent's /logs/agent, the solution's copy, a model CLI's session. */
+  workDir: string;
+  /** Holds instruction.md, mounted read-only at /assay for model CLIs. */
+  instructionDir: string;
+  /** The task's environment image. */
+  taskImage: string;
+  /** [environment].env (and [solution.env] for the oracle), resolved. */
+  env: Record<string, string>;
+  settings: HarborSettings;
+}
+
+/** Harnesses whose chain layers on any glibc image: the npm CLIs. */
+export const isHarborModelHarness = (harness: string): harness is keyof typeof INSTALLS =>
+  isModelHarness(harness) && INSTALLS[harness].registry === 'npm';
+
+export async function planHarborAgent(docker: Docker, args: HarborPlanArgs): Promise<HarborAgentPlan> {
+  const harness = args.trial.system.harness;
+  if (harness === 'oracle' || harness === 'nop') return planScripted(args, harness);
+  if (isHarborModelHarness(harness)) return planModelCli(docker, args, harness);
+  throw new HarnessNotAvailable(
+    `harness "${harness}" is not supported on Harbor tasks (oracle, nop and the npm CLIs claude-code, codex, gemini-cli, qwen-code are)`,
+  );
+}
+
+function planScripted(args: HarborPlanArgs, harness: 'oracle' | 'nop'): HarborAgentPlan {
+  const { harbor } = args.task;
+  const solution = path.join(args.workDir, 'harbor', 'solution');
+  const agentLogs = path.join(args.workDir, 'harbor', 'agent-logs');
+  return {
+    image: args.taskImage,
+    cmd: harness === 'oracle' ? ['bash', '-c', 'bash /solution/solve.sh'] : ['true'],
+    env: args.env,
+    binds: [`${agentLogs}:/logs/agent`, ...(harness === 'oracle' ? [`${solution}:/solution`] : [])],
+    user: harbor.config.agent.user,
+    workdir: harbor.config.environment.workdir,
+    network: args.settings.agentNetwork,
+    fresh: () => {
+      // A copy, so the task's own files are never written to (solve.sh may write beside itself).
+      rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
+      mkdirSync(agentLogs, { recursive: true });
+      if (harness === 'oracle') cpSync(harbor.solutionDir, solution, { recursive: true });
+    },
+  };
+}
+
+async function planModelCli(
+  docker: Docker,
+  args: HarborPlanArgs,
+  harness: keyof typeof INSTALLS,
+): Promise<HarborAgentPlan> {
+  const { harbor } = args.task;
+  const sessionDir = path.join(args.workDir, 'harbor-session');
+  const stateFile = path.join(args.workDir, 'harbor-session-state.json');
+  // A new container starts a new session: nothing of a cancelled run's may be continued or counted.
+  if (!(await containerExists(docker, args.workflowId))) {
+    rmSync(sessionDir, { recursive: true, force: true });
+    rmSync(stateFile, { force: true });
+  }
+  const image = await ensureHarborHarnessImage(docker, {
+    taskImage: args.taskImage,
+    harness,
+    workdir: harbor.config.environment.workdir,
+    configFile: harbor.configFile,
+  });
+  const planned = await planHarnessRun({
+    system: args.trial.system,
+    evaluatorDir: '/nonexistent', // only scripted test instruments read it
+    images: { scriptedAgent: '' },
+    runId: args.workflowId,
+    sessionDir,
+    stateFile,
+    limits: { maxSteps: args.trial.limits.maxSteps, agentSeconds: args.settings.agentSeconds },
+    image: image.tag,
+  });
+  // A non-root agent user must be able to write its HOME (/session).
+  chmodSync(sessionDir, 0o777);
+  const agentLogs = path.join(args.workDir, 'harbor', 'agent-logs');
+  // The CLI's own variables (HOME=/session, its config dir, the dummy key) go through `env` in the command,
+  // not the container's Env: a snapshot keeps its container's Env, and the verifier must not inherit them.
+  const cliEnv = {
+    ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
+    ASSAY_MAX_STEPS: String(args.trial.limits.maxSteps),
+    ASSAY_TIME_LIMIT_SECONDS: String(args.settings.agentSeconds),
+    ...planned.plan.env,
+  };
+  return {
+    image: image.tag,
+    cmd: ['env', ...Object.entries(cliEnv).map(([k, v]) => `${k}=${v}`), ...planned.plan.cmd],
+    env: args.env,
+    binds: [`${agentLogs}:/logs/agent`, `${args.instructionDir}:/assay:ro`, ...planned.plan.binds],
+    user: harbor.config.agent.user ?? image.imageUser,
+    workdir: image.workdir,
+    // Model CLIs reach the worker's proxy on the host's loopback, as on assay's own tasks.
+    network: planned.plan.network ?? args.settings.agentNetwork,
+    fresh: () => {
+      rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
+      mkdirSync(agentLogs, { recursive: true });
+    },
+    ...(planned.collect ? { collect: planned.collect } : {}),
+  };
+}

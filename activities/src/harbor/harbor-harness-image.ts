@@ -1,0 +1,44 @@
+// A model harness's image for one Harbor task: the harness chain (node22 runtime, then the npm CLI) built
+// with the task's own image as its base, then the harness-layer/ step that gives the task its working
+// directory back. Every step is content-addressed with its base's tag among its build args, so each
+// (task image, harness) pair is built once and an unchanged pair is found, not rebuilt.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Docker from 'dockerode';
+import { ensureHarnessImage, type InstalledHarness } from '@assay/harnesses';
+import { ensureImage } from '@assay/infra';
+
+const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const LAYER_DIR = path.join(REPO_ROOT, 'activities/src/harbor/harness-layer');
+
+export interface HarborHarnessImage {
+  tag: string;
+  /** The task's working directory: [environment].workdir, else its image's WORKDIR (else /). */
+  workdir: string;
+  /** The task image's user (the harness layers run as root to install; the agent runs as the task says). */
+  imageUser: string | null;
+}
+
+export async function ensureHarborHarnessImage(
+  docker: Docker,
+  args: { taskImage: string; harness: InstalledHarness; workdir: string | null; configFile: string },
+): Promise<HarborHarnessImage> {
+  const config = (await docker.getImage(args.taskImage).inspect()).Config;
+  const workdir = args.workdir ?? (config.WorkingDir || '/');
+  const imageUser = config.User || null;
+  try {
+    const chain = await ensureHarnessImage({ root: REPO_ROOT, harness: args.harness, baseImage: args.taskImage });
+    const layer = await ensureImage({
+      root: REPO_ROOT,
+      name: `harbor-harness-${args.harness}`,
+      dockerfileDir: LAYER_DIR,
+      buildArgs: { BASE_IMAGE: chain.tag, TASK_WORKDIR: workdir, TASK_USER: imageUser ?? 'root' },
+    });
+    return { tag: layer.tag, workdir, imageUser };
+  } catch (err) {
+    // Not HarnessNotAvailable: a registry that did not answer is worth the activity's retries, as in run-harness.
+    throw new Error(
+      `${args.configFile}: the ${args.harness} harness could not be layered on the task's image ${args.taskImage}: ${(err as Error).message}`,
+    );
+  }
+}
