@@ -1,0 +1,122 @@
+// A model harness on a Harbor task, end to end through the real CLI: a real Temporal dev server, the
+// harness's image chain layered on the task's own image, the real CLI in it talking to the scripted model
+// server through the worker's key-injecting proxy, the verifier on the agent's snapshot, and `assay report`.
+// The scripted model writes the file the task's tests check with the CLI's own tool, in the CLI's working
+// directory: it lands in the task's (/app) only if the harness runs where Harbor's agents run.
+// Building the harness image needs the npm registry (≈ 2 min the first time), so, like the harness e2e of
+// packages/harnesses, this runs only with ASSAY_HARNESS_E2E=1 (ASSAY_HARNESSES=claude-code,... picks others
+// than codex).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@assay/infra';
+import { startMockLlm, type MockLlmServer, type MockReply, type MockRequest } from '@assay/mock-llm';
+import { toolSchemas, writeFileCall } from '../packages/harnesses/test/support/deliverable-script.js';
+import { ROOT, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
+import { readTrials } from './support/records.js';
+
+const DATASET = path.join(ROOT, 'test/fixtures/harbor-model');
+const enabled = process.env.ASSAY_HARNESS_E2E === '1';
+const harnesses = process.env.ASSAY_HARNESSES?.split(',').filter(Boolean) ?? ['codex'];
+const ASK = /the single word "(\w+)" to the file (\S+) in your working directory/;
+
+/** The model's side: write the word to the named (relative) file with the CLI's tool, then finish. */
+function reply(req: MockRequest): MockReply {
+  const tools = toolSchemas(req);
+  if (tools.length === 0) return { text: 'ok', usage: { input: 100, output: 5, cachedInput: 0 } };
+  if (req.messages.at(-1)?.role === 'tool' || req.toolResult.length > 0)
+    return { text: 'Done: the file is written.', usage: { input: 1500, output: 20, cachedInput: 0 } };
+  const ask = ASK.exec(req.messages.map((m) => m.text).join('\n'));
+  const call = ask ? writeFileCall(tools, ask[2] ?? '', ask[1] ?? '') : null;
+  if (!call) return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
+  return { toolCalls: [call], usage: { input: 1200, output: 40, cachedInput: 300 } };
+}
+
+describe.skipIf(!enabled)('a model harness on a Harbor task', () => {
+  const server = useTestServer();
+  const secret = `sk-real-${randomBytes(12).toString('hex')}`;
+  let mock: MockLlmServer;
+
+  beforeAll(async () => {
+    mock = await startMockLlm({ script: { rules: [], default: reply } });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it.each(harnesses)(
+    '%s writes the file the tests check, the verifier rewards it, the key stays out',
+    async (harness) => {
+      mock.clearRecords();
+      const jobId = `harbor-${harness}`;
+      const job = writeJob({
+        id: jobId,
+        benchmark: `harbor:${DATASET}`,
+        trials: 1,
+        concurrency: 2,
+        systems: [
+          { id: 'oracle', harness: 'oracle' },
+          {
+            id: harness,
+            harness,
+            model: 'mock-model',
+            settings: {
+              baseUrl: harness === 'codex' ? `${mock.url}/v1` : mock.url,
+              apiKeyEnv: 'ASSAY_E2E_PROVIDER_KEY',
+            },
+          },
+        ],
+        limits: { maxSteps: 20 },
+      });
+      const started = Date.now();
+      const env = { ASSAY_E2E_PROVIDER_KEY: secret, ASSAY_MODEL_PROXY_PORT: String(await freePort()) };
+      const run = collectOutput(spawnCli(['run', job, '--json'], server().address, env));
+      expect(await run.exit, run.text()).toBe(0);
+      console.error(`[${harness}] job (oracle + ${harness}, images included) in ${(Date.now() - started) / 1000} s`);
+
+      const results = path.join(path.dirname(job), 'results');
+      const records = await readTrials(results);
+      const model = records.find((r) => r.system.id === harness);
+      const trialDir = path.join(results, 'trials', harness, 'write-greeting', '1');
+      const transcript = readFileSync(path.join(trialDir, 'transcript.log'), 'utf8');
+      expect(model?.status, transcript.slice(-4000)).toBe('completed');
+      expect(model?.verifier).toMatchObject({ rewards: { reward: 1, clean_env: 1 }, reward: 1, file: 'reward.json' });
+      expect(model?.score).toMatchObject({ value: 100, success: true, source: 'verifier' });
+      expect(readFileSync(path.join(trialDir, 'verifier', 'test-stdout.txt'), 'utf8')).toContain('cwd=/app');
+      expect(records.find((r) => r.system.id === 'oracle')?.score.value).toBe(100);
+
+      // The CLI's usage reached the record, and the proxy counted what the server sent.
+      const agent = JSON.parse(readFileSync(path.join(trialDir, 'agent-result.json'), 'utf8')) as {
+        usage: { inputTokens: number } | null;
+        proxyUsage: { inputTokens: number; requests: number } | null;
+      };
+      expect(agent.proxyUsage?.requests).toBeGreaterThan(0);
+      expect(agent.proxyUsage?.inputTokens).toBe(mock.totalUsage().input);
+      expect(agent.usage?.inputTokens).toBeGreaterThan(0);
+
+      // The real key reached the model server through the proxy, and nowhere else.
+      expect(mock.sawCredential(secret)).toBe(true);
+      mock.assertNoSecret(secret, {
+        transcript,
+        'agent-result.json': JSON.stringify(agent),
+        record: JSON.stringify(model),
+        'job.json': readFileSync(path.join(results, 'job.json'), 'utf8'),
+      });
+      const left = await new Docker().listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } });
+      expect(left.map((c) => c.Names)).toEqual([]);
+
+      const out = mkdtempSync(path.join(os.tmpdir(), 'assay-harbor-harness-report-'));
+      const report = collectOutput(spawnCli(['report', job, '--out', out], server().address));
+      expect(await report.exit, report.text()).toBe(0);
+      const [header = '', ...rows] = readFileSync(path.join(out, 'tables', 'leaderboard.csv'), 'utf8')
+        .trim()
+        .split('\n');
+      const row = rows.find((l) => l.startsWith(`${harness},`))?.split(',') ?? [];
+      expect(row[header.split(',').indexOf('mean')]).toBe('100');
+    },
+    1_800_000,
+  );
+});
