@@ -1,7 +1,7 @@
 // A model harness's image for one Harbor task: the harness chain (node22 runtime, then the npm CLI) built
 // with the task's own image as its base, then the harness-layer/ step that gives the task its working
-// directory back. Every step is content-addressed with its base's tag among its build args, so each
-// (task image, harness) pair is built once and an unchanged pair is found, not rebuilt.
+// directory back. Every step is content-addressed with its base among its build args (the task image by
+// its id), so each (task image, harness) pair is built once and an unchanged pair is found, not rebuilt.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Docker from 'dockerode';
@@ -23,11 +23,13 @@ export async function ensureHarborHarnessImage(
   docker: Docker,
   args: { taskImage: string; harness: InstalledHarness; workdir: string | null; configFile: string },
 ): Promise<HarborHarnessImage> {
-  const config = (await docker.getImage(args.taskImage).inspect()).Config;
+  const info = await docker.getImage(args.taskImage).inspect();
+  const config = info.Config;
   const workdir = args.workdir ?? (config.WorkingDir || '/');
   const imageUser = config.User || null;
   try {
-    const chain = await ensureHarnessImage({ root: REPO_ROOT, harness: args.harness, baseImage: args.taskImage });
+    // By image id, not tag: tasks with the same environment share one chain, and a moved tag gets its own.
+    const chain = await ensureHarnessImage({ root: REPO_ROOT, harness: args.harness, baseImage: info.Id });
     const layer = await ensureImage({
       root: REPO_ROOT,
       name: `harbor-harness-${args.harness}`,
