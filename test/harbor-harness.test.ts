@@ -14,7 +14,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@assay/infra';
 import { startMockLlm, type MockLlmServer, type MockReply, type MockRequest } from '@assay/mock-llm';
-import { toolSchemas, writeFileCall } from '../packages/harnesses/test/support/deliverable-script.js';
+import { toolSchemas } from '../packages/harnesses/test/support/deliverable-script.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 import { readTrials } from './support/records.js';
 
@@ -23,16 +23,29 @@ const enabled = process.env.ASSAY_HARNESS_E2E === '1';
 const harnesses = process.env.ASSAY_HARNESSES?.split(',').filter(Boolean) ?? ['codex'];
 const ASK = /the single word "(\w+)" to the file (\S+) in your working directory/;
 
-/** The model's side: write the word to the named (relative) file with the CLI's tool, then finish. */
+const SHELL_TOOL = /^(bash|shell|shell_command|exec_command|run_shell_command)$/i;
+
+/**
+ * The model's side: write the word to the named relative file with the CLI's shell tool (it runs in the CLI's
+ * working directory; some CLIs' file tools take absolute paths only), then finish.
+ */
 function reply(req: MockRequest): MockReply {
   const tools = toolSchemas(req);
   if (tools.length === 0) return { text: 'ok', usage: { input: 100, output: 5, cachedInput: 0 } };
   if (req.messages.at(-1)?.role === 'tool' || req.toolResult.length > 0)
     return { text: 'Done: the file is written.', usage: { input: 1500, output: 20, cachedInput: 0 } };
   const ask = ASK.exec(req.messages.map((m) => m.text).join('\n'));
-  const call = ask ? writeFileCall(tools, ask[2] ?? '', ask[1] ?? '') : null;
-  if (!call) return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
-  return { toolCalls: [call], usage: { input: 1200, output: 40, cachedInput: 300 } };
+  const shell = tools.find((t) => SHELL_TOOL.test(t.name));
+  const params = (shell?.params.properties ?? {}) as Record<string, { type?: unknown }>;
+  const key = ['command', 'cmd'].find((k) => k in params);
+  if (!ask || !shell || !key) return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
+  // No command substitution: Gemini CLI refuses it.
+  const script = `printf '%s\\n' '${ask[1]}' > '${ask[2]}'`;
+  const command = params[key]?.type === 'array' ? ['bash', '-lc', script] : script;
+  return {
+    toolCalls: [{ name: shell.name, arguments: { [key]: command } }],
+    usage: { input: 1200, output: 40, cachedInput: 300 },
+  };
 }
 
 describe.skipIf(!enabled)('a model harness on a Harbor task', () => {
