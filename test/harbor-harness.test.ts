@@ -5,7 +5,7 @@
 // directory: it lands in the task's (/app) only if the harness runs where Harbor's agents run.
 // Building the harness image needs the npm registry (≈ 2 min the first time), so, like the harness e2e of
 // packages/harnesses, this runs only with ASSAY_HARNESS_E2E=1 (ASSAY_HARNESSES=claude-code,... picks others
-// than codex).
+// than codex). With codex, a second test kills the worker mid-agent: the CLI's container is re-attached.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,13 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@assay/infra';
 import { startMockLlm, type MockLlmServer, type MockReply, type MockRequest } from '@assay/mock-llm';
 import { toolSchemas } from '../packages/harnesses/test/support/deliverable-script.js';
-import { ROOT, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
+import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 import { readTrials } from './support/records.js';
 
 const DATASET = path.join(ROOT, 'test/fixtures/harbor-model');
 const enabled = process.env.ASSAY_HARNESS_E2E === '1';
 const harnesses = process.env.ASSAY_HARNESSES?.split(',').filter(Boolean) ?? ['codex'];
 const ASK = /the single word "(\w+)" to the file (\S+) in your working directory/;
+
+/** The crash test's shell command sleeps first, so its worker can be killed while the CLI waits on it. */
+let slowShell = false;
 
 const SHELL_TOOL = /^(bash|shell|shell_command|exec_command|run_shell_command)$/i;
 
@@ -40,7 +43,7 @@ function reply(req: MockRequest): MockReply {
   const key = ['command', 'cmd'].find((k) => k in params);
   if (!ask || !shell || !key) return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
   // No command substitution: Gemini CLI refuses it.
-  const script = `printf '%s\\n' '${ask[1]}' > '${ask[2]}'`;
+  const script = `${slowShell ? 'sleep 10 && ' : ''}printf '%s\\n' '${ask[1]}' > '${ask[2]}'`;
   const command = params[key]?.type === 'array' ? ['bash', '-lc', script] : script;
   return {
     toolCalls: [{ name: shell.name, arguments: { [key]: command } }],
@@ -134,4 +137,57 @@ describe.skipIf(!enabled)('a model harness on a Harbor task', () => {
     },
     1_800_000,
   );
+
+  it('codex on a Harbor task survives kill -9 of its worker: the CLI is re-attached, not restarted', async () => {
+    if (!harnesses.includes('codex')) return;
+    mock.clearRecords();
+    slowShell = true;
+    const jobId = 'harbor-codex-crash';
+    const job = writeJob({
+      id: jobId,
+      benchmark: `harbor:${DATASET}`,
+      trials: 1,
+      systems: [
+        {
+          id: 'codex',
+          harness: 'codex',
+          model: 'mock-model',
+          settings: { baseUrl: `${mock.url}/v1`, apiKeyEnv: 'ASSAY_E2E_PROVIDER_KEY' },
+        },
+      ],
+    });
+    // One proxy port for both workers: the second serves the container the first one started.
+    const env = { ASSAY_E2E_PROVIDER_KEY: secret, ASSAY_MODEL_PROXY_PORT: String(await freePort()) };
+    const worker = () => collectOutput(spawnCli(['worker'], server().address, env));
+    const first = worker();
+    const submit = collectOutput(
+      spawnCli(['run', job, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address, env),
+    );
+    expect(await submit.exit, submit.text()).toBe(0);
+    const docker = new Docker();
+    const agents = () =>
+      docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`, 'assay.role=agent'] } });
+    // The model has asked for the (sleeping) shell command: the CLI is mid-run.
+    await waitFor(() => (mock.modelCalls().length > 0 ? true : undefined), 'the first model call', 600_000);
+    await new Promise((r) => setTimeout(r, 2000)); // its reply delivered: the CLI now runs the 10 s command
+    const [agent] = await agents();
+    if (!first.pid) throw new Error('worker pid unknown');
+    process.kill(first.pid, 'SIGKILL');
+    const second = worker();
+    const status = collectOutput(spawnCli(['status', job, '--wait', '--json'], server().address));
+    expect(await status.exit, status.text()).toBe(0);
+    if (second.pid) process.kill(second.pid, 'SIGTERM');
+    await second.exit;
+    slowShell = false;
+
+    const [record, ...others] = await readTrials(path.join(path.dirname(job), 'results'));
+    expect(others).toEqual([]);
+    expect(record?.verifier).toMatchObject({ rewards: { reward: 1, clean_env: 1 } });
+    expect(record?.agent.containerAttempts).toBeGreaterThan(1);
+    // The CLI ran once: a single request without a tool's output (a restarted CLI would open its turn again).
+    const opening = mock.modelCalls().filter((r) => !JSON.stringify(r.body).includes('function_call_output'));
+    expect(opening).toHaveLength(1);
+    expect(agent).toBeDefined();
+    expect(await agents()).toEqual([]);
+  }, 1_200_000);
 });
