@@ -128,7 +128,8 @@ describe('assay view', () => {
       .toBe(true);
     expect(await page.locator('.slide.focus h4').textContent()).toContain('slide 6');
     expect(errors).toEqual([]);
-  });
+    // The first view of a slide renders the deck (LibreOffice): minutes on a loaded machine.
+  }, 300_000);
 
   it('shows every checkpoint of a project on its timeline, what changed inside a file, and the final gates', async () => {
     const record = projects.find((p) => p.system.id === 'p07');
