@@ -5,12 +5,10 @@
 // again, and while a project's subtask 2 runs, that host dies: its worker and every process of
 // its engine are killed -9. The job finishes on the other host; its records equal the first
 // run's, no finished subtask runs again, and nothing is left running on the survivor.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type Docker from 'dockerode';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -31,22 +29,24 @@ import {
   type SystemSpec,
   type TrialRecord,
 } from '@assay/core';
-import { ROOT, collectOutput, ensureAgentImage, spawnCli, waitFor, writeJob } from './support/e2e.js';
+import {
+  ROOT,
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  unmountUnder,
+  waitFor,
+  watchContainerCreates,
+  writeJob,
+} from './support/e2e.js';
 import { startDockerHost, type DockerHost } from './support/docker-host.js';
-import { readProjects, readTrials } from './support/records.js';
+import { SAMPLE_PROJECT, SAMPLE_SUBTASKS, comparableProject, readProjects, readTrials } from './support/records.js';
 
 const HOSTS = ['mhe-a', 'mhe-b'] as const;
 type Host = (typeof HOSTS)[number];
 const BUCKET = 'assay-hosts';
-const PROJECT = 'fdd-hengtai';
-const SUBTASKS = [
-  't01-baseline-model',
-  't02-scoping-memo',
-  't03-apply-correction',
-  't04-ebitda-adjustments',
-  't05-management-deck',
-  't06-final-package',
-];
+const PROJECT = SAMPLE_PROJECT;
+const SUBTASKS = SAMPLE_SUBTASKS;
 const sampleSystems = (parse(readFileSync(path.join(ROOT, 'jobs/sample.yaml'), 'utf8')) as { systems: SystemSpec[] })
   .systems;
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
   temporal = { port: await freePort(), postgresPort: await freePort(), address: '' };
   const startS3 = async () => {
     const binary = await ensureVersitygw({ root: ROOT });
-    execFileSync('mkdir', ['-p', path.join(scratch, 's3', BUCKET)]);
+    mkdirSync(path.join(scratch, 's3', BUCKET), { recursive: true });
     return startS3Server({
       binary,
       dataDir: path.join(scratch, 's3'),
@@ -131,47 +131,9 @@ const trialsByKey = (rs: TrialRecord[]) =>
   Object.fromEntries(rs.map((r) => [trialKey(r.system.id, r.task.id, r.trial), outcomeOf(r)]));
 
 /** The sample agent that writes its workbooks at run time (new bytes each run) rather than copying them. */
-const WRITES_AT_RUN_TIME = 'no-cached-values';
-
-/** What a moved run must reproduce: statuses, scores, snapshot manifests, verdicts, final score. */
-function comparable(r: ProjectRecord) {
-  return {
-    system: r.system.id,
-    checkpoints: r.checkpoints.map((c) => ({
-      subtask: c.subtaskId,
-      status: c.agent.status,
-      score: c.score,
-      manifest: r.system.id === WRITES_AT_RUN_TIME ? 'new bytes each run' : c.snapshot.manifestSha256,
-      verdicts: c.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
-    })),
-    process: r.process,
-    final: {
-      score: r.final.score,
-      gates: r.final.gates,
-      verdicts: r.final.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
-    },
-  };
-}
-const projectsBySystem = (rs: ProjectRecord[]) => Object.fromEntries(rs.map((r) => [r.system.id, comparable(r)]));
-
-/** Agent containers created on an engine for a job, by workflow id (the engine may die meanwhile). */
-async function watchCreates(docker: Docker, jobId: string) {
-  const stream = (await docker.getEvents({
-    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
-  })) as NodeJS.ReadableStream & { destroy?: () => void };
-  const ids: string[] = [];
-  let buf = '';
-  stream.on('error', () => undefined);
-  stream.on('data', (d: Buffer) => {
-    const lines = (buf + d.toString()).split('\n');
-    buf = lines.pop() ?? '';
-    for (const l of lines.filter((x) => x.trim())) {
-      const event = JSON.parse(l) as { Actor: { Attributes: Record<string, string> } };
-      ids.push(event.Actor.Attributes['assay.workflow-id'] ?? '?');
-    }
-  });
-  return { ids: () => [...ids], stop: () => stream.destroy?.() };
-}
+const WRITES_AT_RUN_TIME = ['no-cached-values'];
+const projectsBySystem = (rs: ProjectRecord[]) =>
+  Object.fromEntries(rs.map((r) => [r.system.id, comparableProject(r, WRITES_AT_RUN_TIME)]));
 
 describe('two hosts, two Docker engines, PostgreSQL Temporal, one S3 bucket', () => {
   let reference: { trials: Record<string, unknown>; projects: Record<string, unknown> };
@@ -202,8 +164,8 @@ describe('two hosts, two Docker engines, PostgreSQL Temporal, one S3 bucket', ()
       const JOB = 'mhe-kill';
       const job = sampleJob(JOB, 6);
       const creates = Object.fromEntries(
-        await Promise.all(HOSTS.map(async (h) => [h, await watchCreates(engines[h].docker, JOB)] as const)),
-      ) as Record<Host, Awaited<ReturnType<typeof watchCreates>>>;
+        await Promise.all(HOSTS.map(async (h) => [h, await watchContainerCreates(JOB, engines[h].docker)] as const)),
+      ) as Record<Host, Awaited<ReturnType<typeof watchContainerCreates>>>;
       const workers = Object.fromEntries(HOSTS.map((h) => [h, startWorker(h)]));
       await runCli(['run', job.file, '--no-worker', '--detach']);
 
@@ -260,7 +222,7 @@ describe('two hosts, two Docker engines, PostgreSQL Temporal, one S3 bucket', ()
 
       // No finished subtask ran again: one agent container each, on whichever engine ran it.
       const counts = new Map<string, number>();
-      for (const id of [...creates[victim].ids(), ...creates[survivor].ids()])
+      for (const id of [...creates[victim].workflowIds(), ...creates[survivor].workflowIds()])
         counts.set(id, (counts.get(id) ?? 0) + 1);
       expect(finished.length).toBeGreaterThan(0);
       for (const id of finished) expect(counts.get(id), id).toBe(1);
@@ -270,12 +232,3 @@ describe('two hosts, two Docker engines, PostgreSQL Temporal, one S3 bucket', ()
     30 * 60_000,
   );
 });
-
-function unmountUnder(root: string): void {
-  const mounts = readFileSync('/proc/mounts', 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ')[1] ?? '')
-    .filter((m) => m.startsWith(root))
-    .sort((a, b) => b.length - a.length);
-  for (const m of mounts) execFileSync('umount', ['-l', m], { stdio: 'ignore' });
-}

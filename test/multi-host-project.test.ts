@@ -2,56 +2,36 @@
 // -9 while subtask 2 of the sample project runs there and is not restarted. The project continues
 // on the other host from its last checkpoint (a fresh workspace, the snapshot restored), runs only
 // the unfinished subtask again, and its records equal an uninterrupted run's.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectTrialKey, projectWorkflowId, type ProjectRecord } from '@assay/core';
-import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
-import { readProjects } from './support/records.js';
+import { projectTrialKey, projectWorkflowId } from '@assay/core';
+import {
+  collectOutput,
+  spawnCli,
+  unmountUnder,
+  useTestServer,
+  waitFor,
+  watchContainerCreates,
+  writeJob,
+} from './support/e2e.js';
+import { SAMPLE_PROJECT, SAMPLE_SUBTASKS, comparableProject, readProjects } from './support/records.js';
 
 const docker = new Docker();
 const server = useTestServer();
 const HOSTS = ['mhp-a', 'mhp-b'] as const;
 type Host = (typeof HOSTS)[number];
 const workRoots = Object.fromEntries(HOSTS.map((h) => [h, mkdtempSync(path.join(os.tmpdir(), `assay-${h}-`))]));
-const PROJECT = 'fdd-hengtai';
-const SUBTASKS = [
-  't01-baseline-model',
-  't02-scoping-memo',
-  't03-apply-correction',
-  't04-ebitda-adjustments',
-  't05-management-deck',
-  't06-final-package',
-];
+const PROJECT = SAMPLE_PROJECT;
+const SUBTASKS = SAMPLE_SUBTASKS;
 const systems = (delaySeconds: number) => [
   { id: 'oracle', harness: 'oracle', settings: { delaySeconds } },
   { id: 'p07', harness: 'scripted', settings: { agent: 'correction-not-applied', delaySeconds } },
 ];
 const ENV = { ASSAY_HOST_WAIT_SECONDS: '5', ASSAY_HEARTBEAT_SECONDS: '4' };
 const JOB = 'mhp-kill';
-
-/** What a moved run must reproduce: statuses, scores, snapshot manifests, verdicts, final score. */
-function comparable(r: ProjectRecord) {
-  return {
-    system: r.system.id,
-    checkpoints: r.checkpoints.map((c) => ({
-      subtask: c.subtaskId,
-      status: c.agent.status,
-      score: c.score,
-      manifest: c.snapshot.manifestSha256,
-      verdicts: c.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
-    })),
-    process: r.process,
-    final: {
-      score: r.final.score,
-      gates: r.final.gates,
-      verdicts: r.final.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
-    },
-  };
-}
 
 async function runCli(args: string[], env: Record<string, string> = ENV): Promise<string> {
   const child = collectOutput(spawnCli(args, server().address, env));
@@ -76,7 +56,9 @@ describe('multi-host project', () => {
     const baseFile = writeJob({ id: 'mhp-base', trials: 1, projects: [PROJECT], systems: systems(0) });
     await runCli(['run', baseFile], {});
     const byName = (a: { system: string }, b: { system: string }) => a.system.localeCompare(b.system);
-    const expected = (await readProjects(path.join(path.dirname(baseFile), 'results'))).map(comparable).sort(byName);
+    const expected = (await readProjects(path.join(path.dirname(baseFile), 'results')))
+      .map((r) => comparableProject(r))
+      .sort(byName);
     expect(expected).toHaveLength(2);
 
     const file = writeJob({ id: JOB, trials: 1, projects: [PROJECT], systems: systems(8), concurrency: 2 });
@@ -118,7 +100,7 @@ describe('multi-host project', () => {
     creates.stop();
 
     const records = await readProjects(resultsDir);
-    expect(records.map(comparable).sort(byName)).toEqual(expected);
+    expect(records.map((r) => comparableProject(r)).sort(byName)).toEqual(expected);
 
     // The project whose subtask 2 was killed: restored from subtask 1's checkpoint on the survivor.
     const moved = records.find((r) =>
@@ -142,12 +124,3 @@ describe('multi-host project', () => {
     for (const id of finished) expect(counts.get(id), id).toBe(1);
   }, 1_200_000);
 });
-
-function unmountUnder(root: string): void {
-  const mounts = readFileSync('/proc/mounts', 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ')[1] ?? '')
-    .filter((m) => m.startsWith(root))
-    .sort((a, b) => b.length - a.length);
-  for (const m of mounts) execFileSync('umount', [m], { stdio: 'ignore' });
-}

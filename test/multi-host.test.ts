@@ -3,14 +3,21 @@
 // spread over both hosts; then one host's worker is killed -9 while its agents run and is not
 // restarted: its trials start again from a clean workspace on the other host, each recorded once,
 // with the move in the record.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trialKey, trialWorkflowId, type TrialRecord } from '@assay/core';
-import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
+import {
+  collectOutput,
+  spawnCli,
+  unmountUnder,
+  useTestServer,
+  waitFor,
+  watchContainerCreates,
+  writeJob,
+} from './support/e2e.js';
 import { readTrials } from './support/records.js';
 
 const docker = new Docker();
@@ -137,13 +144,3 @@ describe('multi-host', () => {
     for (const c of left) expect(await hostOfContainer(c.Id)).toBe(victim);
   }, 900_000);
 });
-
-/** Unmount every work volume under `root` (the killed worker never released its own). */
-function unmountUnder(root: string): void {
-  const mounts = readFileSync('/proc/mounts', 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ')[1] ?? '')
-    .filter((m) => m.startsWith(root))
-    .sort((a, b) => b.length - a.length);
-  for (const m of mounts) execFileSync('umount', [m], { stdio: 'ignore' });
-}

@@ -21,19 +21,12 @@ import {
   watchContainerCreates,
   writeJob,
 } from './support/e2e.js';
-import { readProjects } from './support/records.js';
+import { SAMPLE_PROJECT, SAMPLE_SUBTASKS, readProjects } from './support/records.js';
 
 const docker = new Docker();
 const server = useTestServer();
-const PROJECT = 'fdd-hengtai';
-const SUBTASKS = [
-  't01-baseline-model',
-  't02-scoping-memo',
-  't03-apply-correction',
-  't04-ebitda-adjustments',
-  't05-management-deck',
-  't06-final-package',
-];
+const PROJECT = SAMPLE_PROJECT;
+const SUBTASKS = SAMPLE_SUBTASKS;
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();

@@ -6,20 +6,13 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { readProjects } from './support/records.js';
-import { projectTrialKey, projectWorkflowId, type ProjectRecord } from '@assay/core';
+import { SAMPLE_PROJECT, SAMPLE_SUBTASKS, comparableProject, readProjects } from './support/records.js';
+import { projectTrialKey, projectWorkflowId } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
 
 const docker = new Docker();
-const PROJECT = 'fdd-hengtai';
-const SUBTASKS = [
-  't01-baseline-model',
-  't02-scoping-memo',
-  't03-apply-correction',
-  't04-ebitda-adjustments',
-  't05-management-deck',
-  't06-final-package',
-];
+const PROJECT = SAMPLE_PROJECT;
+const SUBTASKS = SAMPLE_SUBTASKS;
 const server = useTestServer();
 
 const systems = (delaySeconds: number) => [
@@ -27,34 +20,13 @@ const systems = (delaySeconds: number) => [
   { id: 'p07', harness: 'scripted', settings: { agent: 'correction-not-applied', delaySeconds } },
 ];
 
-/** Everything a rerun must reproduce: verdicts, scores, gates and what was preserved. */
-function comparable(r: ProjectRecord) {
-  return {
-    system: r.system.id,
-    checkpoints: r.checkpoints.map((c) => ({
-      subtask: c.subtaskId,
-      status: c.agent.status,
-      score: c.score,
-      manifest: c.snapshot.manifestSha256,
-      verdicts: c.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
-    })),
-    process: r.process,
-    final: {
-      score: r.final.score,
-      gates: r.final.gates,
-      targets: r.final.targets,
-      verdicts: r.final.verdicts.map((v) => [v.criterionId, v.decision, v.source, v.effective]),
-    },
-  };
-}
-
 describe('project chaos', () => {
   it('finishes with the same records after 4 worker kills and a server restart, running no finished subtask again', async () => {
     const baseFile = writeJob({ id: 'pchaos-base', trials: 1, projects: [PROJECT], systems: systems(0) });
     const base = collectOutput(spawnCli(['run', baseFile], server().address));
     expect(await base.exit, base.text()).toBe(0);
     const expected = (await readProjects(path.join(path.dirname(baseFile), 'results')))
-      .map(comparable)
+      .map((r) => comparableProject(r))
       .sort((a, b) => a.system.localeCompare(b.system));
 
     const jobId = 'pchaos';
@@ -132,7 +104,7 @@ describe('project chaos', () => {
     await worker.exit;
 
     const actual = (await readProjects(path.join(path.dirname(file), 'results')))
-      .map(comparable)
+      .map((r) => comparableProject(r))
       .sort((a, b) => a.system.localeCompare(b.system));
     expect(actual).toEqual(expected);
     expect(interruptions).toHaveLength(5);

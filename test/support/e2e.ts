@@ -1,7 +1,7 @@
 // Real parts for integration tests: a Temporal dev server on its own port and
 // SQLite file, the local Docker engine, and the scripted-agent image.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,16 +110,21 @@ export async function waitFor<T>(
 }
 
 /**
- * Follow Docker's container `create` events for a job from now on. Docker only
- * keeps a short backlog of past events, so tests subscribe before anything starts.
+ * Follow Docker's container `create` events for a job from now on (on `docker`, default the local
+ * engine). Docker only keeps a short backlog of past events, so tests subscribe before anything
+ * starts. An engine that dies meanwhile ends the stream; what it saw stays.
  */
-export async function watchContainerCreates(jobId: string): Promise<{ workflowIds: () => string[]; stop: () => void }> {
+export async function watchContainerCreates(
+  jobId: string,
+  docker?: import('dockerode'),
+): Promise<{ workflowIds: () => string[]; stop: () => void }> {
   const Docker = (await import('dockerode')).default;
-  const stream = (await new Docker().getEvents({
+  const stream = (await (docker ?? new Docker()).getEvents({
     filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
   })) as NodeJS.ReadableStream & { destroy?: () => void };
   const ids: string[] = [];
   let buf = '';
+  stream.on('error', () => undefined);
   stream.on('data', (d: Buffer) => {
     buf += d.toString();
     const lines = buf.split('\n');
@@ -132,6 +137,16 @@ export async function watchContainerCreates(jobId: string): Promise<{ workflowId
         );
   });
   return { workflowIds: () => [...ids], stop: () => stream.destroy?.() };
+}
+
+/** Unmount every work volume under `root` (a killed worker never released its own), deepest first. */
+export function unmountUnder(root: string): void {
+  const mounts = readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1] ?? '')
+    .filter((m) => m.startsWith(root))
+    .sort((a, b) => b.length - a.length);
+  for (const m of mounts) execFileSync('umount', ['-l', m], { stdio: 'ignore' });
 }
 
 /** A Temporal server (and the agent image) for one test file: started before its tests, stopped after. */

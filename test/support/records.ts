@@ -11,3 +11,41 @@ export function readProjects(resultsDir: string): Promise<ProjectRecord[]> {
 }
 
 export { listRegularFiles };
+
+/** The sample benchmark's project and its subtasks, in timeline order. */
+export const SAMPLE_PROJECT = 'fdd-hengtai';
+export const SAMPLE_SUBTASKS = [
+  't01-baseline-model',
+  't02-scoping-memo',
+  't03-apply-correction',
+  't04-ebitda-adjustments',
+  't05-management-deck',
+  't06-final-package',
+];
+
+/**
+ * What a rerun, a moved or a resumed project must reproduce: statuses, scores, snapshot manifests,
+ * verdicts, final score, gates and targets. `writesAtRunTime`: systems whose agents make their office
+ * files anew each run (zip entries carry the time), whose manifests therefore differ run to run.
+ */
+export function comparableProject(r: ProjectRecord, writesAtRunTime: readonly string[] = []) {
+  const verdictsOf = (vs: ProjectRecord['final']['verdicts']) =>
+    vs.map((v) => [v.criterionId, v.decision, v.source, v.effective]);
+  return {
+    system: r.system.id,
+    checkpoints: r.checkpoints.map((c) => ({
+      subtask: c.subtaskId,
+      status: c.agent.status,
+      score: c.score,
+      manifest: writesAtRunTime.includes(r.system.id) ? 'new bytes each run' : c.snapshot.manifestSha256,
+      verdicts: verdictsOf(c.verdicts),
+    })),
+    process: r.process,
+    final: {
+      score: r.final.score,
+      gates: r.final.gates,
+      targets: r.final.targets,
+      verdicts: verdictsOf(r.final.verdicts),
+    },
+  };
+}
