@@ -7,7 +7,8 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { walkSubmission } from './walk-submission.js';
-import { IsolatedExtractor } from './isolate/run-isolated.js';
+import { IsolatedExtractor, type MeasuredResult } from './isolate/run-isolated.js';
+import { extractionCacheKey, type ExtractionCache } from './extraction-cache.js';
 import { renderPageImages } from './render-page-images.js';
 import type { RenderOptions } from './render-page-images.js';
 import { resolveLimits } from './limits.js';
@@ -21,6 +22,8 @@ export interface BuildOptions {
   render?: RenderOptions & { outDir: string };
   /** Reuse a parser process across submissions (the caller closes it); default: one per call. */
   extractor?: IsolatedExtractor;
+  /** Reuse extraction results of files with the same content, name and budgets. */
+  cache?: ExtractionCache;
 }
 
 async function sha256(abs: string, maxBytes: number): Promise<string> {
@@ -43,6 +46,23 @@ async function sha256(abs: string, maxBytes: number): Promise<string> {
   } finally {
     await fh.close();
   }
+}
+
+/** The file's extraction, from the cache when its content was parsed under the same budgets before. */
+async function extractCached(
+  extractor: IsolatedExtractor,
+  cache: ExtractionCache | undefined,
+  e: { abs: string; path: string },
+  sha: string | null,
+  budget: { maxEvidenceBytes: number; sizeScope: 'file' | 'submission' },
+): Promise<MeasuredResult> {
+  const key =
+    cache && sha ? extractionCacheKey({ sha256: sha, name: e.path, limits: extractor.limits, ...budget }) : null;
+  const hit = key && cache ? await cache.get(key) : null;
+  if (hit) return hit;
+  const fresh = await extractor.extractMeasured(e.abs, e.path, budget);
+  if (key && cache) await cache.put(key, fresh);
+  return fresh;
 }
 
 /** Below this much of the submission's size budget a file is not parsed at all (its envelope alone fills it). */
@@ -85,10 +105,11 @@ export async function buildSubmissionView(dir: string, opts: BuildOptions = {}):
         view.notes.push(msg.viewBudgetSpent(limits.maxViewBytes));
         continue;
       }
-      const { result, bytes } = await extractor.extractMeasured(e.abs, e.path, {
+      const budget = {
         maxEvidenceBytes: Math.min(limits.maxEvidenceBytes, left),
-        sizeScope: left < limits.maxEvidenceBytes ? 'submission' : 'file',
-      });
+        sizeScope: left < limits.maxEvidenceBytes ? ('submission' as const) : ('file' as const),
+      };
+      const { result, bytes } = await extractCached(extractor, opts.cache, e, view.sha256, budget);
       viewBytes += bytes;
       view.format = result.detection.format;
       view.type = result.detection.type;

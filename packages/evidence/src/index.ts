@@ -3,6 +3,13 @@
 export { detectFormat, detectFile, detectBuffer } from './detect-format.js';
 export { buildSubmissionView } from './build-submission-view.js';
 export type { BuildOptions } from './build-submission-view.js';
+export {
+  createExtractionCache,
+  extractionCacheKey,
+  reusableResult,
+  EXTRACTION_CACHE_VERSION,
+} from './extraction-cache.js';
+export type { ExtractionCache, ExtractionCacheStats } from './extraction-cache.js';
 export { IsolatedExtractor, extractFileIsolated } from './isolate/run-isolated.js';
 export type { ExtractOptions, MeasuredResult, ParserStats } from './isolate/run-isolated.js';
 export { ParserPool, defaultParserPoolSize, DEFAULT_RECYCLE_RSS_MB } from './isolate/parser-pool.js';
