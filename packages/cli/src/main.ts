@@ -97,12 +97,19 @@ program
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/feedback-command.js'), 'feedbackCommand'));
 
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 program
   .command('judge')
   .description("re-evaluate a job's stored submissions under another judge setup, without re-running agents")
   .argument('<job>', 'job YAML file')
-  .requiredOption('--judge <file>', 'judge setup YAML (a bare setup or a document with a judge: key)')
-  .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name)')
+  .requiredOption(
+    '--judge <file>',
+    'judge setup YAML (a bare setup or a document with a judge: key); repeatable: the setups share one evidence build',
+    collect,
+  )
+  .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name; one setup only)')
+  .option('--concurrency <n>', 'trials and projects judged at once (default 4)')
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/judge-command.js'), 'judgeCommand'));
 
@@ -140,8 +147,6 @@ program
   .argument('<n>', 'units at once, 1-1000')
   .option('--json', 'machine-readable output')
   .action(lazyAction(control, 'setConcurrencyCommand'));
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 program
   .command('report')

@@ -22,6 +22,11 @@ export const messages = {
   jobNotFound: (jobId: string) =>
     `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
   noResults: (dir: string) => `no trial records under ${dir}`,
+  badJudgeConcurrency: (value: string) => `--concurrency: "${value}" is not a whole number from 1 to 64`,
+  judgeNameWithSetups: (count: number) =>
+    `--name: names one judge setup, but ${count} --judge files were given (each is named by its file name)`,
+  judgeNameTwice: (file: string, name: string) =>
+    `--judge ${file}: another setup is already named "${name}" (results would share judges/${name}/)`,
   jobFailed: (reason: string) => `the job failed: ${reason}`,
   jobStuck: (jobId: string, count: number) =>
     `job "${jobId}" cannot make progress: ${count === 1 ? 'one of its workflows has' : `${count} of its workflows have`} a workflow task that keeps failing (above)`,

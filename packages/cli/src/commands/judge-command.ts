@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { evaluateTaskSubmission, rejudgeProject, withEvaluation, type EvaluationTools } from '@assay/activities';
 import type { LoadedBenchmark } from '@assay/benchmark';
+import { createExtractionCache } from '@assay/evidence';
 import { projectTrialKey, trialKey, type JobSpec, type ProjectRecord, type TrialRecord } from '@assay/core';
 import { judgeCost, loadJudgeSetupFile, sumJudgeCosts, type JudgeCost } from '@assay/judge';
 import {
@@ -28,7 +29,7 @@ import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
-import { createEvidenceTools } from '../worker/evidence-tools.js';
+import { createEvidenceTools, EVIDENCE_CACHE_DIR, sharedParserPool } from '../worker/evidence-tools.js';
 import { createJudgeFactory } from '../worker/create-judge-factory.js';
 
 interface Rejudging {
@@ -41,49 +42,108 @@ interface Rejudging {
   print: (line: string) => void;
 }
 
+interface NamedSetup {
+  name: string;
+  setup: JobSpec['judge'];
+}
+
+/** One setup's outcome, as printed (and as `--json` gives it). */
+interface SetupResult {
+  trials: TrialRecord[];
+  projects: ProjectRecord[];
+  cost: JudgeCost;
+  outDir: string;
+  /** Files whose evidence was parsed for this setup, and served from the extraction cache. */
+  evidence: { parsed: number; reused: number };
+}
+
 export async function judgeCommand(
   file: string,
-  opts: { judge: string; name?: string; json?: boolean },
+  opts: { judge: string[]; name?: string; json?: boolean; concurrency?: string },
 ): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
-  const setup = await loadSetup(opts.judge);
+  const setups = await loadSetups(opts.judge, opts.name);
+  const concurrency = concurrencyOf(opts.concurrency);
   const store = openResultsStore(job.resultsDir);
   const records = await readTrialRecords(store, { problems: [] });
   const projectRecords = await readProjectRecords(store, { problems: [] });
   if (records.length === 0 && projectRecords.length === 0) throw new CliError(messages.noResults(job.resultsDir));
-  const name = opts.name ?? path.basename(opts.judge).replace(/\.(ya?ml|json)$/, '');
-  const costs: JudgeCost[] = [];
-  const judgeFor = createJudgeFactory({ log: () => undefined, onRun: (run) => costs.push(judgeCost(run)) });
-  const ctx: Rejudging = {
-    store,
-    out: store.scoped(judgeRootKey(name)),
-    // Restored submissions are local scratch: the results folder's work/, or the worker's for a remote store.
-    scratch: path.join(scratchRootOf(job.resultsDir), 'work', 'judges', name),
-    setup,
-    tools: { evidence: createEvidenceTools(), judge: judgeFor(setup, { resultsDir: job.resultsDir }) },
-    benchmark: job.benchmark,
-    print: opts.json ? () => undefined : (line) => console.log(line),
+  // One evidence build for every setup and trial: files are parsed once per content, here and in later runs.
+  const extraction = createExtractionCache({ dir: path.join(scratchRootOf(job.resultsDir), EVIDENCE_CACHE_DIR) });
+  const evidence = createEvidenceTools(sharedParserPool(), extraction);
+  const results: SetupResult[] = [];
+  for (const { name, setup } of setups) {
+    const costs: JudgeCost[] = [];
+    const judgeFor = createJudgeFactory({
+      log: () => undefined,
+      onRun: (run) => costs.push(judgeCost(run)),
+      extraction,
+    });
+    const before = { ...extraction.stats };
+    const ctx: Rejudging = {
+      store,
+      out: store.scoped(judgeRootKey(name)),
+      // Restored submissions are local scratch: the results folder's work/, or the worker's for a remote store.
+      scratch: path.join(scratchRootOf(job.resultsDir), 'work', 'judges', name),
+      setup,
+      tools: { evidence, judge: judgeFor(setup, { resultsDir: job.resultsDir }) },
+      benchmark: job.benchmark,
+      print: opts.json ? () => undefined : (line) => console.log(line),
+    };
+    if (setups.length > 1) ctx.print(`judge setup ${name}:`);
+    const trials = (await mapLimit(records, concurrency, (r) => rejudgeTrial(ctx, r))).filter(isRecord);
+    const projects = (await mapLimit(projectRecords, concurrency, (r) => rejudgeOneProject(ctx, r))).filter(isRecord);
+    await ctx.out.putJson(jobKey(), {
+      layout: RESULTS_LAYOUT_VERSION,
+      rejudgedFrom: job.resultsDir,
+      spec: { ...job.spec, judge: setup },
+      writtenAt: new Date().toISOString(),
+    });
+    rmSync(ctx.scratch, { recursive: true, force: true });
+    const parsed = extraction.stats.parsed - before.parsed;
+    const reused = extraction.stats.reused - before.reused;
+    results.push({
+      trials,
+      projects,
+      cost: sumJudgeCosts(costs),
+      outDir: ctx.out.location,
+      evidence: { parsed, reused },
+    });
+  }
+  const expected = (trials: TrialRecord[]) =>
+    new Map(job.spec.systems.map((s) => [s.id, trials.filter((r) => r.system.id === s.id).length]));
+  printResults(results, expected, opts.json === true);
+}
+
+const isRecord = <T>(x: T | null): x is T => x !== null;
+
+/** `fn` over `xs`, at most `n` at once, results in the order of `xs`. */
+async function mapLimit<T, R>(xs: readonly T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(xs.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < xs.length; i = next++) out[i] = await fn(xs[i] as T);
   };
-  const trials: TrialRecord[] = [];
-  for (const record of records) {
-    const rejudged = await rejudgeTrial(ctx, record);
-    if (rejudged) trials.push(rejudged);
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, xs.length)) }, lane));
+  return out;
+}
+
+function concurrencyOf(value: string | undefined): number {
+  if (value === undefined) return 4;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new CliError(messages.badJudgeConcurrency(value));
+  return n;
+}
+
+async function loadSetups(files: readonly string[], name: string | undefined): Promise<NamedSetup[]> {
+  if (name !== undefined && files.length > 1) throw new CliError(messages.judgeNameWithSetups(files.length));
+  const out: NamedSetup[] = [];
+  for (const f of files) {
+    const n = name ?? path.basename(f).replace(/\.(ya?ml|json)$/, '');
+    if (out.some((s) => s.name === n)) throw new CliError(messages.judgeNameTwice(f, n));
+    out.push({ name: n, setup: await loadSetup(f) });
   }
-  const projects: ProjectRecord[] = [];
-  for (const record of projectRecords) {
-    const rejudged = await rejudgeOneProject(ctx, record);
-    if (rejudged) projects.push(rejudged);
-  }
-  await ctx.out.putJson(jobKey(), {
-    layout: RESULTS_LAYOUT_VERSION,
-    rejudgedFrom: job.resultsDir,
-    spec: { ...job.spec, judge: setup },
-    writtenAt: new Date().toISOString(),
-  });
-  rmSync(ctx.scratch, { recursive: true, force: true });
-  const expected = new Map(job.spec.systems.map((s) => [s.id, trials.filter((r) => r.system.id === s.id).length]));
-  const outDir = ctx.out.location;
-  printSummary({ trials, projects, expected, cost: sumJudgeCosts(costs), outDir, json: opts.json === true });
+  return out;
 }
 
 async function loadSetup(file: string): Promise<JobSpec['judge']> {
@@ -134,22 +194,28 @@ async function rejudgeOneProject(ctx: Rejudging, record: ProjectRecord): Promise
   return rejudged;
 }
 
-function printSummary(args: {
-  trials: TrialRecord[];
-  projects: ProjectRecord[];
-  expected: Map<string, number>;
-  cost: JudgeCost;
-  outDir: string;
-  json: boolean;
-}): void {
-  const summary = args.trials.length > 0 ? summarizeResults(args.trials, args.expected) : [];
-  const projects = summarizeProjects(args.projects);
-  if (args.json) {
-    console.log(JSON.stringify({ resultsDir: args.outDir, summary, projects, judgeCost: args.cost }, null, 2));
+function printResults(
+  results: readonly SetupResult[],
+  expected: (trials: TrialRecord[]) => Map<string, number>,
+  json: boolean,
+): void {
+  const views = results.map((r) => ({
+    resultsDir: r.outDir,
+    summary: r.trials.length > 0 ? summarizeResults(r.trials, expected(r.trials)) : [],
+    projects: summarizeProjects(r.projects),
+    judgeCost: r.cost,
+    evidence: r.evidence,
+  }));
+  if (json) {
+    // One setup keeps the single-object shape scripts already read.
+    console.log(JSON.stringify(views.length === 1 ? views[0] : { setups: views }, null, 2));
     return;
   }
-  if (summary.length > 0) console.log(`\n${renderSummaryTable(summary)}\n`);
-  if (projects.length > 0) console.log(`\n${renderProjectTable(projects)}\n`);
-  console.log(`Judge cost (kept apart from agent cost): ${JSON.stringify(args.cost)}`);
-  console.log(`Re-judged records: ${args.outDir}`);
+  for (const v of views) {
+    if (v.summary.length > 0) console.log(`\n${renderSummaryTable(v.summary)}\n`);
+    if (v.projects.length > 0) console.log(`\n${renderProjectTable(v.projects)}\n`);
+    console.log(`Judge cost (kept apart from agent cost): ${JSON.stringify(v.judgeCost)}`);
+    console.log(`Evidence: ${v.evidence.parsed} files parsed, ${v.evidence.reused} reused`);
+    console.log(`Re-judged records: ${v.resultsDir}`);
+  }
 }

@@ -3,27 +3,30 @@
 // and by `assay judge` alike.
 import path from 'node:path';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeFactory } from '@assay/activities';
-import type { ParserPool } from '@assay/evidence';
+import type { ExtractionCache, ParserPool } from '@assay/evidence';
 import { isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
 import { createJudge, createJudgeModel, type JudgeRunResult } from '@assay/judge';
 import { createEvidenceSource, PAGES_PREFIX } from './evidence-source.js';
 import { createStoreVerdictCache } from './store-verdict-cache.js';
-import { buildPooledView, sharedParserPool } from './evidence-tools.js';
+import { buildPooledView, sharedExtractionCache, sharedParserPool } from './evidence-tools.js';
 
 export function createJudgeFactory(opts: {
   log: (line: string) => void;
   onRun?: (run: JudgeRunResult) => void;
   /** The judge's evidence views are parsed by this pool's warm processes (default: the process's pool). */
   parsers?: ParserPool;
+  /** Files already parsed are taken from here (default: the process's cache). */
+  extraction?: ExtractionCache;
 }): JudgeFactory {
   const parsers = opts.parsers ?? sharedParserPool();
+  const extraction = opts.extraction ?? sharedExtractionCache();
   return (setup, { resultsDir }) => {
     if (setup.mode === 'checks-only') return null;
     return createJudge({
       setup,
       model: createJudgeModel(setup, { env: process.env }),
       openEvidence: async (dir) =>
-        createEvidenceSource(await buildPooledView(parsers, dir), {
+        createEvidenceSource(await buildPooledView(parsers, dir, extraction), {
           // Page images are rendered once per file content, whichever trial or setup asks: locally (the
           // results folder itself, or the worker's scratch of a remote store), then kept in the store.
           pagesDir: path.join(scratchRootOf(resultsDir), PAGES_PREFIX),

@@ -1,9 +1,22 @@
 // Adapt @assay/evidence to the evaluation activities' EvidenceTools. Views are built with a parser
-// from a warm pool (one per view at a time), not a fresh process per evaluation.
-import { buildSubmissionView, detectFormat, evaluateCheck, ParserPool, type SubmissionView } from '@assay/evidence';
+// from a warm pool (one per view at a time), not a fresh process per evaluation, and files already
+// parsed (same content, name and budgets) are taken from the extraction cache.
+import {
+  buildSubmissionView,
+  createExtractionCache,
+  detectFormat,
+  evaluateCheck,
+  ParserPool,
+  type ExtractionCache,
+  type SubmissionView,
+} from '@assay/evidence';
 import type { EvidenceTools } from '@assay/activities';
 
+/** Extraction results of a results location kept for later re-judging: `<scratch root>/evidence-cache/`. */
+export const EVIDENCE_CACHE_DIR = 'evidence-cache';
+
 let shared: ParserPool | null = null;
+let sharedCache: ExtractionCache | null = null;
 
 /** The process's pool, made on first use: ASSAY_PARSER_POOL_SIZE parsers, else sized from the machine. */
 export function sharedParserPool(): ParserPool {
@@ -11,20 +24,32 @@ export function sharedParserPool(): ParserPool {
   return shared;
 }
 
+/**
+ * The process's in-memory extraction cache: small, since a live run rarely sees a file twice except
+ * between an evaluation's checks and its judge, which read the same submission.
+ */
+export function sharedExtractionCache(): ExtractionCache {
+  sharedCache ??= createExtractionCache({ maxMemoryBytes: 32 * 1024 * 1024 });
+  return sharedCache;
+}
+
 function poolSizeFromEnv(): number | undefined {
   const n = Number(process.env.ASSAY_PARSER_POOL_SIZE);
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-/** A submission's evidence view, parsed by a member of `pool`. */
-export function buildPooledView(pool: ParserPool, dir: string): Promise<SubmissionView> {
-  return pool.use((extractor) => buildSubmissionView(dir, { extractor }));
+/** A submission's evidence view, parsed by a member of `pool` where `cache` does not hold a file. */
+export function buildPooledView(pool: ParserPool, dir: string, cache?: ExtractionCache): Promise<SubmissionView> {
+  return pool.use((extractor) => buildSubmissionView(dir, { extractor, ...(cache ? { cache } : {}) }));
 }
 
-export function createEvidenceTools(pool: ParserPool = sharedParserPool()): EvidenceTools {
+export function createEvidenceTools(
+  pool: ParserPool = sharedParserPool(),
+  cache: ExtractionCache = sharedExtractionCache(),
+): EvidenceTools {
   return {
     detectFormat: async (file) => detectFormat(file),
-    buildView: async (dir) => buildPooledView(pool, dir),
+    buildView: async (dir) => buildPooledView(pool, dir, cache),
     evaluateCheck: async (check, view) => evaluateCheck(check, view as SubmissionView),
   };
 }
