@@ -3,7 +3,7 @@
 // judge setups, on this checkout and optionally a baseline checkout, in one invocation.
 //
 //   npx tsx bench/judge/rejudge-bench.ts [--results DIR (sample results to reuse)] [--baseline DIR]
-//       [--mode per-item|batched|holistic] [--rounds 1] [--out FILE]
+//       [--mode per-item|batched|holistic] [--rounds 1] [--out FILE] [--only baseline]
 //
 // Each run starts from the same results folder with no verdict cache, no page images, no evidence
 // cache and no judges/ (so every run makes the same model calls), runs under bench/harbor's
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'per-item' },
     rounds: { type: 'string', default: '1' },
     out: { type: 'string' },
+    /** `baseline` alone: time only the baseline checkout (e.g. while this one is being edited). */
+    only: { type: 'string' },
   },
 });
 
@@ -198,7 +200,7 @@ async function main(): Promise<void> {
   const llm = await startMockLlm({
     script: await loadScriptFile(path.join(ROOT, 'packages/mock-llm/examples/judge-approves-all.yaml')),
   });
-  const sides = [sideOf('branch', ROOT)];
+  const sides = values.only === 'baseline' ? [] : [sideOf('branch', ROOT)];
   if (values.baseline) sides.push(sideOf('baseline', path.resolve(values.baseline)));
   const setups = writeSetups(work, llm.url, values.mode ?? 'per-item');
   const ctx = { work, jobFile, resultsDir, llm, setups };

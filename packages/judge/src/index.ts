@@ -22,6 +22,7 @@ export {
   verdictCacheKey,
   createMemoryVerdictCache,
   createDirectoryVerdictCache,
+  withSingleFlight,
   CACHE_KEY_VERSION,
   type VerdictCache,
   type CachedVerdict,

@@ -17,7 +17,7 @@ import type {
   TokenUsage,
   UnjudgedReason,
 } from './types.js';
-import { verdictCacheKey, type VerdictCache } from './verdict-cache.js';
+import { verdictCacheKey, type CachedVerdict, type VerdictCache } from './verdict-cache.js';
 
 export interface JudgeItemsInput {
   items: readonly JudgeItem[];
@@ -87,12 +87,18 @@ async function reuseCached(
   cache: VerdictCache | undefined,
   verdicts: Map<string, JudgeVerdict>,
 ): Promise<JudgeItem[]> {
-  const toJudge: JudgeItem[] = [];
-  for (const item of items) {
+  const missed = new Set<string>();
+  // Looked up in key order: a single-flight cache then holds keys in one global order, so two runs
+  // never wait on each other's keys.
+  const byKey = [...items].sort((a, b) => ((keys.get(a.id) ?? '') < (keys.get(b.id) ?? '') ? -1 : 1));
+  const looked = new Map<string, CachedVerdict | null>();
+  for (const item of byKey) {
     const key = keys.get(item.id) ?? '';
-    const hit = cache ? await cache.get(key) : null;
+    // Each key once per run: a second lookup of a key this run holds would wait on itself.
+    const hit = looked.has(key) ? (looked.get(key) ?? null) : cache ? await cache.get(key) : null;
+    looked.set(key, hit);
     if (!hit) {
-      toJudge.push(item);
+      missed.add(item.id);
       continue;
     }
     const reusedMeta = { attempts: 0, malformedReplies: 0, usage: zero(), latencyMs: 0, reused: true, cacheKey: key };
@@ -105,7 +111,7 @@ async function reuseCached(
       judge: { ...hit.judge, ...reusedMeta },
     });
   }
-  return toJudge;
+  return items.filter((i) => missed.has(i.id));
 }
 
 /** This item's share of the sessions it was in. */
@@ -234,10 +240,14 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
       items.map((item) => [item.id, verdictCacheKey({ item, files, context, evidenceContextVersion, identity })]),
     );
     const toJudge = await reuseCached(items, keys, input.cache, verdicts);
-    if (toJudge.length > 0) {
-      const t0 = performance.now();
-      sessions.push(...(await judgeFresh(input, toJudge, { model, identity, keys, verdicts })));
-      scheduleMs = performance.now() - t0;
+    try {
+      if (toJudge.length > 0) {
+        const t0 = performance.now();
+        sessions.push(...(await judgeFresh(input, toJudge, { model, identity, keys, verdicts })));
+        scheduleMs = performance.now() - t0;
+      }
+    } finally {
+      input.cache?.release?.([...new Set(toJudge.map((i) => keys.get(i.id) ?? ''))]);
     }
   }
   const { ordered, ...stats } = summarize(items, verdicts, sessions, { started, scheduleMs });

@@ -24,6 +24,50 @@ export interface CachedVerdict {
 export interface VerdictCache {
   get(key: string): Promise<CachedVerdict | null>;
   put(entry: CachedVerdict): Promise<void>;
+  /**
+   * The keys a run missed, once it stored whatever it decided (judgeItems calls it, also on failure):
+   * lets a cache that holds concurrent lookups of a key until the first finishes let them go.
+   */
+  release?(keys: readonly string[]): void;
+}
+
+/**
+ * Concurrent runs asking for the same key wait for the first, then read what it stored: judging
+ * identical submissions at once makes the model calls (and gives the verdicts) of judging them one
+ * after another. A key whose run ended unjudged is looked up, and judged, by the next in line.
+ */
+export function withSingleFlight(inner: VerdictCache): VerdictCache {
+  const pending = new Map<string, { done: Promise<void>; release: () => void }>();
+  const release = (key: string) => {
+    pending.get(key)?.release();
+    pending.delete(key);
+  };
+  return {
+    async get(key) {
+      for (let p = pending.get(key); p; p = pending.get(key)) await p.done;
+      let open = () => {};
+      const done = new Promise<void>((resolve) => (open = resolve));
+      pending.set(key, { done, release: open });
+      try {
+        const hit = await inner.get(key);
+        if (hit) release(key);
+        return hit;
+      } catch (err) {
+        release(key);
+        throw err;
+      }
+    },
+    async put(entry) {
+      try {
+        await inner.put(entry);
+      } finally {
+        release(entry.key);
+      }
+    },
+    release(keys) {
+      for (const k of keys) release(k);
+    },
+  };
 }
 
 /** JSON with sorted object keys, so equal content always hashes equally. */

@@ -11,6 +11,7 @@ import {
   createJudgeModel,
   createMemoryVerdictCache,
   judgeItems,
+  withSingleFlight,
   type JudgeItem,
   type VerdictCache,
 } from '../src/index.js';
@@ -122,6 +123,39 @@ describe('verdict reuse', () => {
       const r = await judge(cache, { items: ITEMS.slice(0, 4), s: setup({ mode: 'per-item' }) });
       expect(r.stats.unjudged).toBe(4);
       expect(cache.size()).toBe(0);
+    } finally {
+      server.setScript(judgeScript());
+    }
+  });
+
+  it('judges identical submissions once when they are judged at the same time (single flight)', async () => {
+    const cache = withSingleFlight(createMemoryVerdictCache());
+    const runs = await Promise.all([judge(cache), judge(cache), judge(cache)]);
+    expect(runs.map((r) => r.stats.judged)).toEqual([24, 0, 0]);
+    expect(runs.map((r) => r.stats.reused)).toEqual([0, 24, 24]);
+    const decisions = runs.map((r) => r.verdicts.map((v) => v.decision));
+    expect(decisions[1]).toEqual(decisions[0]);
+    expect(decisions[2]).toEqual(decisions[0]);
+    // Without it, the three runs would all miss the cache and each call the model.
+    const plain = createMemoryVerdictCache();
+    const racing = await Promise.all([judge(plain), judge(plain)]);
+    expect(racing.map((r) => r.stats.judged)).toEqual([24, 24]);
+  });
+
+  it('lets the next run judge a key the first left unjudged, instead of waiting forever', async () => {
+    const cache = withSingleFlight(createMemoryVerdictCache());
+    server.setScript(
+      judgeScript([{ name: 'prose', match: { any: /ITEM c-01:/, turn: { min: 2 } }, reply: { text: 'Looks fine.' } }]),
+    );
+    try {
+      const items = ITEMS.slice(0, 2);
+      const s = setup({ mode: 'per-item' });
+      const [a, b] = await Promise.all([judge(cache, { items, s }), judge(cache, { items, s })]);
+      // c-01 stays unjudged in both (each ran its own session: nothing was stored); c-02 was judged once, reused once.
+      expect([a.stats.unjudged, b.stats.unjudged]).toEqual([1, 1]);
+      expect(a.stats.judged + b.stats.judged).toBe(1);
+      expect(a.stats.reused + b.stats.reused).toBe(1);
+      expect(Math.min(a.stats.sessions, b.stats.sessions)).toBeGreaterThan(0);
     } finally {
       server.setScript(judgeScript());
     }

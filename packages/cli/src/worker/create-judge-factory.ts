@@ -5,7 +5,7 @@ import path from 'node:path';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeFactory } from '@assay/activities';
 import type { ExtractionCache, ParserPool } from '@assay/evidence';
 import { isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
-import { createJudge, createJudgeModel, type JudgeRunResult } from '@assay/judge';
+import { createJudge, createJudgeModel, withSingleFlight, type JudgeRunResult } from '@assay/judge';
 import { createEvidenceSource, PAGES_PREFIX } from './evidence-source.js';
 import { createStoreVerdictCache } from './store-verdict-cache.js';
 import { buildPooledView, sharedExtractionCache, sharedParserPool } from './evidence-tools.js';
@@ -34,7 +34,7 @@ export function createJudgeFactory(opts: {
           contextVersion: EVIDENCE_CONTEXT_VERSION,
         }),
       evidenceContextVersion: EVIDENCE_CONTEXT_VERSION,
-      cache: createStoreVerdictCache(openResultsStore(resultsDir), opts.log),
+      cache: withSingleFlight(createStoreVerdictCache(openResultsStore(resultsDir), opts.log)),
       onRun: opts.onRun,
     });
   };
