@@ -1,7 +1,7 @@
 // A job judged by the per-item agent judge against the scripted model server
 // (real HTTP on 127.0.0.1, the real wire protocol): every item ends decided, the
 // score is complete, and the judge's key appears nowhere in the results.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountWorkVolume, unmountWorkVolume } from '@assay/activities';
@@ -155,5 +155,36 @@ describe('judged job', () => {
     // The original record is untouched.
     expect((await readProjects(resultsDir))[0]).toEqual(before);
     expect(rejudge.text().includes(KEY)).toBe(false);
+
+    // Two setups in one command: the second parses nothing (every file comes from the first's evidence).
+    rmSync(path.join(resultsDir, 'evidence-cache'), { recursive: true, force: true });
+    const perItem = path.join(path.dirname(file), 'per-item.yaml');
+    writeFileSync(
+      perItem,
+      `mode: per-item\nprovider: openai\nmodel: judge-2\nbaseUrl: ${llm.url}/v1\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\n`,
+    );
+    const both = collectOutput(
+      spawnCli(['judge', file, '--judge', setup, '--judge', perItem, '--json'], server.address, {
+        ASSAY_TEST_JUDGE_KEY: KEY,
+      }),
+    );
+    expect(await both.exit, both.text()).toBe(0);
+    const printed = both.text();
+    const out = JSON.parse(printed.slice(printed.search(/^\{/m))) as {
+      setups: { evidence: { parsed: number; reused: number } }[];
+    };
+    expect(out.setups).toHaveLength(2);
+    expect(out.setups[0]?.evidence.parsed).toBeGreaterThan(0);
+    expect(out.setups[1]?.evidence).toEqual({ parsed: 0, reused: expect.any(Number) });
+    expect(out.setups[1]?.evidence.reused).toBeGreaterThan(0);
+    const [again] = await readProjects(path.join(resultsDir, 'judges', 'batched'));
+    // Served from the verdict cache now: the same decisions.
+    const decisions = (r: typeof after) => r?.final.verdicts.map((v) => [v.criterionId, v.decision, v.reason]);
+    expect(decisions(again)).toEqual(decisions(after));
+    const [second] = await readProjects(path.join(resultsDir, 'judges', 'per-item'));
+    expect(second?.final.unjudged).toEqual([]);
+    expect(second?.checkpoints.map((c) => c.verdicts.map((v) => [v.criterionId, v.decision]))).toEqual(
+      after?.checkpoints.map((c) => c.verdicts.map((v) => [v.criterionId, v.decision])),
+    );
   }, 600_000);
 });

@@ -29,7 +29,7 @@ export function sharedParserPool(): ParserPool {
  * between an evaluation's checks and its judge, which read the same submission.
  */
 export function sharedExtractionCache(): ExtractionCache {
-  sharedCache ??= createExtractionCache({ maxMemoryBytes: 32 * 1024 * 1024 });
+  sharedCache ??= createExtractionCache({ maxMemoryBytes: 8 * 1024 * 1024 });
   return sharedCache;
 }
 
