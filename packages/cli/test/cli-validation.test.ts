@@ -182,6 +182,15 @@ describe('assay validate and run on inputs that must not run', () => {
     expect(JSON.parse(r.out).error).toMatch(/apiKeyEnv must be the NAME of an environment variable/);
     expect(r.out + r.err).not.toContain(KEY);
   });
+
+  it('refuses two judge setups that would write to one judges/ folder, or one --name for several', () => {
+    const setup = write('twice.yaml', 'mode: per-item\nprovider: openai\nmodel: m\napiKeyEnv: OPENAI_API_KEY\n');
+    const twice = assay('judge', 'jobs/sample.yaml', '--judge', setup, '--judge', setup, '--json');
+    expect(twice.code).not.toBe(0);
+    expect(JSON.parse(twice.out).error).toMatch(/another setup is already named "twice"/);
+    const named = assay('judge', 'jobs/sample.yaml', '--judge', setup, '--judge', setup, '--name', 'x', '--json');
+    expect(JSON.parse(named.out).error).toMatch(/--name: names one judge setup, but 2 --judge files were given/);
+  });
 });
 
 describe('judge setups refuse what jobs refuse', () => {
