@@ -1,9 +1,19 @@
 // Activities of the job workflow itself: what is already recorded (so a resubmitted job runs
 // nothing twice), the record of a unit that failed for infrastructure reasons or was cancelled,
-// the clean-up of a trial `pause --now` stopped, and the archive of attempts that run again.
-import { CANCELLED_RECORD_SCHEMA, projectTrialKey, trialKey, type CancelledRecord, type TrialInput } from '@assay/core';
+// the clean-up of a trial `pause --now` stopped, the archive of attempts that run again, and the
+// job's control state as a file beside its records (job-control.json, for the viewer).
+import {
+  CANCELLED_RECORD_SCHEMA,
+  jobControlFileSchema,
+  projectTrialKey,
+  trialKey,
+  type CancelledRecord,
+  type JobControlFile,
+  type TrialInput,
+} from '@assay/core';
 import {
   cancelledKey,
+  jobControlKey,
   openResultsStore,
   projectRecordKey,
   trialRecordKey,
@@ -68,6 +78,11 @@ export function createJobActivities(opts: { workRoot?: string } = {}) {
     },
 
     archiveForRetry,
+
+    /** `job-control.json`: the job's control state as it is now (validated, so a reader can trust its shape). */
+    async writeJobControl(args: { resultsDir: string; control: JobControlFile }): Promise<void> {
+      await openResultsStore(args.resultsDir).putJson(jobControlKey(), jobControlFileSchema.parse(args.control));
+    },
   };
 }
 

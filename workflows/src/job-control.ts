@@ -33,12 +33,14 @@ function show(control: JobControl): void {
 export async function pauseForReason(control: JobControl, reason: string, hooks: ControlHooks): Promise<void> {
   control.state = 'paused';
   control.reason = reason;
+  control.pausedBy = 'budget';
+  control.since = Date.now();
   show(control);
   await hooks.paused(false);
 }
 
 export function installJobControl(initial: JobControl, hooks: ControlHooks): JobControl {
-  const control: JobControl = { ...initial };
+  const control: JobControl = { ...initial, since: initial.since ?? Date.now() };
   if (control.state !== 'running') show(control);
   const refuseWhenStopping = (): void => {
     if (control.state === 'cancelling' || control.state === 'cancelled') throw new Error(`the job is ${control.state}`);
@@ -48,8 +50,11 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     pauseJobUpdate,
     async (req) => {
       if (control.state === 'paused' && !req.now) return { ...control };
+      // `--now` on a paused job keeps when it paused; it says it was stopped now too.
+      if (control.state !== 'paused') control.since = Date.now();
       control.state = 'paused';
       control.reason = req.reason ?? 'paused by assay pause';
+      control.pausedBy = req.now ? 'pause-now' : 'pause';
       show(control);
       await hooks.paused(req.now === true);
       return { ...control };
@@ -62,7 +67,9 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
       await hooks.resumed(req);
       if (control.state !== 'paused') return { ...control };
       control.state = 'running';
+      control.since = Date.now();
       delete control.reason;
+      delete control.pausedBy;
       show(control);
       return { ...control };
     },
@@ -79,7 +86,9 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     (req) => {
       if (control.state === 'cancelling' || control.state === 'cancelled') return { ...control };
       control.state = 'cancelling';
+      control.since = Date.now();
       control.reason = `cancelled by assay cancel (grace ${req.graceSeconds} s)`;
+      delete control.pausedBy;
       show(control);
       hooks.cancelled(req.graceSeconds);
       return { ...control };
@@ -111,5 +120,6 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
 /** Called once the job has stopped everything after `assay cancel`. */
 export function markCancelled(control: JobControl): void {
   control.state = 'cancelled';
+  control.since = Date.now();
   show(control);
 }

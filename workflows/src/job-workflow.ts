@@ -33,6 +33,7 @@ import {
   type JobProgress,
   type TrialOutcome,
 } from './definitions.js';
+import { startControlFile } from './control-file.js';
 import { failureMessage } from './failure-message.js';
 import { installJobControl, markCancelled, pauseForReason, type ControlHooks } from './job-control.js';
 import { installEndpointLimits } from './endpoint-limits.js';
@@ -120,6 +121,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   progress.total = plan.total;
   if (!carry) progress.skipped += plan.recorded;
   spend.show(control, remaining);
+  // job-control.json from here on, whenever the state changes (the viewer reads it).
+  const file = startControlFile(input, () => ({ control, endpoints: progress.endpoints ?? [] }));
   const { pending } = plan;
 
   const runChild = async (a: ActiveUnit): Promise<TrialOutcome> => {
@@ -283,6 +286,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   await condition(allHandlersFinished);
   if (progress.total === 0) throw ApplicationFailure.nonRetryable('job has no trials');
   if (control.state !== 'cancelled' && batch < pending.length) {
+    await file.settle(); // so the next run's first write cannot land before this run's last
     // Every child of this run has finished, so none is cut off by the new run.
     await continueAsNew<typeof jobWorkflow>({
       ...input,
@@ -296,6 +300,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       },
     });
   }
+  await file.end(control.state === 'cancelled' ? 'cancelled' : 'done');
   return progress;
 }
 

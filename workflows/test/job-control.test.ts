@@ -14,6 +14,7 @@ import {
   type JobProgress,
 } from '@assay/workflows/definitions';
 import type { CancelledUnit } from '@assay/activities';
+import { jobControlFileSchema, type JobControlFile } from '@assay/core';
 import { Gate, agentRun, jobInput, projectStubs, trialStubs } from './support/stub-activities.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
@@ -43,6 +44,15 @@ function heldAgent(gates: Map<string, Gate>, calls: string[]): Stubs['runAgent']
     gates.delete(trial.taskId);
     return agentRun();
   };
+}
+
+/** What the job wrote to job-control.json, in order (validated as the real activity does). */
+function controlWrites() {
+  const writes: JobControlFile[] = [];
+  const writeJobControl: Stubs['writeJobControl'] = async ({ control }) => {
+    writes.push(jobControlFileSchema.parse(control));
+  };
+  return { writes, writeJobControl, last: () => writes.at(-1) };
 }
 
 async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
@@ -204,8 +214,10 @@ describe('job control', () => {
     const recorded: string[] = [];
     const calls: string[] = [];
     const base = trialStubs(recorded);
+    const file = controlWrites();
     const stubs: Stubs = {
       ...base,
+      writeJobControl: file.writeJobControl,
       listFinishedTrials: async () => [...recorded],
       runAgent: async ({ trial }) => {
         calls.push(trial.taskId);
@@ -242,6 +254,16 @@ describe('job control', () => {
       expect(progress.control?.spend).toEqual({ usd: 0.004, tokens: 2000, agentHours: 0.2, unpricedTokens: 0 });
       expect(progress.control?.projected?.tokens).toBe(3000); // one trial to go, at the average so far
       expect((await handle.describe()).memo).toMatchObject({ assayControl: 'paused' });
+      // job-control.json says so too, with who paused it and why.
+      await until(async () => file.last()?.state === 'paused', 'job-control.json to say paused');
+      expect(file.last()).toMatchObject({
+        jobId: 'budget',
+        pausedBy: 'budget',
+        reason: 'budget reached (agents): tokens 2000 of 2000',
+        concurrency: 1,
+        spend: { tokens: 2000 },
+        budget: { tokens: 2000, covers: 'agents' },
+      });
       await expect(handle.executeUpdate(resumeJobUpdate, { args: [{}] })).rejects.toThrow();
       // Counting judges too, the budget would be reached as well: still refused.
       await expect(
@@ -256,5 +278,22 @@ describe('job control', () => {
       expect(done.control?.spend?.tokens).toBe(4500);
     });
     expect(calls).toEqual(['t1', 't2', 't3']);
+    // Written only on change (never twice the same state), the last one once everything had finished.
+    const states = file.writes.map((w) => w.state);
+    expect(states.slice(states.indexOf('paused'))).toEqual(expect.arrayContaining(['paused', 'running', 'done']));
+    expect(
+      file.writes.every(
+        (w, i) =>
+          i === 0 ||
+          JSON.stringify({ ...w, updatedAt: '' }) !== JSON.stringify({ ...file.writes[i - 1], updatedAt: '' }),
+      ),
+    ).toBe(true);
+    expect(file.last()).toMatchObject({
+      state: 'done',
+      pausedBy: null,
+      spend: { tokens: 4500 },
+      budget: { covers: 'all' },
+    });
+    expect(file.writes.length).toBeLessThanOrEqual(8);
   });
 });

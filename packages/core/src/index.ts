@@ -18,3 +18,4 @@ export * from './to-verdicts.js';
 export * from './model-prices.js';
 export * from './budget-spend.js';
 export * from './model-endpoint.js';
+export * from './job-control-file.js';

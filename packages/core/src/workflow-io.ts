@@ -4,6 +4,7 @@ import type { JobSpec, SystemSpec } from './job-schema.js';
 import type { TrialStatus } from './trial-record.js';
 import type { Budget, Spend, UnitUsage } from './budget-spend.js';
 import type { ModelPrice } from './model-prices.js';
+import type { PausedBy } from './job-control-file.js';
 
 export const TASK_QUEUE = 'assay';
 
@@ -133,6 +134,10 @@ export type UnitStatus = TrialStatus | 'cancelled';
 export interface JobControl {
   state: 'running' | 'paused' | 'cancelling' | 'cancelled';
   reason?: string;
+  /** Who paused it (`assay pause`, `--now`, or its budget), while paused. */
+  pausedBy?: PausedBy;
+  /** When it entered `state` (workflow time, ms since the epoch). */
+  since?: number;
   /** Units at once, changed live by `assay set-concurrency`. */
   concurrency: number;
   /** What this submission's units spent so far (as the budget counts it: `budget.covers`). */

@@ -30,6 +30,11 @@ export function jobKey(): string {
   return 'job.json';
 }
 
+/** The job's control state (assay.job-control/v1), written by its workflow whenever it changes. */
+export function jobControlKey(): string {
+  return 'job-control.json';
+}
+
 export function trialDirKey(system: string, task: string, trial: number): string {
   return `${TRIALS_PREFIX}/${trialKey(segment('system id', system), segment('task id', task), trialNumber(trial))}`;
 }
