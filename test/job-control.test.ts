@@ -15,13 +15,14 @@ import { Client, Connection } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   cancelledRecordSchema,
+  jobControlFileSchema,
   trialRecordSchema,
   jobWorkflowId,
   trialKey,
   trialWorkflowId,
   type JobProgress,
 } from '@assay/core';
-import { openResultsStore } from '@assay/results';
+import { jobControlKey, openResultsStore } from '@assay/results';
 import { readTrials } from './support/records.js';
 import {
   ROOT,
@@ -88,6 +89,15 @@ async function setUp(jobId: string, delaySeconds: number) {
   return { file, results: path.join(path.dirname(file), 'results'), creates, handle, trialId };
 }
 
+/** job-control.json once it says `state` (the job writes it shortly after the change, without waiting). */
+async function controlFile(results: string, state: string) {
+  return waitFor(async () => {
+    const raw = await openResultsStore(results).getJson(jobControlKey());
+    const file = raw === null ? null : jobControlFileSchema.parse(raw);
+    return file?.state === state ? file : undefined;
+  }, `job-control.json to say ${state}`);
+}
+
 const recordCount = async (results: string, n: number) => ((await readTrials(results)).length >= n ? true : undefined);
 
 describe('job control', () => {
@@ -107,12 +117,22 @@ describe('job control', () => {
     expect(await containers(jobId, 'running')).toHaveLength(0);
     expect((await handle.describe()).memo).toMatchObject({ assayControl: 'paused' });
     expect(await cli(['status', file])).toContain('paused (provider outage); concurrency 1');
+    // The results folder says so too (the viewer reads it): who paused, why, since when.
+    const paused = await controlFile(results, 'paused');
+    expect(paused).toMatchObject({ jobId, reason: 'provider outage', pausedBy: 'pause', concurrency: 1 });
+    expect(Date.parse(paused.since)).toBeGreaterThan(t0);
 
     expect((await control(['set-concurrency', file, '2']))?.concurrency).toBe(2);
     expect((await control(['resume', file]))?.state).toBe('running');
     // Two lanes now: the two remaining agents run at the same time.
     await waitFor(async () => ((await containers(jobId, 'running')).length === 2 ? true : undefined), 'two agents');
+    const running = await controlFile(results, 'running');
+    expect(running).toMatchObject({ reason: null, pausedBy: null, concurrency: 2 });
+    expect(Date.parse(running.since)).toBeGreaterThan(Date.parse(paused.since));
     const progress = await handle.result();
+    // Written before the workflow returned: the job's last state is on disk once it has ended.
+    const done = jobControlFileSchema.parse(await openResultsStore(results).getJson(jobControlKey()));
+    expect(done).toMatchObject({ state: 'done', concurrency: 2 });
     expect(progress.control).toMatchObject({ state: 'running', concurrency: 2 });
     const records = await readTrials(results);
     expect(records.map((r) => [r.task.id, r.status]).sort()).toEqual(TASKS.map((t) => [t, 'completed']).sort());

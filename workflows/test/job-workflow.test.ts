@@ -61,6 +61,7 @@ describe('jobWorkflow', () => {
       control: {
         state: 'running',
         concurrency: 2,
+        since: expect.any(Number),
         spend: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
         projected: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
       },

@@ -2,6 +2,7 @@
 // by system / task / domain / status (the filters are in the URL, so a filtered view is a link).
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import type { Overview } from './api.js';
+import { ControlBanner } from './control-banner.js';
 import { num } from './format.js';
 import { DeliveryView, LeaderboardView } from './leaderboard-view.js';
 import { links, replaceHash } from './route.js';
@@ -38,6 +39,7 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
           <div key={s.id}>
             <b>{s.label}</b> <span class="muted">{s.dir}</span>
             {s.problems.length > 0 && <span class="bad"> · {s.problems.length} invalid record(s) skipped</span>}
+            {s.control && <ControlBanner control={s.control} />}
           </div>
         ))}
       </header>

@@ -4,6 +4,7 @@ import { useCallback, useState } from 'preact/hooks';
 import { api, type AnchorRef, type ProjectDetail } from './api.js';
 import { DeliverablePane, type Focus } from './deliverable-pane.js';
 import { FinalPackageView } from './final-package-view.js';
+import { ProjectHistory } from './project-history.js';
 import { ProjectTimeline } from './project-timeline.js';
 import { links, replaceHash, type Route } from './route.js';
 import { SnapshotDiffView } from './snapshot-diff-view.js';
@@ -59,6 +60,7 @@ function ProjectView({ data, route }: { data: ProjectDetail; route: ProjectRoute
         <dt>feedback injected</dt>
         <dd>{r.injectedFeedback.map((f) => `${f.name} (before ${f.beforeSubtask ?? 'end'})`).join(', ') || 'none'}</dd>
       </dl>
+      <ProjectHistory record={r} />
       <ProjectTimeline data={data} current={current} href={(i) => link(i)} />
       <p class="muted">j/k or ↑/↓ between checkpoints</p>
       {cp ? (

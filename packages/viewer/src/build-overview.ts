@@ -8,6 +8,7 @@ import {
   type ResultTables,
 } from '@assay/analysis';
 import type { ProjectRecord, TrialRecord } from '@assay/core';
+import { readJobControl } from './read-job-control.js';
 import { readSourceRecords } from './read-source-records.js';
 import type { ViewerSource } from './viewer-source.js';
 
@@ -45,7 +46,9 @@ export interface ProjectRow {
 }
 
 export async function buildOverview(sources: readonly ViewerSource[]) {
-  const loaded = await Promise.all(sources.map(async (s) => ({ source: s, records: await readSourceRecords(s) })));
+  const loaded = await Promise.all(
+    sources.map(async (s) => ({ source: s, records: await readSourceRecords(s), job: await readJobControl(s) })),
+  );
   const jobs: JobResults[] = loaded.map(({ source, records }) => ({
     dir: source.dir,
     jobId: source.label,
@@ -68,13 +71,15 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
   const trials = loaded.flatMap(({ source, records }) => records.trials.map((r) => trialRow(source, r)));
   const projects = loaded.flatMap(({ source, records }) => records.projects.map((r) => projectRow(source, r)));
   return {
-    sources: loaded.map(({ source, records }) => ({
+    sources: loaded.map(({ source, records, job }) => ({
       id: source.id,
       label: source.label,
       dir: source.dir,
       judge: source.judge,
       revision: records.revision,
-      problems: records.problems,
+      problems: [...records.problems, ...(job.problem ? [{ key: 'job-control.json', message: job.problem }] : [])],
+      /** The job's control state (job-control.json), null when there is none. */
+      control: job.control,
     })),
     // With several sources analysis names systems `<source label>/<system>` when ids clash.
     leaderboard,

@@ -11,6 +11,7 @@ export const messages = {
   noPage: (sha: string, page: number) => `page ${page} of ${sha.slice(0, 12)}… could not be rendered`,
   benchmarkUnreadable: (root: string, reason: string) =>
     `the benchmark at ${root} could not be read (${reason}): instructions and criterion texts are not shown`,
+  badJobControl: (key: string, reason: string) => `${key}: not a job control state (${reason}); not shown`,
   clientBuildFailed: (reason: string) => `could not build the viewer's front end: ${reason}`,
   cannotListen: (port: number, reason: string) => `cannot listen on 127.0.0.1:${port} (${reason})`,
   listening: (url: string) => `assay view: ${url} (Ctrl-C to stop)`,

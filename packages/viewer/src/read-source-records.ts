@@ -11,6 +11,7 @@ import {
   TRIALS_PREFIX,
   type RecordProblem,
 } from '@assay/results';
+import { jobControlRevision } from './read-job-control.js';
 import type { ViewerSource } from './viewer-source.js';
 
 export interface SourceRecords {
@@ -23,7 +24,7 @@ export interface SourceRecords {
 const cache = new WeakMap<ViewerSource, SourceRecords>();
 
 /** A hash of the record keys present now: changes when a record lands or goes. */
-export async function sourceRevision(source: ViewerSource): Promise<string> {
+async function recordsRevision(source: ViewerSource): Promise<string> {
   const keys = [
     ...(await source.store.list(TRIALS_PREFIX)).filter(isTrialRecordKey),
     ...(await source.store.list(PROJECTS_PREFIX)).filter(isProjectRecordKey),
@@ -31,8 +32,15 @@ export async function sourceRevision(source: ViewerSource): Promise<string> {
   return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
 }
 
+/** The records' revision and the job control file's: the page reloads when either changed. */
+export async function sourceRevision(source: ViewerSource): Promise<string> {
+  const [records, control] = await Promise.all([recordsRevision(source), jobControlRevision(source)]);
+  if (!control) return records;
+  return `${records}-${createHash('sha256').update(control).digest('hex').slice(0, 8)}`;
+}
+
 export async function readSourceRecords(source: ViewerSource): Promise<SourceRecords> {
-  const revision = await sourceRevision(source);
+  const revision = await recordsRevision(source);
   const cached = cache.get(source);
   if (cached?.revision === revision) return cached;
   // Invalid records are listed, not fatal: a viewer over a damaged folder still shows the rest.
