@@ -126,6 +126,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
           task,
           server: deps.temporalServer,
           workRoot: host.workRoot,
+          notifyThrottled: deps.notifyThrottled,
         });
       return runHarness(deps, {
         workflowId: args.workflowId,

@@ -2,7 +2,7 @@
 // proxy) are sent to its job while the agent runs, so the job lowers that endpoint's lanes before
 // every other trial has burned its retries too. Sent from the agent activity's heartbeat loop, at
 // most every few seconds; a lost report is not retried (the next one carries the new count).
-import type { ThrottleReport } from '@assay/core';
+import { modelEndpoint, type SystemSpec, type ThrottleReport } from '@assay/core';
 
 /** Signals the job workflow (built by the worker over its Temporal client). */
 export type NotifyThrottled = (jobId: string, report: ThrottleReport) => Promise<void>;
@@ -53,3 +53,21 @@ export function forwardThrottles(opts: ForwardThrottlesOptions): ThrottleForward
 
 /** No endpoint (scripted agents, `command` without a model API) or no job to tell: nothing to forward. */
 export const NO_FORWARDING: ThrottleForwarder = { poll: () => undefined, flush: async () => undefined };
+
+/**
+ * The forwarder of one agent run, for assay's own tasks and Harbor tasks alike: to the unit's job, for
+ * its system's endpoint as the job computes it for its lanes (same function, same system), counting what
+ * the worker's proxy saw for this run. Nothing to forward without an endpoint, a count or a job to tell.
+ */
+export function throttleForwarder(run: {
+  jobId: string;
+  /** The unit's workflow id (for the job's history). */
+  unit: string;
+  system: Pick<SystemSpec, 'harness' | 'settings'>;
+  throttled: (() => number) | undefined;
+  notify: NotifyThrottled | undefined;
+}): ThrottleForwarder {
+  const endpoint = modelEndpoint(run.system);
+  if (!endpoint || !run.throttled || !run.notify) return NO_FORWARDING;
+  return forwardThrottles({ jobId: run.jobId, endpoint, unit: run.unit, read: run.throttled, notify: run.notify });
+}

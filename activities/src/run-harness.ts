@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import { modelEndpoint, type JobSpec, type SystemSpec, type Usage } from '@assay/core';
+import type { JobSpec, SystemSpec, Usage } from '@assay/core';
 import { parseUsageLine, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
-import { forwardThrottles, NO_FORWARDING, type NotifyThrottled } from './forward-throttles.js';
-import { planHarnessRun, type HarnessUsageReport, type PlannedHarnessRun } from './harness/plan-container.js';
+import { throttleForwarder, type NotifyThrottled } from './forward-throttles.js';
+import { planHarnessRun, type HarnessUsageReport } from './harness/plan-container.js';
 import {
   FinishedElsewhere,
   removeContainer,
@@ -96,7 +96,13 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
     }),
   );
-  const throttles = throttleForwarder(deps, args, planned);
+  const throttles = throttleForwarder({
+    jobId: args.jobId,
+    unit: args.workflowId,
+    system: args.system,
+    throttled: planned.throttled,
+    notify: deps.notifyThrottled,
+  });
   let result;
   try {
     result = await runAgentContainer(deps.docker, containerRequest(args, planned.plan, deps.temporalServer), {
@@ -130,19 +136,6 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   await args.store.putJson(resultKey, run);
   await removeContainer(deps.docker, args.containerKey ?? args.workflowId);
   return run;
-}
-
-function throttleForwarder(deps: HarnessDeps, args: HarnessRunArgs, planned: PlannedHarnessRun) {
-  // The endpoint as the job computes it for its lanes (same function, same system).
-  const endpoint = modelEndpoint(args.system);
-  if (!endpoint || !planned.throttled || !deps.notifyThrottled) return NO_FORWARDING;
-  return forwardThrottles({
-    jobId: args.jobId,
-    endpoint,
-    unit: args.workflowId,
-    read: planned.throttled,
-    notify: deps.notifyThrottled,
-  });
 }
 
 function containerRequest(

@@ -27,6 +27,8 @@ export interface HarborAgentPlan {
   fresh: () => void;
   /** Model CLIs: usage as the CLI reported it and as the proxy counted it. */
   collect?: (logs: string) => HarnessUsageReport;
+  /** Model CLIs: throttled answers (429 / overloaded) the proxy has seen for this run so far (back-pressure). */
+  throttled?: () => number;
 }
 
 export interface HarborPlanArgs {
@@ -132,5 +134,6 @@ async function planModelCli(
       mkdirSync(agentLogs, { recursive: true });
     },
     ...(planned.collect ? { collect: planned.collect } : {}),
+    ...(planned.throttled ? { throttled: planned.throttled } : {}),
   };
 }

@@ -94,7 +94,7 @@ async function oneAtATime(runId: string, step: () => Promise<void>): Promise<voi
 export async function runHarborContainer(
   docker: Docker,
   spec: HarborContainerSpec,
-  hooks: { fresh: () => void; finished: () => Promise<boolean> },
+  hooks: { fresh: () => void; finished: () => Promise<boolean>; heartbeat?: () => void },
 ): Promise<AgentContainerResult> {
   const ctx = Context.current();
   await oneAtATime(spec.runId, async () => {
@@ -122,7 +122,10 @@ export async function runHarborContainer(
       {
         // Created above: runAgentContainer re-attaches to it, and finds it gone only when another attempt finished.
         finishedElsewhere: hooks.finished,
-        heartbeat: (d) => ctx.heartbeat(d),
+        heartbeat: (d) => {
+          ctx.heartbeat(d);
+          hooks.heartbeat?.();
+        },
         sleep: (ms) => ctx.sleep(ms),
         cancelled: cancelRequested,
       },

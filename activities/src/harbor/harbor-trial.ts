@@ -14,6 +14,7 @@ import {
 } from '@assay/core';
 import { openResultsStore, trialDirKey } from '@assay/results';
 import { assessFormatCompliance } from '../evaluate-deliverables.js';
+import type { NotifyThrottled } from '../forward-throttles.js';
 import type { AgentRun } from '../run-harness.js';
 import type { Evaluation } from '../task-evaluation.js';
 import { trialPaths } from '../trial-paths.js';
@@ -48,6 +49,8 @@ interface HarborRunArgs {
   server?: TemporalServerRef;
   /** The worker's work root (`assay worker --work-root`), as for every trial's work folders. */
   workRoot?: string;
+  /** The agent's throttled model answers go to the trial's job (back-pressure). */
+  notifyThrottled?: NotifyThrottled;
 }
 
 const runArgs = ({ trial, task, workflowId, workRoot }: HarborRunArgs) => {
@@ -71,6 +74,7 @@ export function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promis
   return runHarborAgent(docker, {
     ...runArgs(args),
     labels: labelsOf(args.trial, 'agent', args.server),
+    ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
 }
 

@@ -16,7 +16,8 @@ import {
   type AgentContainerResult,
 } from '../run-agent-container.js';
 import { agentEndReason, type AgentRun } from '../run-harness.js';
-import { planHarborAgent } from './harbor-agent-plan.js';
+import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
+import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
 import { runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
@@ -40,6 +41,22 @@ export interface HarborAgentArgs {
   /** Holds instruction.md (written by prepareWorkspace). */
   instructionDir: string;
   labels: Record<string, string>;
+  /** Tells the trial's job its endpoint answered 429 / overloaded (back-pressure); absent: nothing is reported. */
+  notifyThrottled?: NotifyThrottled;
+}
+
+/** A model CLI's throttled answers go to the job as on assay's own tasks; oracle and nop have no endpoint. */
+export function harborThrottleForwarder(
+  args: Pick<HarborAgentArgs, 'workflowId' | 'notifyThrottled'> & { trial: Pick<TrialInput, 'jobId' | 'system'> },
+  plan: Pick<HarborAgentPlan, 'throttled'>,
+) {
+  return throttleForwarder({
+    jobId: args.trial.jobId,
+    unit: args.workflowId,
+    system: args.trial.system,
+    throttled: plan.throttled,
+    notify: args.notifyThrottled,
+  });
 }
 
 export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
@@ -81,16 +98,20 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     pids: s.pids,
     network: plan.network,
   };
+  const throttles = harborThrottleForwarder(args, plan);
   let result: AgentContainerResult;
   try {
     result = await runHarborContainer(docker, spec, {
       finished: async () => (await done()) !== null,
       fresh: plan.fresh,
+      heartbeat: () => throttles.poll(),
     });
   } catch (err) {
     const other = err instanceof FinishedElsewhere ? await done() : null;
     if (other) return other;
     throw err;
+  } finally {
+    await throttles.flush();
   }
   // The snapshot first: once the result exists, nothing re-creates the container it was taken from.
   await docker.getContainer(containerNameFor(args.workflowId)).commit(snapshotTagParts(args.workflowId));
