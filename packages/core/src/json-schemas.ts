@@ -7,6 +7,7 @@ import {
   rubricSchema,
   taskSpecSchema,
 } from './benchmark-schema.js';
+import { jobControlFileSchema } from './job-control-file.js';
 import { jobSchema } from './job-schema.js';
 import { trialRecordSchema } from './trial-record.js';
 
@@ -18,6 +19,7 @@ export const SCHEMA_FILES = {
   'criteria.schema.json': projectCriteriaSchema,
   'job.schema.json': jobSchema,
   'trial-record.schema.json': trialRecordSchema,
+  'job-control.schema.json': jobControlFileSchema,
 } as const;
 
 export function toJsonSchemas(): Record<string, unknown> {
