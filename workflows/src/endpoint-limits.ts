@@ -159,6 +159,11 @@ export class EndpointLimits {
     if (due) this.changed(now, limitChanged);
   }
 
+  /** The job's concurrency changed (`assay set-concurrency`): lanes are shown against the new one at once. */
+  concurrencyChanged(now: number): void {
+    if (this.states.size > 0) this.changed(now, true);
+  }
+
   /** Endpoints limited now or throttled in the last 5 minutes. */
   views(now: number): EndpointView[] {
     const concurrency = this.opts.concurrency();

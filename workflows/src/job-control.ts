@@ -21,6 +21,8 @@ export interface ControlHooks {
   refuseResume: (req: ResumeRequest) => string | null;
   resumed: (req: ResumeRequest) => Promise<void>;
   cancelled: (graceSeconds: number) => void;
+  /** `assay set-concurrency` applied: what is shown against the concurrency (endpoint lanes) is refreshed. */
+  concurrencyChanged: () => void;
 }
 
 export const MAX_CONCURRENCY = 1_000;
@@ -104,6 +106,7 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     setConcurrencyUpdate,
     (n) => {
       control.concurrency = n;
+      hooks.concurrencyChanged();
       return { ...control };
     },
     {

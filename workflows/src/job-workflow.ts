@@ -65,6 +65,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   };
   const holdProjects = (hold: boolean) => signalProjects((p) => p.signal(holdSubtasksSignal, hold));
   const spend = createJobSpend(input);
+  // Set once the endpoint limits exist (they read the control state the hooks belong to).
+  let refreshLanes = (): void => undefined;
   const hooks: ControlHooks = {
     paused: async (now) => {
       if (now)
@@ -86,6 +88,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     cancelled: (grace) => {
       graceSeconds = grace;
     },
+    concurrencyChanged: () => refreshLanes(),
   };
   const control = installJobControl(carry?.control ?? { state: 'running', concurrency: input.concurrency }, hooks);
   const progress: JobProgress = {
@@ -106,6 +109,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       progress.endpoints = views;
     },
   });
+  refreshLanes = () => limits.concurrencyChanged(Date.now());
   let finishedHere = 0;
   const remaining = (): number => progress.total - progress.skipped - (carry?.ran ?? 0) - finishedHere;
 

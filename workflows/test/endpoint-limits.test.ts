@@ -6,7 +6,13 @@ import { Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEndpoint, modelEndpoint, type BackPressure, type SystemSpec } from '@assay/core';
 import { jobWorkflow } from '@assay/workflows';
-import { jobProgressQuery, jobWorkflowId, throttledSignal, type JobProgress } from '@assay/workflows/definitions';
+import {
+  jobProgressQuery,
+  jobWorkflowId,
+  setConcurrencyUpdate,
+  throttledSignal,
+  type JobProgress,
+} from '@assay/workflows/definitions';
 import { lanesOf, newEndpointState, noteThrottle, raiseDueAt, raiseLimit, viewOf } from '../src/endpoint-limits.js';
 import { Gate, agentRun, jobInput, trialStubs } from './support/stub-activities.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
@@ -206,5 +212,38 @@ describe('job workflow back-pressure', () => {
     });
     expect(agents.maxLlm()).toBe(2);
     expect([...recorded].sort()).toEqual(['llm/t1/1', 'llm/t2/1', 'llm/t3/1', 'llm/t4/1']);
+  });
+
+  it('shows the lanes against the new concurrency as soon as set-concurrency applies', async () => {
+    const recorded: string[] = [];
+    const keys = ['t1', 't2'].map((k) => `llm/${k}`);
+    const gates = new Map(keys.map((k) => [k, new Gate()]));
+    const agents = heldAgents(gates);
+    const stubs: Stubs = { ...trialStubs(recorded), listFinishedTrials: async () => [], runAgent: agents.runAgent };
+    const input = jobInput({
+      jobId: 'bp-set',
+      systems: [LLM],
+      taskIds: ['t1', 't2'],
+      concurrency: 4,
+      backPressure: { coolDownSeconds: 5, raiseAfterSeconds: 600 },
+    });
+    await t.withWorker(stubs, async (taskQueue) => {
+      const handle = await t.client.workflow.start(jobWorkflow, {
+        taskQueue,
+        workflowId: jobWorkflowId('bp-set'),
+        args: [input],
+      });
+      await until(() => agents.running.size === 2, 'two agents');
+      await handle.signal(throttledSignal, { endpoint: E, count: 3 });
+      await until(async () => (await handle.query(jobProgressQuery)).endpoints?.[0]?.limit === 1, 'the cut');
+      expect((await handle.describe()).memo).toMatchObject({ assayEndpoints: 'llm.test:9 1/4' });
+      // No throttle, no step up, no unit finishing: only the update itself can refresh what is shown.
+      await handle.executeUpdate(setConcurrencyUpdate, { args: [8] });
+      const p: JobProgress = await handle.query(jobProgressQuery);
+      expect(p.endpoints).toEqual([{ endpoint: E, limit: 1, concurrency: 8, throttled: 3, recentThrottled: 3 }]);
+      expect((await handle.describe()).memo).toMatchObject({ assayEndpoints: 'llm.test:9 1/8' });
+      for (const k of keys) gates.get(k)!.open();
+      await handle.result();
+    });
   });
 });
