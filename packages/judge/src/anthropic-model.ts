@@ -1,5 +1,5 @@
 // Judge model over Anthropic Messages, through the official `@anthropic-ai/sdk`.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
 import { toClientOptions, type ProviderOptions } from './provider-options.js';
@@ -55,7 +55,10 @@ function toMessages(req: ModelRequest): MessageParam[] {
 }
 
 export function createAnthropicModel(o: ProviderOptions): JudgeModel {
-  const client = new Anthropic(toClientOptions(o));
+  // The SDK (~0.35 s of CPU, ~20 MB) is loaded by the first call: a worker whose jobs never judge never loads it.
+  let client: Promise<Anthropic> | undefined;
+  const clientOf = (): Promise<Anthropic> =>
+    (client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(toClientOptions(o))));
   return {
     provider: 'anthropic',
     model: o.model,
@@ -70,7 +73,9 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
         input_schema: { type: 'object', ...t.parameters },
       }));
       try {
-        const r = await client.messages.create(
+        const r = await (
+          await clientOf()
+        ).messages.create(
           { model: o.model, max_tokens: o.maxOutputTokens, system: req.system, messages: toMessages(req), tools },
           { signal: req.signal },
         );

@@ -1,5 +1,5 @@
 // Judge model over OpenAI-compatible Chat Completions, through the official `openai` SDK.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
 import { toClientOptions, type ProviderOptions } from './provider-options.js';
@@ -44,7 +44,10 @@ function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
 }
 
 export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
-  const client = new OpenAI(toClientOptions(o));
+  // The SDK is loaded by the first call: a worker whose jobs never judge never loads it.
+  let client: Promise<OpenAI> | undefined;
+  const clientOf = (): Promise<OpenAI> =>
+    (client ??= import('openai').then(({ default: Sdk }) => new Sdk(toClientOptions(o))));
   return {
     provider: 'openai',
     model: o.model,
@@ -56,7 +59,9 @@ export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
         function: { name: t.name, description: t.description, parameters: t.parameters },
       }));
       try {
-        const r = await client.chat.completions.create(
+        const r = await (
+          await clientOf()
+        ).chat.completions.create(
           {
             model: o.model,
             messages: toMessages(req),
