@@ -5,23 +5,27 @@ import { ensureDocker, ensureScriptedAgentImage, startTemporalServer } from '@as
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { temporalTarget } from './temporal-target.js';
 
-export interface Runtime {
+export interface TemporalRuntime {
   address: string;
   /** How to connect (address, namespace, TLS, API key): hand it to the client and the worker. */
   target: TemporalTarget;
-  images: { scriptedAgent: string } | null;
   /** The Web UI of the dev server assay started, when it has one. */
   uiUrl?: string;
 }
 
-export async function ensureRuntime(opts: {
+export interface Runtime extends TemporalRuntime {
+  images: { scriptedAgent: string } | null;
+}
+
+export interface RuntimeOptions {
   root: string;
   log: (line: string) => void;
-  needDocker: boolean;
   /** Ends a timed phase (ASSAY_TIMINGS). */
   mark?: (phase: string) => void;
-}): Promise<Runtime> {
-  const mark = opts.mark ?? (() => undefined);
+}
+
+/** The Temporal server: the user's, else the dev server of this checkout (started when it is not running). */
+export async function ensureTemporal(opts: RuntimeOptions): Promise<TemporalRuntime> {
   let target = await temporalTarget();
   let uiUrl: string | undefined;
   if (!target.external) {
@@ -33,12 +37,27 @@ export async function ensureRuntime(opts: {
     };
     uiUrl = server.uiUrl;
   }
-  mark('temporal-server');
-  const base = { address: target.address, target, ...(uiUrl ? { uiUrl } : {}) };
-  if (!opts.needDocker) return { ...base, images: null };
+  opts.mark?.('temporal-server');
+  return { address: target.address, target, ...(uiUrl ? { uiUrl } : {}) };
+}
+
+/** The Docker engine and the scripted agent's image, which every worker needs. */
+export async function ensureImages(opts: RuntimeOptions): Promise<{ scriptedAgent: string }> {
   await ensureDocker({ root: opts.root, log: opts.log });
-  mark('docker');
+  opts.mark?.('docker');
   const image = await ensureScriptedAgentImage({ root: opts.root, log: opts.log });
-  mark('agent-image');
-  return { ...base, images: { scriptedAgent: image.tag } };
+  opts.mark?.('agent-image');
+  return { scriptedAgent: image.tag };
+}
+
+/**
+ * Both at once: the server's start (or health check) and the engine's and image's checks are
+ * mostly waits on other processes, so they overlap.
+ */
+export async function ensureRuntime(opts: RuntimeOptions & { needDocker: boolean }): Promise<Runtime> {
+  const [temporal, images] = await Promise.all([
+    ensureTemporal(opts),
+    opts.needDocker ? ensureImages(opts) : Promise.resolve(null),
+  ]);
+  return { ...temporal, images };
 }

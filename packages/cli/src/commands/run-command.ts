@@ -26,7 +26,7 @@ import {
 } from '../workflow-task-failures.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
-import { ensureRuntime, type Runtime } from '../ensure-runtime.js';
+import { ensureImages, ensureTemporal, type Runtime } from '../ensure-runtime.js';
 import { createJobWatch, type JobPlan } from '../progress/job-watch.js';
 import { createProgressDisplay, displayModeOf } from '../progress/progress-display.js';
 import { progressPeriodSeconds } from '../progress/progress-period.js';
@@ -42,6 +42,7 @@ export interface RunOptions {
 }
 
 type WorkerModule = Promise<typeof import('../worker/start-worker.js')>;
+type RunningWorker = Awaited<ReturnType<Awaited<WorkerModule>['startWorker']>>;
 
 export async function runCommand(file: string, opts: RunOptions): Promise<void> {
   const timer = createPhaseTimer();
@@ -60,15 +61,16 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const early = (line: string): void => {
     if (!opts.json) console.log(line);
   };
-  const runtime = await ensureRuntime({ root, log: early, needDocker: opts.worker, mark: timer.mark });
-  await writeJobManifest(job);
-  timer.mark('manifest-written');
-
-  // Namespace, retention and search attributes are checked (and fixed where allowed) before the submit.
-  const connection = await connectChecked(runtime.target, { log: early, createNamespace: true });
-  timer.mark('preflight');
+  const { runtime, connection } = await prepareRuntime(job, {
+    root,
+    log: early,
+    worker: opts.worker,
+    mark: timer.mark,
+  });
   const namespace = runtime.target.namespace;
   const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30), retry);
+  // The worker starts (native connection, reaping, workflow bundle) while the job is submitted.
+  const worker = workerModule ? startEmbeddedWorker(workerModule, runtime, timer) : null;
   const workflowId = jobWorkflowId(job.spec.id);
   const startedAt = Date.now();
   const handle = await new Client({ connection, namespace }).workflow
@@ -80,7 +82,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     })
     .catch(async (err: unknown) => {
-      await connection.close().catch(() => undefined);
+      await Promise.all([connection.close().catch(() => undefined), worker?.stop()]);
       // The SDK says only "Failed to start Workflow"; the server's reason is in its cause.
       throw new CliError(messages.startFailed(workflowId, runtime.target.summary, startFailureReason(err)));
     });
@@ -101,7 +103,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   }
   let progress: JobProgress;
   try {
-    const how = { job, handle, connection, runtime, namespace, ui, plan, workerModule, startedAt, opts, timer };
+    const how = { job, handle, connection, namespace, ui, plan, worker, startedAt, opts, timer };
     progress = await watchJob(how);
   } finally {
     await connection.close();
@@ -109,16 +111,86 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   await printSummary(job, input, progress, opts.json);
 }
 
+/**
+ * The server and the images at once; the namespace preflight as soon as the server answers, and
+ * job.json once both are there (so a missing engine or server leaves no results folder behind).
+ */
+async function prepareRuntime(
+  job: LoadedJob,
+  o: { root: string; log: (line: string) => void; worker: boolean; mark: (phase: string) => void },
+): Promise<{ runtime: Runtime; connection: Connection }> {
+  const temporal = ensureTemporal(o);
+  const images = o.worker ? ensureImages(o) : Promise.resolve(null);
+  // Namespace, retention and search attributes are checked (and fixed where allowed) before the submit.
+  const connection = temporal.then(async (t) => {
+    const c = await connectChecked(t.target, { log: o.log, createNamespace: true });
+    o.mark('preflight');
+    return c;
+  });
+  const manifest = Promise.all([temporal, images]).then(async () => {
+    await writeJobManifest(job);
+    o.mark('manifest-written');
+  });
+  try {
+    const [t, i, c] = await Promise.all([temporal, images, connection, manifest]);
+    return { runtime: { ...t, images: i }, connection: c };
+  } catch (err) {
+    // Nothing is submitted: a connection that did open is closed.
+    void connection.then(
+      (c) => c.close(),
+      () => undefined,
+    );
+    throw err;
+  }
+}
+
+interface EmbeddedWorker {
+  /** The running worker; rejects when it could not start. */
+  ready: Promise<RunningWorker>;
+  /** Where the worker's lines go from now on (those logged before are shown first). */
+  attach(log: (line: string) => void): void;
+  /** Shuts it down once it has started (nothing when it failed to). */
+  stop(): Promise<void>;
+}
+
+function startEmbeddedWorker(module: WorkerModule, runtime: Runtime, timer: PhaseTimer): EmbeddedWorker {
+  const held: string[] = [];
+  let sink: ((line: string) => void) | null = null;
+  const log = (line: string): void => {
+    if (sink) sink(line);
+    else held.push(line);
+  };
+  const { address, images, target } = runtime;
+  const ready = module.then((m) =>
+    m.startWorker({ address, namespace: target.namespace, connection: target.connectionOptions, images: images!, log }),
+  );
+  ready.then(
+    () => timer.mark('worker-started'),
+    () => undefined,
+  );
+  return {
+    ready,
+    attach(to) {
+      sink = to;
+      for (const line of held.splice(0)) to(line);
+    },
+    stop: () =>
+      ready.then(
+        (w) => w.shutdown(),
+        () => undefined,
+      ),
+  };
+}
+
 /** Runs the embedded worker (unless --no-worker) and shows live progress until the job is done. */
 async function watchJob(a: {
   job: LoadedJob;
   handle: WorkflowHandle<typeof jobWorkflow>;
   connection: Connection;
-  runtime: Runtime;
   namespace: string;
   ui: TemporalUi | null;
   plan: JobPlan;
-  workerModule: WorkerModule | null;
+  worker: EmbeddedWorker | null;
   startedAt: number;
   opts: RunOptions;
   timer: PhaseTimer;
@@ -129,19 +201,10 @@ async function watchJob(a: {
     linkOf: (u) => unitLink(a.ui, a.job.spec.id, u),
     periodSeconds: progressPeriodSeconds(mode),
   });
-  const { address, images, target } = a.runtime;
-  const worker = a.workerModule
-    ? await (
-        await a.workerModule
-      ).startWorker({
-        address,
-        namespace: a.namespace,
-        connection: target.connectionOptions,
-        images: images!,
-        log: display.log,
-      })
-    : null;
-  a.timer.mark('worker-started');
+  // Lines the worker logged while it started are shown now, through the live view.
+  a.worker?.attach(display.log);
+  const worker = a.worker ? await a.worker.ready : null;
+  if (!a.worker) a.timer.mark('worker-started');
   const reporter = startProgressReporter({
     query: () => a.handle.query(jobProgressQuery),
     watch: createJobWatch(openResultsStore(a.job.resultsDir), a.plan, a.startedAt),
