@@ -74,7 +74,9 @@ function installRuntimeOnce(): void {
 /** The workflow bundle, from the cache when no input changed (ASSAY_WORKFLOW_BUNDLE_CACHE=0: always built). */
 async function workflowBundle(): Promise<{ codePath: string } | { code: string }> {
   const workflowsPath = require.resolve('@assay/workflows');
-  const bundlerOptions = { ignoreModules: [] };
+  // @assay/core (pure: no module state) and its zod schemas load once into the reusable V8 context,
+  // shared by every workflow, instead of being evaluated again in each new workflow run.
+  const bundlerOptions = { ignoreModules: [], preloadModules: ['@assay/core'] };
   const build = () => bundleWorkflowCode({ workflowsPath, ...bundlerOptions });
   if (process.env.ASSAY_WORKFLOW_BUNDLE_CACHE === '0') return build();
   // workflows/src/index.ts -> the package folder.
