@@ -6,7 +6,8 @@
 //   base     `cached` in another checkout (BENCH_BASELINE_DIR, e.g. `git worktree add --detach
 //            /tmp/startup-base main` with its own `pnpm install`), when that variable is set
 // A Temporal dev server of its own on a free port (TEMPORAL_ADDRESS, so the CLI does not manage it),
-// one oracle trial per run, a new job id each time.
+// one oracle trial per run, a new job id each time. Also prints the CLI's CPU (user + sys, /proc) when
+// the trial workflow first exists, and the time between the last phase mark and the trial's start.
 //
 //   npx tsx bench/cli/run-startup.ts [RUNS]     (default 3 runs per way)
 import { spawn } from 'node:child_process';
