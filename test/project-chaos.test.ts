@@ -2,11 +2,18 @@
 // checkpoint is snapshotted, while it is judged and between stages, and restart
 // the Temporal server from its SQLite file. The records must equal those of an
 // uninterrupted run, and no subtask that had finished may run again.
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_PROJECT, SAMPLE_SUBTASKS, comparableProject, readProjects } from './support/records.js';
+import {
+  SAMPLE_PROJECT,
+  SAMPLE_SUBTASKS,
+  comparableProject,
+  listRegularFiles,
+  readProjects,
+} from './support/records.js';
 import { projectTrialKey, projectWorkflowId } from '@assay/core';
 import { collectOutput, spawnCli, useTestServer, waitFor, watchContainerCreates, writeJob } from './support/e2e.js';
 
@@ -37,6 +44,10 @@ describe('project chaos', () => {
         spawnCli(['worker'], server().address, { ASSAY_FAULT_DELAYS: 'evaluate=4000,snapshot=4000,release=4000' }),
       );
     let worker = spawnWorker();
+    // What each killed worker printed, and where the projects were at each interruption: printed
+    // when the records differ, so a failure in CI says what happened.
+    const workerLogs: string[] = [];
+    const timeline: string[] = [];
     const submit = collectOutput(
       spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '3'], server().address),
     );
@@ -56,9 +67,28 @@ describe('project chaos', () => {
         }
       return undefined;
     };
-    const kill = () => {
+    const where = async () => {
+      // Asked of the worker about to be killed (it answers at once); bounded, so a slow answer
+      // delays the kill by at most 5 s.
+      const at = await Promise.all(
+        projectIds.map((pid) =>
+          client
+            .withDeadline(Date.now() + 5_000, () =>
+              client.workflow.getHandle(pid).query<{ phase: string; subtask?: string | null }>('projectProgress'),
+            )
+            .then((p) => `${pid.split(':').at(-1)}: ${p.phase} ${p.subtask ?? ''}`)
+            .catch((err: unknown) => `${pid}: ${String(err)}`),
+        ),
+      );
+      return `${new Date().toISOString()} ${at.join('; ')}`;
+    };
+    const kill = async () => {
+      timeline.push(`kill ${interruptions.length + 1} at ${await where()}`);
+      const old = worker;
       process.kill(worker.pid ?? 0, 'SIGKILL');
       worker = spawnWorker();
+      await old.exit;
+      workerLogs.push(old.text());
     };
     const interruptions: string[] = [];
 
@@ -66,13 +96,13 @@ describe('project chaos', () => {
       const running = await docker.listContainers({ filters: { label: [`assay.job=${jobId}`], status: ['running'] } });
       return running.length > 0 ? true : undefined;
     }, 'an agent container');
-    kill();
+    await kill();
     interruptions.push('agent running');
     await waitFor(() => subtaskStage('snapshot'), 'a snapshot', 180_000);
-    kill();
+    await kill();
     interruptions.push('snapshotting');
     await waitFor(() => subtaskStage('evaluating'), 'an evaluation', 180_000);
-    kill();
+    await kill();
     interruptions.push('judging');
     await waitFor(
       async () => {
@@ -88,7 +118,7 @@ describe('project chaos', () => {
       'a later stage being released',
       240_000,
     );
-    kill();
+    await kill();
     interruptions.push('between stages');
     await connection.close();
     await server().stop();
@@ -103,9 +133,15 @@ describe('project chaos', () => {
     process.kill(worker.pid ?? 0, 'SIGTERM');
     await worker.exit;
 
-    const actual = (await readProjects(path.join(path.dirname(file), 'results')))
+    workerLogs.push(worker.text());
+    const results = path.join(path.dirname(file), 'results');
+    const actual = (await readProjects(results))
       .map((r) => comparableProject(r))
       .sort((a, b) => a.system.localeCompare(b.system));
+    if (JSON.stringify(actual) !== JSON.stringify(expected))
+      await printDiagnosis(results, timeline, workerLogs).catch((err: unknown) =>
+        console.log(`no diagnosis: ${String(err)}`),
+      );
     expect(actual).toEqual(expected);
     expect(interruptions).toHaveLength(5);
 
@@ -116,3 +152,16 @@ describe('project chaos', () => {
     expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
   }, 900_000);
 });
+
+/** The interruptions, every worker's output and each subtask's files and transcript tail. */
+async function printDiagnosis(results: string, timeline: string[], workerLogs: string[]): Promise<void> {
+  const lines = [...timeline];
+  workerLogs.forEach((log, i) => lines.push(`---- worker ${i}`, log.slice(-6000)));
+  const projects = path.join(results, 'projects');
+  for (const file of await listRegularFiles(projects)) {
+    lines.push(`${file} ${statSync(path.join(projects, file)).size}`);
+    if (file.endsWith('transcript.log'))
+      lines.push(readFileSync(path.join(projects, file), 'utf8').split('\n').slice(-8).join('\n'));
+  }
+  console.log(lines.join('\n'));
+}
