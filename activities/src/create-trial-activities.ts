@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
-import type { DeliverableEntry, TrialInput, TrialRecord } from '@assay/core';
+import type { DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
 import { listRegularFiles, openResultsStore, storeFile, trialDirKey, writeTrialRecord } from '@assay/results';
 import { assembleTrialRecord } from './assemble-trial-record.js';
 import type { EvidenceTools } from './evaluate-deliverables.js';
@@ -26,6 +26,8 @@ export interface PreparedWorkspace {
   instructionDir: string;
   /** The host holding this workspace: the trial's later activities go to its queue. */
   hostId?: string;
+  /** A multi-step Harbor task: its steps in order, which the trial workflow runs one by one. */
+  harborSteps?: HarborStepsPlan;
 }
 
 export interface TrialActivityDeps {
@@ -58,17 +60,17 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     trial: TrialInput;
     workspace: PreparedWorkspace;
     deliverables: DeliverableEntry[];
+    step?: number;
   }): Promise<Evaluation> => {
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
     const task = taskOf(args.trial);
-    if (harbor.isHarborTask(task))
-      return harbor.evaluateHarborTrial(deps.docker, {
-        trial: args.trial,
-        task,
-        workflowId: workflowIdNow(),
-        server: deps.temporalServer,
-        workRoot: host.workRoot,
-      });
+    if (harbor.isHarborTask(task)) {
+      const run = { trial: args.trial, task, workflowId: workflowIdNow(), server: deps.temporalServer };
+      const on = { ...run, workRoot: host.workRoot };
+      return args.step === undefined
+        ? harbor.evaluateHarborTrial(deps.docker, on)
+        : harbor.evaluateHarborStep(deps.docker, on, args.step);
+    }
     const judge = deps.judgeFor?.(args.trial.judge, { resultsDir: args.trial.resultsDir }) ?? null;
     return evaluateTaskSubmission(
       { evidence: deps.evidence, judge },
@@ -88,7 +90,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
      */
     async prepareWorkspace(trial: TrialInput, placement?: Placement): Promise<PreparedWorkspace> {
       const p = pathsOf(trial);
-      const out = { workspace: p.workspace, instructionDir: p.instructionDir, hostId: host.id };
+      const plan = harbor.stepsPlanOf(taskOf(trial));
+      const out = { workspace: p.workspace, instructionDir: p.instructionDir, hostId: host.id, ...plan };
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(
         storageKey(trial),
@@ -117,17 +120,18 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       workspace: PreparedWorkspace;
       workflowId: string;
       containerKey?: string;
+      /** A multi-step Harbor task's step (1-based). */
+      step?: number;
     }): Promise<AgentRun> {
       const { trial } = args;
       const task = taskOf(trial);
-      if (harbor.isHarborTask(task))
-        return harbor.runHarborTrialAgent(deps.docker, {
-          ...args,
-          task,
-          server: deps.temporalServer,
-          workRoot: host.workRoot,
-          notifyThrottled: deps.notifyThrottled,
-        });
+      if (harbor.isHarborTask(task)) {
+        const run = { ...args, task, server: deps.temporalServer, workRoot: host.workRoot };
+        const on = { ...run, notifyThrottled: deps.notifyThrottled };
+        return args.step === undefined
+          ? harbor.runHarborTrialAgent(deps.docker, on)
+          : harbor.runHarborStepAgent(deps.docker, on, args.step);
+      }
       return runHarness(deps, {
         workflowId: args.workflowId,
         jobId: trial.jobId,
@@ -172,6 +176,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       trial: TrialInput;
       workspace: PreparedWorkspace;
       deliverables: DeliverableEntry[];
+      /** A multi-step Harbor task's step (1-based): its verifier. */
+      step?: number;
     }): Promise<Evaluation> {
       return withHeartbeat('evaluating', () => evaluate(args));
     },
@@ -188,13 +194,13 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
       const task = taskOf(args.trial);
       const assembled = assembleTrialRecord({ ...args, task, storage: storage ?? undefined });
-      const { verifier } = args.evaluation;
-      const record =
-        verifier && harbor.isHarborTask(task)
-          ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier })
-          : assembled;
+      const { verifier, steps } = args.evaluation;
+      const isHarbor = verifier !== undefined && harbor.isHarborTask(task);
+      const record = isHarbor
+        ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier, ...(steps ? { steps } : {}) })
+        : assembled;
       await writeTrialRecord(store, record);
-      if (verifier) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
+      if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, task, workflowIdNow());
       await unmountWorkVolumeAsync(pathsOf(args.trial).workDir);
       return record;
     },

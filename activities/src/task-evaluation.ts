@@ -5,6 +5,7 @@ import {
   scoreTask,
   toTaskVerdict,
   type DeliverableEntry,
+  type HarborStepRecord,
   type HarborVerifierRun,
   type JobSpec,
   type TrialRecord,
@@ -18,6 +19,8 @@ export interface Evaluation {
   formatCompliance: FormatCompliance;
   /** Harbor tasks: the verifier's run, whose reward is the trial's score. */
   verifier?: HarborVerifierRun;
+  /** Multi-step Harbor tasks: each step that ran (`verifier` is then their aggregate). */
+  steps?: HarborStepRecord[];
 }
 
 export async function evaluateTaskSubmission(

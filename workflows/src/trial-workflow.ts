@@ -9,6 +9,7 @@
 import {
   ActivityCancellationType,
   ApplicationFailure,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -17,6 +18,7 @@ import {
 import type { AgentRun, PreparedWorkspace, TrialActivities } from '@assay/activities';
 import { MAX_HOST_MOVES, unitUsageOf, type HostMove } from '@assay/core';
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
+import { HARBOR_STEPS_PATCH, runHarborSteps } from './harbor-steps.js';
 import { hostLostReason, onHost, showHost } from './host-routing.js';
 
 export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
@@ -84,6 +86,12 @@ async function attemptOnHost(
   let stage = 'agent';
   try {
     setStage(stage);
+    // A multi-step Harbor task runs its steps in order (harbor-steps.ts); earlier histories never had one.
+    if (workspace.harborSteps && patched(HARBOR_STEPS_PATCH))
+      return {
+        workspace,
+        ...(await runHarborSteps(input, workspace, workspace.harborSteps, host, { workflowId, setStage })),
+      };
     const run = await host.agent.runAgent({
       trial: input,
       workspace,

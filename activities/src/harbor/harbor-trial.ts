@@ -1,12 +1,14 @@
 // The Harbor path inside the trial activities (prepare -> agent -> collect -> evaluate -> record stays the
 // workflow's): each function here is what one activity does when its task came from a Harbor task folder.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarborTask, LoadedTask } from '@assay/benchmark';
 import {
   SUCCESS_THRESHOLD,
   trialRecordSchema,
+  type HarborStepRecord,
+  type HarborStepsPlan,
   type HarborVerifierRun,
   type Score,
   type TrialInput,
@@ -20,16 +22,18 @@ import type { Evaluation } from '../task-evaluation.js';
 import { trialPaths } from '../trial-paths.js';
 import { serverLabels, type TemporalServerRef } from '../run-agent-container.js';
 import { harborSettings } from './harbor-settings.js';
-import { runHarborAgent, snapshotImageOf } from './run-harbor-agent.js';
+import { harborTaskForStep, snapshotsOf, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
+import { runHarborAgent } from './run-harbor-agent.js';
 import { runHarborVerifier } from './run-harbor-verifier.js';
 
 export type HarborLoadedTask = LoadedTask & { harbor: HarborTask };
 
 export const isHarborTask = (task: LoadedTask): task is HarborLoadedTask => task.harbor !== undefined;
 
-/** instruction.md byte for byte (assay's own tasks get a rendered instruction instead). */
+/** instruction.md byte for byte (assay's own tasks get a rendered instruction instead); a step's in its own folder. */
 export function writeHarborInstruction(task: HarborLoadedTask, instructionDir: string): void {
-  copyFileSync(task.harbor.instructionFile, path.join(instructionDir, 'instruction.md'));
+  const file = task.harbor.steps?.[0]?.instructionFile ?? task.harbor.instructionFile;
+  copyFileSync(file, path.join(instructionDir, 'instruction.md'));
 }
 
 // The server's labels too: a worker's start-up reaper removes only its own server's containers.
@@ -70,12 +74,60 @@ const runArgs = ({ trial, task, workflowId, workRoot }: HarborRunArgs) => {
   };
 };
 
+/** Step `index`'s run: the task with its overrides, its files under steps/<name>/ beside the record. */
+function stepArgs(args: HarborRunArgs, index: number) {
+  const base = runArgs(args);
+  const step = stepOf(args.task.harbor, index);
+  const instructionDir = path.join(base.workDir, 'steps', step.name);
+  mkdirSync(instructionDir, { recursive: true });
+  copyFileSync(step.instructionFile, path.join(instructionDir, 'instruction.md'));
+  return {
+    ...base,
+    task: { id: base.task.id, harbor: harborTaskForStep(args.task.harbor, step) },
+    resultKey: `${base.resultKey}/steps/${step.name}`,
+    scratchDir: path.join(base.scratchDir, 'steps', step.name),
+    instructionDir,
+    step,
+    runId: stepRunId(args.workflowId, index),
+  };
+}
+
 export function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promise<AgentRun> {
   return runHarborAgent(docker, {
     ...runArgs(args),
     labels: labelsOf(args.trial, 'agent', args.server),
     ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
+}
+
+/** The steps the trial workflow runs in order (nothing for a single-step task, or one of assay's own). */
+export function stepsPlanOf(task: LoadedTask): { harborSteps?: HarborStepsPlan } {
+  const steps = task.harbor?.steps;
+  if (!task.harbor || !steps) return {};
+  const strategy = task.harbor.config.multiStepRewardStrategy ?? 'mean';
+  return { harborSteps: { strategy, steps: steps.map((s) => ({ name: s.name, minReward: s.minReward })) } };
+}
+
+/** Step `index` (1-based) of a multi-step task: its agent from the previous step's snapshot (the task image first). */
+export function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: number): Promise<AgentRun> {
+  const { step, runId, ...rest } = stepArgs(args, index);
+  return runHarborAgent(docker, {
+    ...rest,
+    labels: { ...labelsOf(args.trial, 'agent', args.server), 'assay.step': step.name },
+    step: { runId, baseImage: stepBaseImage(args.workflowId, index) },
+    ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
+  });
+}
+
+/** Step `index`'s verifier on that step's snapshot, with tests/ and the step's own tests. */
+export async function evaluateHarborStep(docker: Docker, args: HarborRunArgs, index: number): Promise<Evaluation> {
+  const { step, runId, ...rest } = stepArgs(args, index);
+  const verifier = await runHarborVerifier(docker, {
+    ...rest,
+    labels: { ...labelsOf(args.trial, 'verifier', args.server), 'assay.step': step.name },
+    step: { runId, testsDirs: step.testsDirs },
+  });
+  return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
 }
 
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
@@ -94,16 +146,17 @@ export function scoreOfReward(run: HarborVerifierRun): Score {
   return { value, decided: value, coverage: 1, success: value >= SUCCESS_THRESHOLD, source: 'verifier' };
 }
 
-/** The record of a Harbor trial: the verifier's rewards and score; the storage cap as it applied. */
+/** The record of a Harbor trial: the verifier's rewards and score (a multi-step task's: its steps'); the storage cap. */
 export function harborRecord(
   record: TrialRecord,
-  args: { trial: TrialInput; task: HarborLoadedTask; verifier: HarborVerifierRun },
+  args: { trial: TrialInput; task: HarborLoadedTask; verifier: HarborVerifierRun; steps?: HarborStepRecord[] },
 ): TrialRecord {
   const { storageGiB } = harborSettings(args.task.harbor, args.trial.limits, args.trial.resources);
   return trialRecordSchema.parse({
     ...record,
     verifier: args.verifier,
     score: scoreOfReward(args.verifier),
+    ...multiStepOf(args.task.harbor, args.steps),
     storage: {
       limitGiB: storageGiB,
       enforced: false,
@@ -112,12 +165,19 @@ export function harborRecord(
   });
 }
 
-/** The snapshot image is the verifier's input only: once the record is written it goes. */
-export async function removeHarborSnapshot(docker: Docker, workflowId: string): Promise<void> {
-  await docker
-    .getImage(snapshotImageOf(workflowId))
-    .remove({ force: true })
-    .catch((err: { statusCode?: number }) => {
-      if (err.statusCode !== 404) throw err;
-    });
+function multiStepOf(task: HarborTask, steps: HarborStepRecord[] | undefined): Partial<TrialRecord> {
+  if (!task.steps || !steps) return {};
+  const strategy = task.config.multiStepRewardStrategy ?? 'mean';
+  return { steps, multiStep: { strategy, declared: task.steps.map((s) => s.name) } };
+}
+
+/** Snapshot images are the verifier's (and the next step's) input only: once the record is written they go. */
+export async function removeHarborSnapshot(docker: Docker, task: HarborLoadedTask, workflowId: string): Promise<void> {
+  for (const image of snapshotsOf(task.harbor, workflowId))
+    await docker
+      .getImage(image)
+      .remove({ force: true })
+      .catch((err: { statusCode?: number }) => {
+        if (err.statusCode !== 404) throw err;
+      });
 }

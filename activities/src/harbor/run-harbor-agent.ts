@@ -18,7 +18,7 @@ import {
 import { agentEndReason, type AgentRun } from '../run-harness.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
 import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
-import { runHarborContainer } from './harbor-container.js';
+import { containerExists, runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
 
@@ -43,7 +43,12 @@ export interface HarborAgentArgs {
   labels: Record<string, string>;
   /** Tells the trial's job its endpoint answered 429 / overloaded (back-pressure); absent: nothing is reported. */
   notifyThrottled?: NotifyThrottled;
+  /** A step of a multi-step task: its own container and snapshot, started from the previous step's snapshot. */
+  step?: { runId: string; baseImage: string | null };
 }
+
+/** A step's agent result: whether its container was started again (gone, no result) from the last checkpoint. */
+export type HarborStepAgentRun = AgentRun & { restarted: boolean };
 
 /** A model CLI's throttled answers go to the job as on assay's own tasks; oracle and nop have no endpoint. */
 export function harborThrottleForwarder(
@@ -61,10 +66,11 @@ export function harborThrottleForwarder(
 
 export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
   const resultKey = `${args.resultKey}/agent-result.json`;
+  const runId = args.step?.runId ?? args.workflowId;
   const done = async (): Promise<AgentRun | null> => (await args.store.getJson(resultKey)) as AgentRun | null;
   const earlier = await done();
   if (earlier) {
-    await removeContainer(docker, args.workflowId); // left behind when a worker died just after the result
+    await removeContainer(docker, runId); // left behind when a worker died just after the result
     return earlier;
   }
   const { trial, task } = args;
@@ -80,12 +86,13 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
         ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
         : {}),
     };
-    return planHarborAgent(docker, { ...args, taskImage, env, settings: s });
+    return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s });
   });
+  const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
   const spec = {
     workflowId: args.workflowId,
-    runId: args.workflowId,
-    image: plan.image,
+    runId,
+    image: args.step?.baseImage ?? plan.image,
     cmd: plan.cmd,
     env: plan.env,
     binds: plan.binds,
@@ -114,13 +121,28 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     await throttles.flush();
   }
   // The snapshot first: once the result exists, nothing re-creates the container it was taken from.
-  await docker.getContainer(containerNameFor(args.workflowId)).commit(snapshotTagParts(args.workflowId));
-  const run = agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null);
+  await docker.getContainer(containerNameFor(runId)).commit(snapshotTagParts(runId));
+  const run: AgentRun | HarborStepAgentRun = {
+    ...agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null),
+    ...(restarted === null ? {} : { restarted }),
+  };
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
   await args.store.putJson(resultKey, run);
-  await removeContainer(docker, args.workflowId);
+  await removeContainer(docker, runId);
   return run;
+}
+
+/**
+ * Before a step's container is made: a start noted by an earlier attempt means the container it made is gone
+ * without a result, so this one restarts the step from the previous checkpoint (recorded, never hidden).
+ */
+async function noteStepStart(docker: Docker, args: HarborAgentArgs, runId: string): Promise<boolean> {
+  const key = `${args.resultKey}/agent-started.json`;
+  const before = (await args.store.getJson(key)) as { starts: number } | null;
+  if (await containerExists(docker, runId)) return (before?.starts ?? 1) > 1;
+  await args.store.putJson(key, { starts: (before?.starts ?? 0) + 1 });
+  return before !== null;
 }
 
 function agentRunOf(

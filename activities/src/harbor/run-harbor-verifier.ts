@@ -23,6 +23,8 @@ export interface HarborVerifierArgs {
   scratchDir: string;
   workDir: string;
   labels: Record<string, string>;
+  /** A step of a multi-step task: the verifier runs on that step's snapshot with the step's tests. */
+  step?: { runId: string; testsDirs: string[] };
 }
 
 // `set -o pipefail`: the test script's exit code, not tee's; the output is kept as Harbor keeps it.
@@ -33,7 +35,8 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   const resultKey = `${args.resultKey}/verifier/result.json`;
   const done = async (): Promise<HarborVerifierRun | null> =>
     (await args.store.getJson(resultKey)) as HarborVerifierRun | null;
-  const runId = `${args.workflowId}:verifier`;
+  const snapshotOf = args.step?.runId ?? args.workflowId;
+  const runId = `${snapshotOf}:verifier`;
   const earlier = await done();
   if (earlier) {
     await removeContainer(docker, runId);
@@ -45,7 +48,7 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   const spec = {
     workflowId: args.workflowId,
     runId,
-    image: snapshotImageOf(args.workflowId),
+    image: snapshotImageOf(snapshotOf),
     cmd: ['bash', '-c', TEST_COMMAND],
     env: resolveEnv(harbor.config.verifier.env, process.env, `${harbor.configFile}:verifier.env`),
     binds: [`${tests}:/tests`, `${verifierDir}:/logs/verifier`],
@@ -68,7 +71,8 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
         mkdirSync(verifierDir, { recursive: true });
         chmodSync(verifierDir, 0o777); // a verifier running as [verifier].user must be able to write its reward
         rmSync(tests, { recursive: true, force: true });
-        cpSync(harbor.testsDir, tests, { recursive: true });
+        // A step's: tests/ first, then steps/<name>/tests/ over it (Harbor uploads both to /tests).
+        for (const dir of args.step?.testsDirs ?? [harbor.testsDir]) cpSync(dir, tests, { recursive: true });
       },
     });
   } catch (err) {

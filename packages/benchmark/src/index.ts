@@ -8,4 +8,11 @@ export { ENV_NAME, findSecrets, keyTokens, type SecretFinding } from './find-sec
 export { keyEnvIssues, keyEnvNeeds, type KeyEnvNeed } from './check-key-env.js';
 export { HARBOR_PREFIX, inspectHarborBenchmark } from './harbor/load-harbor-benchmark.js';
 export { readTaskConfig } from './harbor/read-task-config.js';
-export type { HarborNetworkMode, HarborTask, HarborTaskConfig } from './harbor/harbor-task.js';
+export type {
+  HarborMultiStepStrategy,
+  HarborNetworkMode,
+  HarborStep,
+  HarborStepConfig,
+  HarborTask,
+  HarborTaskConfig,
+} from './harbor/harbor-task.js';

@@ -103,7 +103,7 @@ describe('Harbor task folders', () => {
       '[environment]\nmemory = "2G"\nmemory_mb = 1024\n',
       'environment.memory: "2G" (2048 MB) disagrees with memory_mb = 1024',
     ],
-    ['[[steps]]\nname = "one"\n', 'steps: "steps" is not supported yet'],
+    ['[[steps]]\nname = "one"\n', 'steps[0].name: steps/one/instruction.md is missing'],
     ['[verifier]\nenvironment_mode = "separate"\n', 'verifier.environment_mode: "separate" is not supported yet'],
     ['[verifier.env]\nTOKEN = 3\n', 'verifier.env.TOKEN: must be a string (got 3)'],
     ['[task]\nname = "no-org"\n', 'task.name: must be "org/name"'],

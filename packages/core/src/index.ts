@@ -4,6 +4,7 @@ export * from './benchmark-schema.js';
 export * from './harness-names.js';
 export * from './job-schema.js';
 export * from './trial-record.js';
+export * from './harbor-steps.js';
 export * from './score-task.js';
 export * from './host-placement.js';
 export * from './workflow-io.js';

@@ -87,6 +87,30 @@ export const agentRunSchema = z.object({
 });
 export type AgentRunSummary = z.infer<typeof agentRunSchema>;
 
+export const HARBOR_STEP_STRATEGIES = ['mean', 'final'] as const;
+
+/** One step of a multi-step Harbor trial as its record keeps it. */
+export const harborStepSchema = z.object({
+  name: z.string(),
+  /** The step's verifier reward as a 0–100 score (its `reward`, else its only one); null when it wrote none. */
+  score: z.number().nullable(),
+  source: z.literal('verifier'),
+  agent: agentRunSchema.extend({
+    /** The step's agent container was gone (no result) and the step ran again from the previous step's snapshot. */
+    restarted: z.boolean(),
+  }),
+  verifier: harborVerifierSchema,
+  /** Why the steps after this one did not run: its min_reward was not met, or its verifier gave no reward. */
+  aborted: z.object({ by: z.enum(['min_reward', 'no-verifier-result']), reason: z.string() }).nullable(),
+});
+export type HarborStepRecord = z.infer<typeof harborStepSchema>;
+
+export const harborMultiStepSchema = z.object({
+  strategy: z.enum(HARBOR_STEP_STRATEGIES),
+  /** Every step task.toml declares, in order; `steps` holds those that ran. */
+  declared: z.array(z.string()),
+});
+
 export const trialRecordSchema = z.object({
   schema: z.literal(TRIAL_RECORD_SCHEMA),
   jobId: z.string(),
@@ -109,6 +133,9 @@ export const trialRecordSchema = z.object({
   storage: storageCapSchema.optional(),
   /** Harbor tasks: what tests/test.sh wrote to /logs/verifier (every named reward) and which one is the score. */
   verifier: harborVerifierSchema.optional(),
+  /** Multi-step Harbor tasks: each step that ran, in order (its verifier's rewards and score); `verifier` is their aggregate. */
+  steps: z.array(harborStepSchema).optional(),
+  multiStep: harborMultiStepSchema.optional(),
   /** The host whose workspace and container produced this record (absent in records before hosts). */
   host: z.string().optional(),
   /** Hosts the trial left because they were gone; each move started the trial again from a clean workspace. */

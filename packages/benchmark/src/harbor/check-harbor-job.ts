@@ -49,8 +49,10 @@ export function checkHarborJob(
       for (const [field, mode] of phases)
         if (mode === 'public' && (field === 'environment.network_mode' ? !bothOverridden(h.config) : true))
           issues.push({ file, field, reason: m.publicNeedsNetwork(network) });
-    if (oracle && !existsSync(path.join(h.solutionDir, 'solve.sh')))
-      issues.push({ file: labelOf(h.dir), field: '', reason: m.solutionMissing });
+    // Each step's oracle runs steps/<name>/solution/solve.sh when that folder exists, else solution/solve.sh.
+    for (const dir of h.steps ? h.steps.map((s) => s.solutionDir) : [h.solutionDir])
+      if (oracle && !existsSync(path.join(dir, 'solve.sh')))
+        issues.push({ file: labelOf(h.dir), field: '', reason: m.solutionMissing(path.relative(h.dir, dir)) });
   }
 }
 

@@ -39,7 +39,7 @@ export const harborMessages = {
   noTasks: 'has no Harbor task folder (a folder holding task.toml), and is not one itself',
   notATaskFolder: 'has no task.toml: not a Harbor task folder, skipped',
   notADataset: (id: string) => `"${id}" cannot be a benchmark id: use lowercase letters, digits, ".", "_" or "-"`,
-  solutionMissing: 'solution/solve.sh is missing: the oracle harness cannot run this task',
+  solutionMissing: (dir: string) => `${dir}/solve.sh is missing: the oracle harness cannot run this task`,
   commandNotSupported:
     'harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or an npm CLI (claude-code, codex, gemini-cli, qwen-code)',
   pythonCliNotSupported: (harness: string) =>
@@ -48,4 +48,18 @@ export const harborMessages = {
     `harness "${harness}" is not supported on Harbor tasks (oracle, nop, claude-code, codex, gemini-cli and qwen-code are)`,
   publicNeedsNetwork: (network: string) =>
     `"public" needs a network, but the job's resources.network is "${network}": set resources.network to "bridge" or "host" (the job's network is the upper bound), or make the task "no-network"`,
+  strategyWithoutSteps: 'only applies to a multi-step task: this task has no [[steps]]',
+  badStrategy: (v: unknown) => `must be "mean" or "final" (got ${shown(v)})`,
+  stepsNotTables: 'must be one or more [[steps]] tables',
+  stepNameRequired: (v: unknown) => `every step needs a name, a non-empty string (got ${shown(v)})`,
+  badStepName: (v: string) =>
+    `"${v}" cannot name a step folder (steps/<name>/): use letters, digits, ".", "_" or "-", not starting with "."`,
+  stepNameRepeated: (v: string) => `"${v}" names two steps: each step has its own folder steps/${v}/`,
+  minRewardNotANumber: (v: unknown) => `must be a number (got ${shown(v)})`,
+  badMinReward: (v: unknown) => `must be a number, or a table of reward name = number (got ${shown(v)})`,
+  stepInstructionMissing: (name: string) => `steps/${name}/instruction.md is missing: every step needs its instruction`,
+  stepTestsMissing: (name: string) =>
+    `step "${name}" has no test: neither steps/${name}/tests/test.sh nor tests/test.sh exists`,
+  stepWorkdirNotSupported: (name: string) =>
+    `steps/${name}/workdir/ is not supported yet: assay does not upload a step's files or run its setup.sh`,
 } as const;

@@ -30,8 +30,34 @@ export interface HarborTaskConfig {
     workdir: string | null;
   };
   solution: { env: Record<string, string> };
+  /** `[[steps]]`, in order; null for a single-step task. */
+  steps: HarborStepConfig[] | null;
+  /** How the trial's reward comes from the steps' (`mean` when a multi-step task leaves it out); null without steps. */
+  multiStepRewardStrategy: HarborMultiStepStrategy | null;
   /** Everything else the file holds ([metadata], source, unknown keys), as written. */
   config: Record<string, unknown>;
+}
+
+export type HarborMultiStepStrategy = 'mean' | 'final';
+
+/** One `[[steps]]` entry: its files are in steps/<name>/ (instruction.md, tests/, solution/). */
+export interface HarborStepConfig {
+  name: string;
+  /** Null: the task's [agent] value. */
+  agent: { timeoutSec: number | null; user: string | null };
+  /** timeoutSec is Harbor's step default (600 s) when the step leaves it out; env goes over [verifier.env]. */
+  verifier: { timeoutSec: number; user: string | null; env: Record<string, string> };
+  /** Harbor's gate: a number for `reward`, or a minimum per named reward; below it the remaining steps are skipped. */
+  minReward: number | Record<string, number> | null;
+}
+
+/** A step's files as the runner uses them. */
+export interface HarborStep extends HarborStepConfig {
+  instructionFile: string;
+  /** Copied to /tests in this order: tests/ (when present), then steps/<name>/tests/ over it. */
+  testsDirs: string[];
+  /** steps/<name>/solution when present (Harbor's oracle prefers it), else solution/. */
+  solutionDir: string;
 }
 
 export interface HarborTask {
@@ -44,4 +70,6 @@ export interface HarborTask {
   solutionDir: string;
   testsDir: string;
   config: HarborTaskConfig;
+  /** Multi-step tasks: each step's files; null for a single-step task. */
+  steps: HarborStep[] | null;
 }

@@ -10,7 +10,7 @@ import type { Issue } from '../issue.js';
 import type { LoadedTask, LoadResult } from '../load-benchmark.js';
 import { messages } from '../messages.js';
 import { harborMessages as m } from './harbor-messages.js';
-import type { HarborTask } from './harbor-task.js';
+import type { HarborStep, HarborStepConfig, HarborTask } from './harbor-task.js';
 import { readTaskConfig } from './read-task-config.js';
 
 export const HARBOR_PREFIX = 'harbor:';
@@ -92,11 +92,12 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
   const read = text === null ? null : readTaskConfig(text, ctx.labelOf(configFile));
   ctx.issues.push(...(read?.issues ?? []));
   ctx.warnings.push(...(read?.warnings ?? []));
+  const configSteps = read?.config?.steps ?? null;
   const instructionFile = path.join(dir, 'instruction.md');
-  const instruction = existsSync(instructionFile) ? readText(instructionFile, ctx) : null;
-  if (!existsSync(instructionFile)) ctx.issues.push({ file: label, field: '', reason: m.instructionMissing });
-  else if (instruction !== null && instruction.trim() === '')
-    ctx.issues.push({ file: ctx.labelOf(instructionFile), field: '', reason: m.instructionEmpty });
+  // A multi-step task's instructions are its steps' (Harbor ignores a top-level instruction.md then).
+  const instruction = configSteps
+    ? (stepInstructions(dir, configSteps, ctx) ?? null)
+    : readInstruction(instructionFile, label, ctx);
   const environmentDir = path.join(dir, 'environment');
   const dockerfile = path.join(environmentDir, 'Dockerfile');
   const hasDockerfile = existsSync(dockerfile);
@@ -109,7 +110,8 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
       });
   if (read?.config && !hasDockerfile && read.config.environment.dockerImage === null)
     ctx.issues.push({ file: ctx.labelOf(configFile), field: 'environment.docker_image', reason: m.environmentMissing });
-  if (!existsSync(path.join(dir, 'tests', 'test.sh')))
+  const steps = configSteps ? stepsOf(dir, configSteps, ctx) : null;
+  if (!configSteps && !existsSync(path.join(dir, 'tests', 'test.sh')))
     ctx.issues.push({ file: label, field: '', reason: m.testsMissing });
   const config = read?.config;
   if (ctx.issues.length > before || !config || instruction === null) return null;
@@ -122,6 +124,7 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
     solutionDir: path.join(dir, 'solution'),
     testsDir: path.join(dir, 'tests'),
     config,
+    steps,
   };
   const title = config.name ?? id;
   const spec = {
@@ -146,3 +149,52 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
     harbor,
   };
 }
+
+function readInstruction(file: string, label: string, ctx: Ctx): string | null {
+  if (!existsSync(file)) {
+    ctx.issues.push({ file: label, field: '', reason: m.instructionMissing });
+    return null;
+  }
+  const text = readText(file, ctx);
+  if (text !== null && text.trim() === '')
+    ctx.issues.push({ file: ctx.labelOf(file), field: '', reason: m.instructionEmpty });
+  return text;
+}
+
+/** The steps' instructions, one after another (the task's request as assay's records show it), or null. */
+function stepInstructions(dir: string, steps: HarborStepConfig[], ctx: Ctx): string | null {
+  const texts = steps.map((s, i) => {
+    const file = path.join(dir, 'steps', s.name, 'instruction.md');
+    if (existsSync(file)) return readInstruction(file, ctx.labelOf(file), ctx);
+    ctx.issues.push(stepIssue(dir, i, ctx, m.stepInstructionMissing(s.name)));
+    return null;
+  });
+  return texts.every((t) => t !== null) ? texts.map((t, i) => `## ${steps[i]?.name}\n\n${t}`).join('\n') : null;
+}
+
+/** Each step's files, as Harbor's TaskPaths finds them; a step without a test or with a workdir is an issue. */
+function stepsOf(dir: string, steps: HarborStepConfig[], ctx: Ctx): HarborStep[] {
+  const shared = path.join(dir, 'tests');
+  return steps.map((s, i) => {
+    const stepDir = path.join(dir, 'steps', s.name);
+    const own = path.join(stepDir, 'tests');
+    if (!existsSync(path.join(own, 'test.sh')) && !existsSync(path.join(shared, 'test.sh')))
+      ctx.issues.push(stepIssue(dir, i, ctx, m.stepTestsMissing(s.name)));
+    if (existsSync(path.join(stepDir, 'workdir')))
+      ctx.issues.push(stepIssue(dir, i, ctx, m.stepWorkdirNotSupported(s.name)));
+    const solution = path.join(stepDir, 'solution');
+    return {
+      ...s,
+      instructionFile: path.join(stepDir, 'instruction.md'),
+      testsDirs: [shared, own].filter((d) => existsSync(d)),
+      solutionDir: existsSync(solution) ? solution : path.join(dir, 'solution'),
+    };
+  });
+}
+
+/** A problem with step `i`'s files, named at its entry in task.toml. */
+const stepIssue = (dir: string, i: number, ctx: Ctx, reason: string): Issue => ({
+  file: ctx.labelOf(path.join(dir, 'task.toml')),
+  field: `steps[${i}].name`,
+  reason,
+});

@@ -5,8 +5,9 @@ import { parse, TomlError } from 'smol-toml';
 import type { Issue } from '../issue.js';
 import { harborMessages as m } from './harbor-messages.js';
 import type { HarborNetworkMode, HarborTaskConfig } from './harbor-task.js';
+import { readSteps } from './read-step-config.js';
 
-type Table = Record<string, unknown>;
+export type Table = Record<string, unknown>;
 
 /** Harbor 0.20's fields per section; anything else is unknown. */
 const KNOWN: Record<string, readonly string[]> = {
@@ -53,9 +54,9 @@ const KNOWN: Record<string, readonly string[]> = {
 const used = (v: unknown): boolean =>
   v !== undefined && v !== null && v !== false && !(Array.isArray(v) && v.length === 0) && v !== 0;
 
-const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isTable = (v: unknown): v is Table => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-class ConfigReader {
+export class ConfigReader {
   constructor(
     private readonly file: string,
     readonly issues: Issue[],
@@ -67,11 +68,11 @@ class ConfigReader {
   warn(field: string, reason: string): void {
     this.warnings.push({ file: this.file, field, reason });
   }
-  table(root: Table, key: string): Table {
+  table(root: Table, key: string, field = key): Table {
     const v = root[key];
     if (v === undefined) return {};
     if (isTable(v)) return v;
-    this.error(key, m.notATable);
+    this.error(field, m.notATable);
     return {};
   }
   seconds(t: Table, section: string, key: string): number | null {
@@ -123,8 +124,7 @@ class ConfigReader {
   unsupported(t: Table, section: string, keys: readonly string[]): void {
     for (const k of keys) if (used(t[k])) this.error(section ? `${section}.${k}` : k, m.notSupportedYet(k));
   }
-  unknown(t: Table, section: string): void {
-    const known = KNOWN[section] ?? [];
+  unknown(t: Table, section: string, known: readonly string[] = KNOWN[section] ?? []): void {
     for (const k of Object.keys(t))
       if (!known.includes(k)) this.warn(section ? `${section}.${k}` : k, m.unknownField(section));
   }
@@ -152,7 +152,7 @@ export function readTaskConfig(
 
 function readSections(r: ConfigReader, root: Table): HarborTaskConfig {
   r.unknown(root, '');
-  r.unsupported(root, '', ['steps', 'multi_step_reward_strategy', 'artifacts']);
+  r.unsupported(root, '', ['artifacts']);
   const task = r.table(root, 'task');
   const agent = r.table(root, 'agent');
   const verifier = r.table(root, 'verifier');
@@ -162,6 +162,7 @@ function readSections(r: ConfigReader, root: Table): HarborTaskConfig {
   r.unsupported(verifier, 'verifier', ['environment', 'collect', 'allowed_hosts']);
   if (verifier.environment_mode !== undefined && verifier.environment_mode !== 'shared')
     r.error('verifier.environment_mode', m.separateVerifierNotSupported(verifier.environment_mode));
+  const steps = readSteps(r, root);
   const version = root.schema_version ?? root.version ?? '1.3';
   if (typeof version !== 'string')
     r.error(root.schema_version === undefined ? 'version' : 'schema_version', m.notAString(version));
@@ -185,6 +186,7 @@ function readSections(r: ConfigReader, root: Table): HarborTaskConfig {
     },
     environment: readEnvironment(r, r.table(root, 'environment')),
     solution: { env: r.env(solution, 'solution') },
+    ...steps,
     config: root,
   };
 }

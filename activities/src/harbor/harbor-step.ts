@@ -1,0 +1,43 @@
+// A step of a multi-step Harbor task as the agent and verifier phases see it: the task with the step's
+// overrides applied (Harbor's rules in trial/multi_step.py: a step's agent timeout and users fall back to the
+// task's, its verifier env goes over [verifier.env]), and the names of its container and snapshot.
+import type { HarborStep, HarborTask } from '@assay/benchmark';
+import { snapshotImageOf } from './run-harbor-agent.js';
+
+/** Step `index` (1-based) of the trial: its agent container and its snapshot are named by this. */
+export const stepRunId = (workflowId: string, index: number): string => `${workflowId}:step-${index}`;
+
+/** Where step `index` starts: the task's image for the first, the previous step's snapshot after it. */
+export const stepBaseImage = (workflowId: string, index: number): string | null =>
+  index > 1 ? snapshotImageOf(stepRunId(workflowId, index - 1)) : null;
+
+export function stepOf(task: HarborTask, index: number): HarborStep {
+  const step = task.steps?.[index - 1];
+  if (!step) throw new Error(`${task.configFile}: the task has no step ${index}`);
+  return step;
+}
+
+export function harborTaskForStep(task: HarborTask, step: HarborStep): HarborTask {
+  const { agent, verifier } = task.config;
+  return {
+    ...task,
+    instructionFile: step.instructionFile,
+    solutionDir: step.solutionDir,
+    config: {
+      ...task.config,
+      agent: { ...agent, timeoutSec: step.agent.timeoutSec ?? agent.timeoutSec, user: step.agent.user ?? agent.user },
+      verifier: {
+        ...verifier,
+        timeoutSec: step.verifier.timeoutSec,
+        user: step.verifier.user ?? verifier.user,
+        env: { ...verifier.env, ...step.verifier.env },
+      },
+    },
+  };
+}
+
+/** Every snapshot a trial of this task may have made (one per step, or the single-step trial's). */
+export function snapshotsOf(task: HarborTask, workflowId: string): string[] {
+  if (!task.steps) return [snapshotImageOf(workflowId)];
+  return task.steps.map((_s, i) => snapshotImageOf(stepRunId(workflowId, i + 1)));
+}

@@ -1,0 +1,113 @@
+// A multi-step Harbor task (`[[steps]]`) inside one trial: each step's agent continues from the previous
+// step's snapshot (the agent's finished container, committed), then the step's verifier runs on its own
+// snapshot. Each activity keeps its result in the store and in this history, so a worker killed during step k
+// resumes at step k (re-attaching to its container) and no finished step, agent or verifier, runs again.
+// A step below its min_reward, or whose verifier gave no reward, ends the trial there, as in Harbor.
+import type { AgentRun, PreparedWorkspace, TrialActivities } from '@assay/activities';
+import {
+  minRewardFailure,
+  multiStepVerifierOf,
+  rewardScoreOf,
+  type HarborStepRecord,
+  type HarborStepsPlan,
+  type HarborVerifierRun,
+  type TrialInput,
+  type Usage,
+} from '@assay/core';
+
+/** The patch around the step loop: histories of trials before it never take it. */
+export const HARBOR_STEPS_PATCH = 'harbor-multi-step';
+
+type Result<K extends keyof TrialActivities> = Awaited<ReturnType<TrialActivities[K]>>;
+
+interface StepActivities {
+  agent: Pick<TrialActivities, 'runAgent'>;
+  verifier: Pick<TrialActivities, 'evaluateTrial'>;
+}
+
+export async function runHarborSteps(
+  input: TrialInput,
+  workspace: PreparedWorkspace,
+  plan: HarborStepsPlan,
+  host: StepActivities,
+  ctx: { workflowId: string; setStage: (stage: string) => void },
+): Promise<{ run: AgentRun; deliverables: Result<'collectDeliverables'>; evaluation: Result<'evaluateTrial'> }> {
+  const runs: AgentRun[] = [];
+  const steps: HarborStepRecord[] = [];
+  const verifiers: HarborVerifierRun[] = [];
+  let last: Result<'evaluateTrial'> | null = null;
+  for (const [i, step] of plan.steps.entries()) {
+    const index = i + 1;
+    ctx.setStage(`step ${index}/${plan.steps.length} ${step.name}: agent`);
+    const run = await host.agent.runAgent({ trial: input, workspace, workflowId: ctx.workflowId, step: index });
+    ctx.setStage(`step ${index}/${plan.steps.length} ${step.name}: verifier`);
+    last = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables: [], step: index });
+    const verifier = last.verifier;
+    if (!verifier) throw new Error(`step ${step.name}: the verifier returned no run`);
+    runs.push(run);
+    verifiers.push(verifier);
+    const aborted = abortOf(verifier, step.minReward);
+    steps.push(stepRecordOf(step.name, run, verifier, aborted));
+    if (aborted) break;
+  }
+  if (!last) throw new Error('a multi-step task without steps');
+  const evaluation = { ...last, verifier: multiStepVerifierOf(verifiers, plan.strategy), steps };
+  return { run: combinedRun(runs), deliverables: [], evaluation };
+}
+
+/** Harbor stops after a step whose verifier gave nothing, or whose rewards miss its min_reward. */
+function abortOf(verifier: HarborVerifierRun, minReward: HarborStepsPlan['steps'][number]['minReward']) {
+  if (Object.keys(verifier.rewards).length === 0)
+    return { by: 'no-verifier-result' as const, reason: verifier.reason ?? 'the verifier wrote no reward' };
+  const failure = minRewardFailure(verifier.rewards, minReward);
+  return failure === null ? null : { by: 'min_reward' as const, reason: failure };
+}
+
+function stepRecordOf(
+  name: string,
+  run: AgentRun,
+  verifier: HarborVerifierRun,
+  aborted: HarborStepRecord['aborted'],
+): HarborStepRecord {
+  const { exitCode, timedOut, reason, startedAt, endedAt, durationSeconds, containerAttempts } = run;
+  const restarted = (run as AgentRun & { restarted?: boolean }).restarted === true;
+  return {
+    name,
+    score: rewardScoreOf(verifier.reward),
+    source: 'verifier',
+    agent: { exitCode, timedOut, reason, startedAt, endedAt, durationSeconds, containerAttempts, restarted },
+    verifier,
+    aborted,
+  };
+}
+
+/** The trial's agent as its record shows it: from the first step's start to the last's end, the first failure. */
+function combinedRun(runs: AgentRun[]): AgentRun {
+  const [first] = runs;
+  const last = runs.at(-1);
+  if (!first || !last) throw new Error('no step ran');
+  const failed = runs.find((r) => r.timedOut || r.exitCode !== 0) ?? last;
+  const usages = runs.flatMap((r) => (r.usage ? [r.usage] : []));
+  return {
+    exitCode: failed.exitCode,
+    timedOut: runs.some((r) => r.timedOut),
+    reason: failed.reason,
+    startedAt: first.startedAt,
+    endedAt: last.endedAt,
+    durationSeconds: runs.reduce((sum, r) => sum + r.durationSeconds, 0),
+    containerAttempts: Math.max(...runs.map((r) => r.containerAttempts)),
+    usage: usages.length > 0 ? sumUsage(usages) : null,
+  };
+}
+
+function sumUsage(usages: Usage[]): Usage {
+  const add = (pick: (u: Usage) => number | null): number | null =>
+    usages.some((u) => pick(u) === null) ? null : usages.reduce((sum, u) => sum + (pick(u) ?? 0), 0);
+  return {
+    inputTokens: add((u) => u.inputTokens) ?? 0,
+    outputTokens: add((u) => u.outputTokens) ?? 0,
+    cachedInputTokens: add((u) => u.cachedInputTokens) ?? 0,
+    costUsd: add((u) => u.costUsd),
+    turns: add((u) => u.turns),
+  };
+}
