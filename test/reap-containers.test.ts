@@ -8,6 +8,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { LABEL_TEMPORAL_ADDRESS, LABEL_TEMPORAL_NAMESPACE, containerNameFor, reapContainers } from '@assay/activities';
 import { runAgentContainer, type TemporalServerRef } from '../activities/src/run-agent-container.js';
+import { SNAPSHOT_REPO } from '../activities/src/harbor/run-harbor-agent.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentImage } from './support/e2e.js';
 
@@ -64,12 +65,30 @@ beforeAll(async () => {
   await agentContainer(ids.running, ours);
   await agentContainer(ids.otherServer, otherServer);
   await agentContainer(ids.otherNamespace, otherNamespace);
+  // Harbor snapshots: a committed container keeps its labels (workflow, server), as a trial's snapshot does.
+  for (const which of ['finished', 'running', 'otherServer'] as const)
+    await docker.getContainer(containerNameFor(ids[which])).commit({ repo: SNAPSHOT_REPO, tag: snapshotTag(which) });
 }, 120_000);
 
 afterAll(async () => {
   const left = await docker.listContainers({ all: true, filters: { label: [`assay.test-run=${run}`] } });
   await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true })));
+  for (const which of ['finished', 'running', 'otherServer'])
+    await docker
+      .getImage(`${SNAPSHOT_REPO}:${snapshotTag(which)}`)
+      .remove({ force: true })
+      .catch(() => undefined);
 });
+
+const snapshotTag = (which: string) => `reap-${run}-${which.toLowerCase()}`;
+const imageExists = (which: string) =>
+  docker
+    .getImage(`${SNAPSHOT_REPO}:${snapshotTag(which)}`)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
 
 describe('reapContainers', () => {
   it('labels agent containers with their Temporal server and namespace', async () => {
@@ -91,8 +110,12 @@ describe('reapContainers', () => {
       (l) => lines.push(l),
     );
     // The other server's and the other namespace's workflows are never even looked up on ours.
-    expect(asked.sort()).toEqual([ids.finished, ids.running].sort());
-    expect(removed).toEqual([`/${containerNameFor(ids.finished)}`]);
+    expect([...new Set(asked)].sort()).toEqual([ids.finished, ids.running].sort());
+    expect(removed).toEqual([`/${containerNameFor(ids.finished)}`, `${SNAPSHOT_REPO}:${snapshotTag('finished')}`]);
+    // The finished workflow's snapshot goes; the running one's and another server's stay.
+    expect(await imageExists('finished')).toBe(false);
+    expect(await imageExists('running')).toBe(true);
+    expect(await imageExists('otherServer')).toBe(true);
     expect(await exists(ids.finished)).toBe(false);
     for (const kept of [ids.running, ids.otherServer, ids.otherNamespace]) expect(await exists(kept)).toBe(true);
     expect(lines[0]).toContain(`removed stray container /${containerNameFor(ids.finished)}`);

@@ -11,6 +11,7 @@ import {
   serverLabels,
   type TemporalServerRef,
 } from './run-agent-container.js';
+import { SNAPSHOT_REPO } from './harbor/run-harbor-agent.js';
 
 export async function reapContainers(
   docker: Docker,
@@ -35,6 +36,35 @@ export async function reapContainers(
     log(`removed stray container ${c.Names[0] ?? c.Id} (workflow ${workflowId ?? 'unknown'} is not running)`);
   }
   await noteUnlabelled(docker, log);
+  return [...removed, ...(await reapSnapshots(docker, ours, isWorkflowRunning, log))];
+}
+
+/**
+ * Harbor snapshot images (a committed agent container keeps its labels) of a workflow no longer running: its
+ * record was written (which removes them) or it ended without one, so nothing will read them again.
+ */
+async function reapSnapshots(
+  docker: Docker,
+  ours: string[],
+  isWorkflowRunning: (workflowId: string) => Promise<boolean>,
+  log: (line: string) => void,
+): Promise<string[]> {
+  const images = await docker.listImages({
+    filters: { label: [`${LABEL_MANAGED}=true`, ...ours], reference: [`${SNAPSHOT_REPO}`] },
+  });
+  const removed: string[] = [];
+  for (const image of images) {
+    const workflowId = image.Labels?.[LABEL_WORKFLOW];
+    if (!workflowId || (await isWorkflowRunning(workflowId))) continue;
+    for (const tag of image.RepoTags ?? []) {
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
+      removed.push(tag);
+      log(`removed stray snapshot image ${tag} (workflow ${workflowId} is not running)`);
+    }
+  }
   return removed;
 }
 

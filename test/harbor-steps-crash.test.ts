@@ -1,0 +1,140 @@
+// A multi-step Harbor trial survives kill -9 of its worker during step 2's agent: the next worker resumes at
+// step 2 (re-attaching to its running container), step 1's agent and verifier never run again, and the record
+// equals an undisturbed run's. With step 2's container gone as well, step 2 runs again from step 1's snapshot
+// (the checkpoint), step 1 still never runs again, and the record says the step was restarted.
+import path from 'node:path';
+import Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { containerNameFor } from '@assay/activities';
+import { trialKey, trialWorkflowId, type TrialRecord } from '@assay/core';
+import { readTrials } from './support/records.js';
+import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
+
+const docker = new Docker();
+const server = useTestServer();
+const SLOW = path.join(ROOT, 'test/fixtures/harbor/steps-slow');
+
+/** Docker's container `create` events of the job from now on, as `role step name`. */
+async function watchCreates(jobId: string): Promise<{ seen: () => string[]; stop: () => void }> {
+  const stream = (await docker.getEvents({
+    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
+  })) as NodeJS.ReadableStream & { destroy?: () => void };
+  const seen: string[] = [];
+  let buf = '';
+  stream.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop() ?? '';
+    for (const l of lines.filter((x) => x.trim())) {
+      const a = (JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes;
+      seen.push(`${a['assay.role'] ?? '?'} ${a['assay.step'] ?? '?'} ${a.name ?? '?'}`);
+    }
+  });
+  return { seen: () => [...seen], stop: () => stream.destroy?.() };
+}
+
+/** Wait until step `step`'s container in this role runs; its id. */
+const running = (jobId: string, role: string, step: string) =>
+  waitFor(
+    async () => {
+      const found = await docker.listContainers({
+        filters: { label: [`assay.job=${jobId}`, `assay.role=${role}`, `assay.step=${step}`], status: ['running'] },
+      });
+      return found[0]?.Id;
+    },
+    `a running ${role} container of step ${step}`,
+    300_000,
+  );
+
+/** What must not differ between a disturbed and an undisturbed run: rewards, scores, how each step ended. */
+const comparable = (r: TrialRecord | undefined) => ({
+  status: r?.status,
+  score: r?.score,
+  verifier: { ...r?.verifier, durationSeconds: 0 },
+  multiStep: r?.multiStep,
+  steps: r?.steps?.map((s) => ({ name: s.name, score: s.score, rewards: s.verifier.rewards, aborted: s.aborted })),
+});
+
+/** Run the job on workers of its own; `disturb` acts once the job is submitted. */
+async function runJob(jobId: string, disturb: (killWorker: () => void) => Promise<void>) {
+  const file = writeJob({
+    id: jobId,
+    benchmark: `harbor:${SLOW}`,
+    trials: 1,
+    systems: [{ id: 'oracle', harness: 'oracle' }],
+  });
+  const creates = await watchCreates(jobId);
+  const worker = () => collectOutput(spawnCli(['worker'], server().address));
+  const workers = [worker()];
+  const submit = collectOutput(
+    spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address),
+  );
+  expect(await submit.exit, submit.text()).toBe(0);
+  await disturb(() => {
+    const w = workers.at(-1);
+    if (!w?.pid) throw new Error('worker pid unknown');
+    process.kill(w.pid, 'SIGKILL');
+    workers.push(worker());
+  });
+  const status = collectOutput(spawnCli(['status', file, '--wait', '--json'], server().address));
+  expect(await status.exit, status.text()).toBe(0);
+  const last = workers.at(-1);
+  if (last?.pid) process.kill(last.pid, 'SIGTERM');
+  await last?.exit;
+  creates.stop();
+  if (process.env.ASSAY_TEST_WORKER_LOG) for (const x of workers) console.log(`--- worker\n${x.text()}`);
+  const [record, ...others] = await readTrials(path.join(path.dirname(file), 'results'));
+  expect(others).toEqual([]);
+  expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
+  return { record, seen: creates.seen(), id: trialWorkflowId(jobId, trialKey('oracle', 'slow-steps', 1)) };
+}
+
+describe('Harbor multi-step crash recovery', () => {
+  it('resumes at step 2 after kill -9 during its agent; step 1 never runs again; the record is the undisturbed one', async () => {
+    const calm = await runJob('harbor-steps-calm', async () => undefined);
+    // Reward 1 at step 2 needs step 1's solve.sh to have run once and step 2's once, in one environment.
+    expect(calm.record?.steps?.map((s) => s.score)).toEqual([100, 100]);
+    expect(calm.record?.score).toMatchObject({ value: 100, source: 'verifier' });
+
+    const jobId = 'harbor-steps-crash';
+    const crashed = await runJob(jobId, async (kill) => {
+      await running(jobId, 'agent', 'build');
+      kill();
+    });
+    expect(comparable(crashed.record)).toEqual(comparable(calm.record));
+    const [setup, build] = crashed.record?.steps ?? [];
+    expect(build?.agent.containerAttempts).toBeGreaterThan(1);
+    expect(build?.agent.restarted).toBe(false);
+    expect(setup?.agent.containerAttempts).toBe(1);
+    // Step 1's agent and verifier containers were made once each; step 2's agent once (re-attached).
+    const id = crashed.id;
+    const seen = crashed.seen;
+    expect(seen.filter((c) => c.includes(' setup '))).toEqual([
+      `agent setup ${containerNameFor(`${id}:step-1`)}`,
+      `verifier setup ${containerNameFor(`${id}:step-1:verifier`)}`,
+    ]);
+    expect(seen.filter((c) => c.startsWith('agent build '))).toEqual([
+      `agent build ${containerNameFor(`${id}:step-2`)}`,
+    ]);
+    expect(seen.filter((c) => c.startsWith('verifier build ')).length).toBeGreaterThanOrEqual(1);
+  }, 900_000);
+
+  it("restarts step 2 from step 1's snapshot when its container is gone too, and says so", async () => {
+    const jobId = 'harbor-steps-restart';
+    const { record, seen, id } = await runJob(jobId, async (kill) => {
+      const container = await running(jobId, 'agent', 'build');
+      kill();
+      await docker.getContainer(container).remove({ force: true });
+    });
+    // From step 1's snapshot: step 2's start count is 1 again, so its reward is 1; step 1 is kept, not re-run.
+    expect(record?.steps?.map((s) => [s.name, s.score, s.agent.restarted])).toEqual([
+      ['setup', 100, false],
+      ['build', 100, true],
+    ]);
+    expect(seen.filter((c) => c.includes(' setup ')).length).toBe(2); // its agent and its verifier, once each
+    expect(seen.filter((c) => c.startsWith('agent build '))).toEqual([
+      `agent build ${containerNameFor(`${id}:step-2`)}`,
+      `agent build ${containerNameFor(`${id}:step-2`)}`,
+    ]);
+  }, 900_000);
+});
