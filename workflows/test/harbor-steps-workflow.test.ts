@@ -1,0 +1,137 @@
+// The trial workflow's step loop for multi-step Harbor tasks, over stub activities on a time-skipping server:
+// steps in order, each step's agent then its verifier, min_reward ending the trial, the aggregate handed to the
+// record. And replay: a single-step Harbor trial's history recorded by the workflows before steps (commit
+// ed91d9a, in fixtures/) replays on today's, and so does today's multi-step history. To record the old fixture
+// again: put that commit's workflows/src under workflows/test/.old-steps/src and run with ASSAY_RECORD_OLD_HISTORY=1.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HarborVerifierRun, TrialInput } from '@assay/core';
+import { trialWorkflowId } from '@assay/workflows/definitions';
+import { agentRun, resultOf, trialInput, trialStubs } from './support/stub-activities.js';
+import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURE = path.join(here, 'fixtures/harbor-trial-history-ed91d9a.json');
+const OLD_SRC = path.join(here, '.old-steps/src/index.ts');
+
+let t: WorkflowTestEnv;
+let bundle: WorkflowBundle;
+beforeAll(async () => {
+  [t, bundle] = await Promise.all([
+    startWorkflowTestEnv(),
+    bundleWorkflowCode({ workflowsPath: require.resolve('@assay/workflows'), logger: new DefaultLogger('WARN') }),
+  ]);
+}, 300_000);
+afterAll(async () => {
+  await t?.teardown();
+});
+
+const verifierRun = (rewards: Record<string, number>): HarborVerifierRun => ({
+  rewards,
+  rewardKey: 'reward' in rewards ? 'reward' : null,
+  reward: rewards.reward ?? null,
+  file: 'reward.json',
+  exitCode: 0,
+  timedOut: false,
+  durationSeconds: 1,
+  reason: null,
+});
+
+const harborTrial = (taskId: string): TrialInput =>
+  trialInput({ jobId: 'steps', taskId, benchmark: { id: 'ds', version: 'local', root: 'harbor:/ds' } });
+
+/** Runs one trial on `workflowBundle` with these stubs; its history as JSON. */
+async function recordTrial(workflowBundle: WorkflowBundle, input: TrialInput, stubs: Stubs): Promise<string> {
+  const taskQueue = `steps-${process.pid}-${input.taskId}-${Date.now()}`;
+  const worker = await Worker.create({
+    connection: t.env.nativeConnection,
+    namespace: t.env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle,
+    activities: stubs,
+  });
+  return worker.runUntil(async () => {
+    const handle = await t.client.workflow.start('trialWorkflow', {
+      taskQueue,
+      workflowId: trialWorkflowId(input.jobId, `${input.system.id}/${input.taskId}/1`),
+      args: [input],
+    });
+    await handle.result();
+    return historyToJSON(await handle.fetchHistory());
+  });
+}
+
+const replay = (json: string, input: TrialInput) =>
+  Worker.runReplayHistory(
+    { workflowBundle: bundle },
+    historyFromJSON(JSON.parse(json)),
+    trialWorkflowId(input.jobId, `${input.system.id}/${input.taskId}/1`),
+  );
+
+describe('multi-step Harbor trials in the trial workflow', () => {
+  it('runs the steps in order, stops at a missed min_reward, and records the mean of the steps that ran', async () => {
+    const calls: string[] = [];
+    const recorded: unknown[] = [];
+    const rewards = [{ reward: 1, style: 1 }, { reward: 0.2 }];
+    const stubs: Stubs = {
+      ...trialStubs([]),
+      prepareWorkspace: async () => ({
+        workspace: '/w',
+        instructionDir: '/i',
+        harborSteps: {
+          strategy: 'mean',
+          steps: [
+            { name: 'a', minReward: null },
+            { name: 'b', minReward: { reward: 0.5 } },
+            { name: 'c', minReward: null },
+          ],
+        },
+      }),
+      runAgent: async ({ step }) => {
+        calls.push(`agent ${step}`);
+        return agentRun();
+      },
+      evaluateTrial: async ({ step }) => {
+        calls.push(`verifier ${step}`);
+        return resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun(rewards[(step ?? 1) - 1] ?? {}) });
+      },
+      recordTrial: async (args) => {
+        recorded.push(args.evaluation);
+        return trialStubs([]).recordTrial(args);
+      },
+    };
+    const input = harborTrial('stepped');
+    const json = await recordTrial(bundle, input, stubs);
+    expect(calls).toEqual(['agent 1', 'verifier 1', 'agent 2', 'verifier 2']);
+    expect(recorded[0]).toMatchObject({
+      verifier: { rewards: { reward: 0.6, style: 0.5 }, rewardKey: 'reward', reward: 0.6 },
+      steps: [
+        { name: 'a', score: 100, aborted: null },
+        { name: 'b', score: 20, aborted: { by: 'min_reward', reason: 'reward=0.2 below min_reward 0.5' } },
+      ],
+    });
+    expect(json).toContain('EVENT_TYPE_MARKER_RECORDED'); // the patch
+    await expect(replay(json, input)).resolves.toBeUndefined();
+  }, 120_000);
+
+  it('replays a single-step Harbor trial recorded by the workflows before steps', async () => {
+    const input = harborTrial('single');
+    const stubs: Stubs = {
+      ...trialStubs([]),
+      evaluateTrial: async () => resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun({ reward: 1 }) }),
+    };
+    if (process.env.ASSAY_RECORD_OLD_HISTORY && existsSync(OLD_SRC)) {
+      const old = await bundleWorkflowCode({ workflowsPath: OLD_SRC, logger: new DefaultLogger('WARN') });
+      writeFileSync(FIXTURE, await recordTrial(old, input, stubs));
+    }
+    const json = readFileSync(FIXTURE, 'utf8');
+    expect(json).not.toContain('EVENT_TYPE_MARKER_RECORDED');
+    await expect(replay(json, input)).resolves.toBeUndefined();
+  }, 120_000);
+});
