@@ -1,6 +1,6 @@
 // Harbor multi-step tasks (`[[steps]]`, multi_step_reward_strategy) as the loader reads them: the steps'
 // files under steps/<name>/, Harbor's defaults, and every malformed case as file:field: reason.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +130,13 @@ describe('Harbor multi-step tasks', () => {
     expect(gatedWith((d) => rmSync(path.join(d, 'tests'), { recursive: true }))).toEqual([
       `${file}:steps[2].name: step "polish" has no test: neither steps/polish/tests/test.sh nor tests/test.sh exists`,
     ]);
+    // A malformed [[steps]] is the one problem named: no "instruction.md missing" for the folder too.
+    expect(
+      gatedWith((d) => {
+        const toml = path.join(d, 'task.toml');
+        writeFileSync(toml, `multi_step_reward_strategy = "best"\n${readFileSync(toml, 'utf8')}`);
+      }),
+    ).toEqual([`${file}:multi_step_reward_strategy: must be "mean" or "final" (got "best")`]);
     expect(
       gatedWith((d) => {
         mkdirSync(path.join(d, 'steps/draft/workdir'));

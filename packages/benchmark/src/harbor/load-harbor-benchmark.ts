@@ -93,11 +93,15 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
   ctx.issues.push(...(read?.issues ?? []));
   ctx.warnings.push(...(read?.warnings ?? []));
   const configSteps = read?.config?.steps ?? null;
+  // A multi-step task whose [[steps]] have problems: those are reported; its files are checked once they are read.
+  const stepsUnread = read?.hasSteps === true && configSteps === null;
   const instructionFile = path.join(dir, 'instruction.md');
   // A multi-step task's instructions are its steps' (Harbor ignores a top-level instruction.md then).
   const instruction = configSteps
-    ? (stepInstructions(dir, configSteps, ctx) ?? null)
-    : readInstruction(instructionFile, label, ctx);
+    ? stepInstructions(dir, configSteps, ctx)
+    : stepsUnread
+      ? null
+      : readInstruction(instructionFile, label, ctx);
   const environmentDir = path.join(dir, 'environment');
   const dockerfile = path.join(environmentDir, 'Dockerfile');
   const hasDockerfile = existsSync(dockerfile);
@@ -111,7 +115,7 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
   if (read?.config && !hasDockerfile && read.config.environment.dockerImage === null)
     ctx.issues.push({ file: ctx.labelOf(configFile), field: 'environment.docker_image', reason: m.environmentMissing });
   const steps = configSteps ? stepsOf(dir, configSteps, ctx) : null;
-  if (!configSteps && !existsSync(path.join(dir, 'tests', 'test.sh')))
+  if (!configSteps && !stepsUnread && !existsSync(path.join(dir, 'tests', 'test.sh')))
     ctx.issues.push({ file: label, field: '', reason: m.testsMissing });
   const config = read?.config;
   if (ctx.issues.length > before || !config || instruction === null) return null;

@@ -136,7 +136,7 @@ const MAX_SECONDS = 604_800;
 export function readTaskConfig(
   text: string,
   file: string,
-): { config: HarborTaskConfig | null; issues: Issue[]; warnings: Issue[] } {
+): { config: HarborTaskConfig | null; issues: Issue[]; warnings: Issue[]; hasSteps?: boolean } {
   const r = new ConfigReader(file, [], []);
   let root: Table;
   try {
@@ -147,7 +147,9 @@ export function readTaskConfig(
     return { config: null, issues: r.issues, warnings: r.warnings };
   }
   const config = readSections(r, root);
-  return { config: r.issues.length === 0 ? config : null, issues: r.issues, warnings: r.warnings };
+  const ok = r.issues.length === 0;
+  // Whether the task means to be multi-step even when its config has problems (its files are then the steps').
+  return { config: ok ? config : null, issues: r.issues, warnings: r.warnings, hasSteps: root.steps !== undefined };
 }
 
 function readSections(r: ConfigReader, root: Table): HarborTaskConfig {
