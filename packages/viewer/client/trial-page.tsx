@@ -5,6 +5,7 @@ import { api, type AnchorRef, type TrialDetail } from './api.js';
 import { DeliverablePane, type Focus } from './deliverable-pane.js';
 import { num } from './format.js';
 import { links, replaceHash, type Route } from './route.js';
+import { StepList } from './step-list.js';
 import { TranscriptView } from './transcript-view.js';
 import { useKeyNav } from './use-key-nav.js';
 import { VerdictList } from './verdict-list.js';
@@ -78,6 +79,9 @@ function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
         </dd>
       </dl>
       {r.agent.reason && <p class="bad">{r.agent.reason}</p>}
+      {r.steps && r.multiStep && (
+        <StepList steps={r.steps} strategy={r.multiStep.strategy} declared={r.multiStep.declared} />
+      )}
       {data.task.note && <p class="note">{data.task.note}</p>}
       <details class="instruction" open>
         <summary>instruction</summary>
