@@ -78,7 +78,7 @@ describe('multi-step Harbor trials in the trial workflow', () => {
   it('runs the steps in order, stops at a missed min_reward, and records the mean of the steps that ran', async () => {
     const calls: string[] = [];
     const recorded: unknown[] = [];
-    const rewards = [{ reward: 1, style: 1 }, { reward: 0.2 }];
+    const rewards: Record<string, number>[] = [{ reward: 1, style: 1 }, { reward: 0.2 }];
     const stubs: Stubs = {
       ...trialStubs([]),
       prepareWorkspace: async () => ({
