@@ -16,3 +16,4 @@ export type {
   HarborTask,
   HarborTaskConfig,
 } from './harbor/harbor-task.js';
+export type { HarborCompose, HarborComposeSidecar, HarborComposeHealthcheck } from './harbor/harbor-compose.js';

@@ -123,14 +123,14 @@ describe('Harbor task folders', () => {
     expect(env).toMatchObject({ memoryMb: 2048, storageMb: 512 });
   });
 
-  it('refuses a compose environment, a task without tests and a folder name that cannot be an id', () => {
+  it('refuses a compose file without main, a task without tests and a folder name that cannot be an id', () => {
     const root = datasetWith(NO_NET);
     writeFileSync(path.join(root, 'write-hello/environment/docker-compose.yaml'), 'services: {}\n');
     rmSync(path.join(root, 'write-hello/tests'), { recursive: true });
     cpSync(path.join(root, 'write-hello'), path.join(root, 'Bad_Name'), { recursive: true });
     const { issues } = problemsOf(root);
     expect(issues).toContain(
-      'write-hello/environment/docker-compose.yaml:(file): environment/docker-compose.yaml is not supported yet: assay runs one container per Harbor task (environment/Dockerfile)',
+      'write-hello/environment/docker-compose.yaml:services: needs a "main" service: it is the agent\'s environment (built from environment/Dockerfile)',
     );
     expect(issues).toContain('write-hello:(file): tests/test.sh is missing: the verifier has nothing to run');
     expect(issues.join('\n')).toContain('Bad_Name:(file): task folder "Bad_Name" must be lowercase');

@@ -32,8 +32,8 @@ export const harborMessages = {
   instructionEmpty: 'is empty: the agent would get no instruction',
   testsMissing: 'tests/test.sh is missing: the verifier has nothing to run',
   environmentMissing: 'needs environment/Dockerfile or [environment].docker_image',
-  composeNotSupported:
-    'environment/docker-compose.yaml is not supported yet: assay runs one container per Harbor task (environment/Dockerfile)',
+  composeYml:
+    'Harbor reads environment/docker-compose.yaml only (this file would be ignored there): rename it to docker-compose.yaml',
   badFolderName: (name: string) =>
     `task folder "${name}" must be lowercase letters, digits, ".", "_" or "-" (it is the task id in assay's records)`,
   noTasks: 'has no Harbor task folder (a folder holding task.toml), and is not one itself',

@@ -1,9 +1,11 @@
 // A Harbor 0.20 task folder as assay runs it (see Harbor's harbor/models/task/config.py and paths.py):
 //   <task>/task.toml            the config (kept whole as parsed: `config`)
 //   <task>/instruction.md       the agent's instruction, used byte for byte
-//   <task>/environment/         the image's build context (Dockerfile), or [environment].docker_image
+//   <task>/environment/         the image's build context (Dockerfile), or [environment].docker_image;
+//                               docker-compose.yaml adds sidecar services (harbor-compose.ts)
 //   <task>/solution/solve.sh    the oracle's script (never mounted for another harness)
 //   <task>/tests/test.sh        the verifier: copied in only after the agent has finished
+import type { HarborCompose } from './harbor-compose.js';
 
 /** Harbor's network modes as assay maps them: `no-network` runs on `none`, `public` on the job's network. */
 export type HarborNetworkMode = 'no-network' | 'public';
@@ -72,4 +74,6 @@ export interface HarborTask {
   config: HarborTaskConfig;
   /** Multi-step tasks: each step's files; null for a single-step task. */
   steps: HarborStep[] | null;
+  /** environment/docker-compose.yaml as read (main's additions and the sidecars), or null without one. */
+  compose: HarborCompose | null;
 }

@@ -10,8 +10,11 @@ import type { Issue } from '../issue.js';
 import type { LoadedTask, LoadResult } from '../load-benchmark.js';
 import { messages } from '../messages.js';
 import { harborMessages as m } from './harbor-messages.js';
-import type { HarborStep, HarborStepConfig, HarborTask } from './harbor-task.js';
+import type { HarborStep, HarborStepConfig, HarborTask, HarborTaskConfig } from './harbor-task.js';
 import { readTaskConfig } from './read-task-config.js';
+import { readComposeFile } from './read-compose-file.js';
+import type { HarborCompose } from './harbor-compose.js';
+import { composeMessages as cm } from './compose-messages.js';
 
 export const HARBOR_PREFIX = 'harbor:';
 
@@ -105,20 +108,16 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
   const environmentDir = path.join(dir, 'environment');
   const dockerfile = path.join(environmentDir, 'Dockerfile');
   const hasDockerfile = existsSync(dockerfile);
-  for (const compose of ['docker-compose.yaml', 'docker-compose.yml'])
-    if (existsSync(path.join(environmentDir, compose)))
-      ctx.issues.push({
-        file: ctx.labelOf(path.join(environmentDir, compose)),
-        field: '',
-        reason: m.composeNotSupported,
-      });
+  const compose = readCompose(environmentDir, ctx);
   if (read?.config && !hasDockerfile && read.config.environment.dockerImage === null)
     ctx.issues.push({ file: ctx.labelOf(configFile), field: 'environment.docker_image', reason: m.environmentMissing });
   const steps = configSteps ? stepsOf(dir, configSteps, ctx) : null;
   if (!configSteps && !stepsUnread && !existsSync(path.join(dir, 'tests', 'test.sh')))
     ctx.issues.push({ file: label, field: '', reason: m.testsMissing });
   const config = read?.config;
-  if (ctx.issues.length > before || !config || instruction === null) return null;
+  if (compose && config && phaseNetwork(config, 'agent') !== phaseNetwork(config, 'verifier'))
+    ctx.issues.push({ file: ctx.labelOf(configFile), field: 'verifier.network_mode', reason: cm.phaseNetworks });
+  if (ctx.issues.length > before || !config || instruction === null || compose === undefined) return null;
   const harbor: HarborTask = {
     dir,
     configFile,
@@ -129,6 +128,7 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
     testsDir: path.join(dir, 'tests'),
     config,
     steps,
+    compose,
   };
   const title = config.name ?? id;
   const spec = {
@@ -202,3 +202,18 @@ const stepIssue = (dir: string, i: number, ctx: Ctx, reason: string): Issue => (
   field: `steps[${i}].name`,
   reason,
 });
+/** environment/docker-compose.yaml (the name Harbor reads): null when absent, undefined when it has issues. */
+function readCompose(environmentDir: string, ctx: Ctx): HarborCompose | null | undefined {
+  const yml = path.join(environmentDir, 'docker-compose.yml');
+  if (existsSync(yml)) ctx.issues.push({ file: ctx.labelOf(yml), field: '', reason: m.composeYml });
+  const file = path.join(environmentDir, 'docker-compose.yaml');
+  if (!existsSync(file)) return existsSync(yml) ? undefined : null;
+  const text = readText(file, ctx);
+  if (text === null) return undefined;
+  const read = readComposeFile(text, ctx.labelOf(file), environmentDir);
+  ctx.issues.push(...read.issues);
+  return read.compose ?? undefined;
+}
+
+const phaseNetwork = (c: HarborTaskConfig, phase: 'agent' | 'verifier') =>
+  c[phase].networkMode ?? c.environment.networkMode;

@@ -1,0 +1,55 @@
+// Every user-facing sentence of the compose file reader, in one place.
+const shown = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
+
+export const composeMessages = {
+  yamlSyntax: (detail: string) => `is not valid YAML: ${detail}`,
+  notAMapping: 'must be a mapping (key: value)',
+  servicesRequired: 'is required: a mapping of services, one of them "main"',
+  mainRequired: 'needs a "main" service: it is the agent\'s environment (built from environment/Dockerfile)',
+  badServiceName: (name: string) =>
+    `service "${name}" must be lowercase letters, digits, "_" or "-": it is the host name main reaches it by`,
+  unknownTopKey: (key: string) =>
+    `"${key}" is not supported in a Harbor task's compose file: assay honours "services" only (and ignores x- extensions as Compose does)`,
+  unknownKey: (key: string) => `"${key}" is not supported by assay's compose subset (remove it to run the task)`,
+  mainKey: (key: string) =>
+    `"${key}" cannot be set on main: the agent's container is assay's (main takes build, image, environment and depends_on)`,
+  mainBuild:
+    'must be the task\'s environment folder (".", or ${CONTEXT_DIR} as in Harbor\'s base file): main is environment/Dockerfile',
+  mainImage:
+    "main's image is the task's (environment/Dockerfile or [environment].docker_image); only Harbor's ${MAIN_IMAGE_NAME} / ${PREBUILT_IMAGE_NAME} may be named here",
+  imageOrBuild: 'needs "image" (a local image: nothing is pulled) or "build" (a folder inside environment/)',
+  buildOutside: (v: string) => `build context "${v}" is outside the task's environment/ folder`,
+  buildDockerfile: (v: unknown) => `must be "Dockerfile" (got ${shown(v)}): assay builds a context's own Dockerfile`,
+  buildKey: (key: string) => `"${key}" is not supported in build (context and dockerfile are)`,
+  notAString: (v: unknown) => `must be a non-empty string (got ${shown(v)})`,
+  interpolation: (v: string) =>
+    `${shown(v)}: assay interpolates \${VAR} only in environment values; write $$ for a literal $ (as Compose reads it)`,
+  notABoolean: (v: unknown) => `must be true or false (got ${shown(v)})`,
+  notACommand: (v: unknown) => `must be a string or a list of strings (got ${shown(v)})`,
+  badEnvironment: 'must be a mapping NAME: value or a list of "NAME=value"',
+  badEnvEntry: (v: unknown) => `must be "NAME=value" with a valid name (got ${shown(v)})`,
+  badDependsOn: 'must be a list of service names or a mapping service: { condition }',
+  unknownService: (name: string) => `"${name}" is not a service of this file`,
+  dependsOnMain: 'a sidecar cannot depend on main: sidecars start before the agent',
+  badCondition: (v: unknown) =>
+    `must be "service_started" or "service_healthy" (got ${shown(v)}; "service_completed_successfully" is not supported yet)`,
+  healthyWithoutCheck: (name: string) => `"${name}" has no healthcheck, so it can never be service_healthy`,
+  cycle: (names: string[]) => `depends_on forms a cycle: ${names.join(' -> ')}`,
+  badDuration: (v: unknown) => `must be a duration like "5s", "1m30s" or "500ms" (got ${shown(v)})`,
+  badTest: 'must be ["CMD", ...], ["CMD-SHELL", "..."], ["NONE"] or a shell string',
+  positiveInteger: (v: unknown) => `must be a positive whole number (got ${shown(v)})`,
+  positiveNumber: (v: unknown) => `must be a positive number (got ${shown(v)})`,
+  badMemory: (v: unknown) => `must be a size like "512m" or "1g" (got ${shown(v)})`,
+  hostNetwork: (v: unknown) =>
+    `${shown(v)} is refused: a sidecar joins the trial's own network only, never the host's or another container's`,
+  privileged: 'is refused: a sidecar never runs privileged',
+  dockerSocket: "is refused: the Docker engine's socket is never given to a sidecar",
+  bindOutside: (v: string) => `"${v}" is refused: a sidecar gets no host folder outside the task folder`,
+  volumesNotYet: 'volumes are not supported yet (a sidecar starts from its image alone)',
+  portsRefused: 'is refused: a sidecar publishes no port on the host (main reaches every port by the service name)',
+  capRefused: (key: string) => `"${key}" is refused: a sidecar gets no extra kernel capabilities or devices`,
+  phaseNetworks:
+    'must be the agent\'s network_mode on a task with environment/docker-compose.yaml: one trial network (internal for "no-network") serves the agent, the verifier and the sidecars',
+  mainModelCli: (harness: string, task: string) =>
+    `harness "${harness}" is not supported yet on a task with environment/docker-compose.yaml (${task}): a model CLI's container takes the host's network to reach the worker's model proxy, and so cannot join the trial's network where the sidecars are (oracle and nop run)`,
+} as const;

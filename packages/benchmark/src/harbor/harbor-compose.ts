@@ -1,0 +1,45 @@
+// environment/docker-compose.yaml as assay runs it: the subset of Compose that Harbor tasks use, read by
+// read-compose-file.ts. `main` is the agent's environment (the task image); every other service is a
+// sidecar on the trial's own network, reachable from main and the verifier by its service name.
+
+export interface HarborComposeHealthcheck {
+  /** Docker's form: ["CMD", ...] or ["CMD-SHELL", "..."]. */
+  test: string[];
+  intervalSec: number;
+  timeoutSec: number;
+  retries: number;
+  startPeriodSec: number;
+}
+
+export interface HarborComposeDependency {
+  service: string;
+  condition: 'service_started' | 'service_healthy';
+}
+
+export interface HarborComposeSidecar {
+  name: string;
+  /** A build context folder inside environment/ holding a Dockerfile, or null for a local `image`. */
+  buildContext: string | null;
+  /** A local image (nothing is pulled), when there is no build. */
+  image: string | null;
+  /** As written: `${VAR}` templates are resolved from the worker's environment when the sidecar starts. */
+  environment: Record<string, string>;
+  command: string[] | null;
+  entrypoint: string[] | null;
+  workingDir: string | null;
+  user: string | null;
+  /** Compose's `init`: tini as PID 1. */
+  init: boolean;
+  dependsOn: HarborComposeDependency[];
+  healthcheck: HarborComposeHealthcheck | null;
+  cpus: number | null;
+  memoryMb: number | null;
+}
+
+export interface HarborCompose {
+  file: string;
+  /** What the task's compose file adds to `main` (the agent's and verifier's containers). */
+  main: { environment: Record<string, string>; dependsOn: HarborComposeDependency[] };
+  /** In start order: every sidecar after the ones it depends on. */
+  sidecars: HarborComposeSidecar[];
+}
