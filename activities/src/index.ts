@@ -5,7 +5,7 @@ export type { AgentRun } from './run-harness.js';
 export { forwardThrottles, type NotifyThrottled, type ThrottleForwarder } from './forward-throttles.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';
-export { reapContainers } from './reap-containers.js';
+export { reapContainers, reapNetworks } from './reap-containers.js';
 export {
   containerNameFor,
   LABEL_MANAGED,

@@ -2,7 +2,8 @@
 // whose workflow is no longer running there (finished, terminated or unknown). Containers of running
 // workflows stay, so a retried activity can re-attach to them; containers of another server or
 // namespace on a shared Docker engine are not ours to judge, and neither are unlabelled ones
-// (made before containers carried their server): those are left alone.
+// (made before containers carried their server): those are left alone. The trial networks of Harbor compose
+// tasks go the same way, after their containers.
 import type Docker from 'dockerode';
 import {
   LABEL_MANAGED,
@@ -36,6 +37,7 @@ export async function reapContainers(
     log(`removed stray container ${c.Names[0] ?? c.Id} (workflow ${workflowId ?? 'unknown'} is not running)`);
   }
   await noteUnlabelled(docker, log);
+  await reapNetworks(docker, server, isWorkflowRunning, log);
   return [...removed, ...(await reapSnapshots(docker, ours, isWorkflowRunning, log))];
 }
 
@@ -80,4 +82,30 @@ async function noteUnlabelled(docker: Docker, log: (line: string) => void): Prom
           .map((c) => c.Names[0] ?? c.Id)
           .join(', ')}${unlabelled.length > 5 ? ', …' : ''}`,
     );
+}
+
+/**
+ * The networks of Harbor compose trials (harbor-sidecars.ts) whose workflow is no longer running on this
+ * worker's server, once their containers are gone; another server's, or an unlabelled one, is left alone.
+ */
+export async function reapNetworks(
+  docker: Docker,
+  server: TemporalServerRef,
+  isWorkflowRunning: (workflowId: string) => Promise<boolean>,
+  log: (line: string) => void = () => undefined,
+): Promise<string[]> {
+  const ours = Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`);
+  const networks = await docker.listNetworks({ filters: { label: [`${LABEL_MANAGED}=true`, ...ours] } });
+  const removed: string[] = [];
+  for (const n of networks) {
+    const workflowId = n.Labels?.[LABEL_WORKFLOW];
+    if (workflowId && (await isWorkflowRunning(workflowId))) continue;
+    await docker
+      .getNetwork(n.Id)
+      .remove()
+      .catch(() => undefined);
+    removed.push(n.Name);
+    log(`removed stray network ${n.Name} (workflow ${workflowId ?? 'unknown'} is not running)`);
+  }
+  return removed;
 }

@@ -30,7 +30,9 @@ export interface HarborContainerSpec {
   cpus: number;
   memoryGiB: number;
   pids: number;
-  network: 'none' | 'host' | 'bridge';
+  /** assay's policy network, or a compose task's trial network (then `aliases` names the container on it). */
+  network: string;
+  aliases?: string[];
 }
 
 export async function containerExists(docker: Docker, runId: string): Promise<boolean> {
@@ -64,6 +66,7 @@ async function createContainer(docker: Docker, spec: HarborContainerSpec): Promi
         AutoRemove: false,
         Init: true,
       },
+      ...(spec.aliases ? { NetworkingConfig: { EndpointsConfig: { [spec.network]: { Aliases: spec.aliases } } } } : {}),
     });
   } catch (err) {
     // Another attempt created it between our inspect and create: that one is used.
@@ -117,7 +120,8 @@ export async function runHarborContainer(
         instructionDir: '/nonexistent',
         env: {},
         limits: { agentSeconds: spec.seconds },
-        resources: { cpus: spec.cpus, memoryGiB: spec.memoryGiB, pids: spec.pids, network: spec.network },
+        // The network only matters when runAgentContainer creates a container, which createContainer did above.
+        resources: { cpus: spec.cpus, memoryGiB: spec.memoryGiB, pids: spec.pids, network: 'none' },
       },
       {
         // Created above: runAgentContainer re-attaches to it, and finds it gone only when another attempt finished.

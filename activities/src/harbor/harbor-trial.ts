@@ -23,6 +23,7 @@ import { trialPaths } from '../trial-paths.js';
 import { serverLabels, type TemporalServerRef } from '../run-agent-container.js';
 import { harborSettings } from './harbor-settings.js';
 import { harborTaskForStep, snapshotsOf, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
+import { removeSidecars } from './harbor-sidecars.js';
 import { runHarborAgent } from './run-harbor-agent.js';
 import { runHarborVerifier } from './run-harbor-verifier.js';
 
@@ -171,8 +172,12 @@ function multiStepOf(task: HarborTask, steps: HarborStepRecord[] | undefined): P
   return { steps, multiStep: { strategy, declared: task.steps.map((s) => s.name) } };
 }
 
-/** Snapshot images are the verifier's (and the next step's) input only: once the record is written they go. */
+/**
+ * Snapshot images are the verifier's (and the next step's) input only, and the sidecars serve the agent and
+ * verifier only: once the record is written they go.
+ */
 export async function removeHarborSnapshot(docker: Docker, task: HarborLoadedTask, workflowId: string): Promise<void> {
+  await removeSidecars(docker, workflowId);
   for (const image of snapshotsOf(task.harbor, workflowId))
     await docker
       .getImage(image)

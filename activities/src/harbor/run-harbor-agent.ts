@@ -20,7 +20,8 @@ import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js
 import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
 import { containerExists, runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
-import { harborSettings, resolveEnv } from './harbor-settings.js';
+import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
+import { ensureSidecars } from './harbor-sidecars.js';
 
 export const SNAPSHOT_REPO = 'assay/harbor-snapshot';
 
@@ -89,12 +90,16 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s });
   });
   const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
+  // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
+  const network = harbor.compose
+    ? { network: await ensureTrialSidecars(docker, args, s), aliases: ['main'] }
+    : { network: plan.network };
   const spec = {
     workflowId: args.workflowId,
     runId,
     image: args.step?.baseImage ?? plan.image,
     cmd: plan.cmd,
-    env: plan.env,
+    env: { ...plan.env, ...composeMainEnv(harbor) },
     binds: plan.binds,
     labels: args.labels,
     user: plan.user,
@@ -103,7 +108,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     cpus: s.cpus,
     memoryGiB: s.memoryGiB,
     pids: s.pids,
-    network: plan.network,
+    ...network,
   };
   const throttles = harborThrottleForwarder(args, plan);
   let result: AgentContainerResult;
@@ -176,4 +181,33 @@ async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<
   } finally {
     clearInterval(timer);
   }
+}
+
+/** The trial's sidecars up (the agent's and the verifier's containers join their network); its name. */
+export function ensureTrialSidecars(
+  docker: Docker,
+  args: Pick<HarborAgentArgs, 'task' | 'workflowId' | 'labels'>,
+  s: HarborSettings,
+): Promise<string> {
+  const ctx = Context.current();
+  return ensureSidecars(docker, {
+    task: args.task,
+    workflowId: args.workflowId,
+    // The trial's labels, not this phase's role: the sidecars are labelled `sidecar` themselves.
+    labels: args.labels,
+    internal: s.agentNetwork === 'none',
+    limits: { cpus: s.cpus, memoryGiB: s.memoryGiB, pids: s.pids, buildSeconds: s.buildSeconds },
+    heartbeat: () => ctx.heartbeat({ phase: "starting the task's sidecars" }),
+  });
+}
+
+/** What the compose file adds to main's environment, `${VAR}` resolved from the worker's as Compose does. */
+function composeMainEnv(harbor: HarborTask): Record<string, string> {
+  if (!harbor.compose) return {};
+  const env = resolveEnv(
+    harbor.compose.main.environment,
+    process.env,
+    `${harbor.compose.file}:services.main.environment`,
+  );
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace(/\$\$/g, '$')]));
 }

@@ -10,7 +10,7 @@ import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
 import { isRemoteLocation, listRegularFiles, type ResultsStore } from '@assay/results';
 import { runHarborContainer } from './harbor-container.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
-import { snapshotImageOf } from './run-harbor-agent.js';
+import { ensureTrialSidecars, snapshotImageOf } from './run-harbor-agent.js';
 
 export interface HarborVerifierArgs {
   trial: TrialInput;
@@ -45,6 +45,10 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   const { harbor } = args.task;
   const s = harborSettings(harbor, args.trial.limits, args.trial.resources);
   const tests = path.join(args.workDir, 'harbor', 'tests');
+  // The verifier reaches the sidecars too: on the same network, under main's name.
+  const network = harbor.compose
+    ? { network: await ensureTrialSidecars(docker, args, s), aliases: ['main'] }
+    : { network: s.verifierNetwork };
   const spec = {
     workflowId: args.workflowId,
     runId,
@@ -59,7 +63,7 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
     cpus: s.cpus,
     memoryGiB: s.memoryGiB,
     pids: s.pids,
-    network: s.verifierNetwork,
+    ...network,
   };
   let result;
   try {

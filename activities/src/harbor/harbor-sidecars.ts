@@ -1,0 +1,236 @@
+// The sidecars of a Harbor task with environment/docker-compose.yaml, run over dockerode (this machine has no
+// `docker compose`): per trial one user-defined bridge network (`internal` when the task has no network), each
+// sidecar on it under its service name, started in depends_on order (service_healthy waits for its
+// healthcheck). Everything is named by the trial's workflow id and labelled with it, so a retried activity (a
+// killed worker) finds the network and sidecars instead of starting them twice, and the reaper removes orphans.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Docker from 'dockerode';
+import type { HarborComposeSidecar, HarborTask } from '@assay/benchmark';
+import { ensureImage } from '@assay/infra';
+import { HarnessNotAvailable } from '../harness/harness-context.js';
+import { LABEL_MANAGED, LABEL_WORKFLOW, containerNameFor } from '../run-agent-container.js';
+import { resolveEnv } from './harbor-settings.js';
+
+const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const LABEL_SERVICE = 'assay.compose-service';
+const SIDECAR_ROLE = 'sidecar';
+
+/** The trial's network: named by its workflow id, as its containers are. */
+export const networkNameFor = (workflowId: string): string =>
+  `assay-net-${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}`;
+
+export const sidecarRunId = (workflowId: string, service: string): string => `${workflowId}:sidecar:${service}`;
+
+export interface SidecarArgs {
+  task: { id: string; harbor: HarborTask };
+  workflowId: string;
+  /** The trial's labels (job, system, task, trial, server): the reaper keeps them while the trial runs. */
+  labels: Record<string, string>;
+  /** No network for the task: the trial's network is `internal` (the sidecars and main reach only each other). */
+  internal: boolean;
+  /** The trial's limits: a sidecar's own are capped by them. */
+  limits: { cpus: number; memoryGiB: number; pids: number; buildSeconds: number };
+  heartbeat: () => void;
+}
+
+/** Network and sidecars up (found, or made), main's depends_on met; the network's name. */
+export async function ensureSidecars(docker: Docker, args: SidecarArgs): Promise<string> {
+  const compose = args.task.harbor.compose;
+  if (!compose) throw new Error('ensureSidecars: the task has no compose file');
+  const network = await ensureNetwork(docker, args);
+  const byName = new Map(compose.sidecars.map((s) => [s.name, s]));
+  // Only what this call started is waited for: a re-attaching attempt finds the trial as it is.
+  const started = new Set<string>();
+  for (const sidecar of compose.sidecars) {
+    await waitForDependencies(docker, args, sidecar.dependsOn, byName, started);
+    if (await ensureSidecar(docker, args, sidecar, network)) started.add(sidecar.name);
+  }
+  await waitForDependencies(docker, args, compose.main.dependsOn, byName, started);
+  return network;
+}
+
+async function ensureNetwork(docker: Docker, args: SidecarArgs): Promise<string> {
+  const name = networkNameFor(args.workflowId);
+  const found = await docker
+    .getNetwork(name)
+    .inspect()
+    .then(() => true)
+    .catch((err: { statusCode?: number }) => (err.statusCode === 404 ? false : Promise.reject(err)));
+  if (found) return name;
+  await docker.createNetwork({
+    Name: name,
+    Driver: 'bridge',
+    Internal: args.internal,
+    CheckDuplicate: true,
+    Labels: { ...args.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: args.workflowId },
+  });
+  return name;
+}
+
+/** A `build:` context is built and tagged by its content hash; an `image:` must be on this engine already. */
+async function sidecarImage(docker: Docker, args: SidecarArgs, s: HarborComposeSidecar): Promise<string> {
+  const file = args.task.harbor.compose?.file ?? 'docker-compose.yaml';
+  if (s.buildContext === null) {
+    const image = s.image ?? '';
+    const present = await docker
+      .getImage(image)
+      .inspect()
+      .then(() => true)
+      .catch(() => false);
+    if (!present)
+      throw new HarnessNotAvailable(
+        `${file}:services.${s.name}.image: image "${image}" is not on this Docker engine (assay pulls nothing)`,
+      );
+    return image;
+  }
+  const name = `harbor-${args.task.id}-${s.name}`.slice(0, 100);
+  const built = ensureImage({ root: REPO_ROOT, name, dockerfileDir: s.buildContext });
+  const seconds = args.limits.buildSeconds;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${file}:services.${s.name}.build: docker build took longer than ${seconds} s`)),
+      seconds * 1000,
+    );
+  });
+  try {
+    return (await Promise.race([built, timeout])).tag;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Find the sidecar's container, or build its image and create it; true when this call started it. */
+async function ensureSidecar(
+  docker: Docker,
+  args: SidecarArgs,
+  s: HarborComposeSidecar,
+  network: string,
+): Promise<boolean> {
+  const name = containerNameFor(sidecarRunId(args.workflowId, s.name));
+  const container = docker.getContainer(name);
+  let info = await container.inspect().catch((err: { statusCode?: number }) => {
+    if (err.statusCode === 404) return null;
+    throw err;
+  });
+  if (!info) {
+    const image = await sidecarImage(docker, args, s);
+    await docker.createContainer(sidecarSpec(args, s, image, network, name)).catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 409) throw err; // another attempt made it first: that one is used
+    });
+    info = await container.inspect();
+  }
+  // Created but never started (a worker died in between): start it; a started one is never started again.
+  if (info.State.Running || !info.State.StartedAt.startsWith('0001')) return false;
+  await container.start();
+  return true;
+}
+
+function sidecarSpec(
+  args: SidecarArgs,
+  s: HarborComposeSidecar,
+  image: string,
+  network: string,
+  name: string,
+): Docker.ContainerCreateOptions {
+  const file = args.task.harbor.compose?.file ?? 'docker-compose.yaml';
+  // Compose interpolates from the host's environment (`$$` is a literal `$`), as resolveEnv does for task.toml.
+  const env = Object.fromEntries(
+    Object.entries(resolveEnv(s.environment, process.env, `${file}:services.${s.name}.environment`)).map(([k, v]) => [
+      k,
+      v.replace(/\$\$/g, '$'),
+    ]),
+  );
+  const cpus = Math.min(s.cpus ?? args.limits.cpus, args.limits.cpus);
+  const memoryGiB = Math.min(s.memoryMb === null ? args.limits.memoryGiB : s.memoryMb / 1024, args.limits.memoryGiB);
+  const ns = (sec: number): number => Math.round(sec * 1e9);
+  const hc = s.healthcheck;
+  return {
+    name,
+    Image: image,
+    ...(s.command ? { Cmd: s.command } : {}),
+    ...(s.entrypoint ? { Entrypoint: s.entrypoint } : {}),
+    Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
+    ...(s.user ? { User: s.user } : {}),
+    Labels: {
+      ...args.labels,
+      'assay.role': SIDECAR_ROLE,
+      [LABEL_SERVICE]: s.name,
+      [LABEL_MANAGED]: 'true',
+      [LABEL_WORKFLOW]: args.workflowId,
+    },
+    ...(hc
+      ? {
+          Healthcheck: {
+            Test: hc.test,
+            Interval: ns(hc.intervalSec),
+            Timeout: ns(hc.timeoutSec),
+            Retries: hc.retries,
+            StartPeriod: ns(hc.startPeriodSec),
+          },
+        }
+      : {}),
+    HostConfig: {
+      NetworkMode: network,
+      NanoCpus: Math.round(cpus * 1e9),
+      Memory: Math.round(memoryGiB * 1024 ** 3),
+      PidsLimit: args.limits.pids,
+      SecurityOpt: ['no-new-privileges'],
+      Init: s.init,
+      AutoRemove: false,
+    },
+    NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [s.name] } } },
+  };
+}
+
+/** depends_on: started (it is, once ensured) or healthy (its healthcheck passed; one that failed is an error). */
+async function waitForDependencies(
+  docker: Docker,
+  args: SidecarArgs,
+  deps: { service: string; condition: 'service_started' | 'service_healthy' }[],
+  byName: Map<string, HarborComposeSidecar>,
+  started: Set<string>,
+): Promise<void> {
+  for (const dep of deps) {
+    const hc = byName.get(dep.service)?.healthcheck;
+    if (dep.condition !== 'service_healthy' || !hc || !started.has(dep.service)) continue;
+    const container = docker.getContainer(containerNameFor(sidecarRunId(args.workflowId, dep.service)));
+    // Docker's own budget for it, plus one interval of slack.
+    const deadline = Date.now() + (hc.startPeriodSec + (hc.retries + 1) * (hc.intervalSec + hc.timeoutSec)) * 1000;
+    for (;;) {
+      const state = (await container.inspect()).State;
+      const health = state.Health?.Status;
+      if (health === 'healthy') break;
+      if (health === 'unhealthy' || !state.Running || Date.now() > deadline)
+        throw new Error(
+          `${args.task.harbor.compose?.file}:services.${dep.service}.healthcheck: the sidecar did not become healthy (${state.Running ? (health ?? 'no health status') : `exited with ${state.ExitCode}`})`,
+        );
+      args.heartbeat();
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+/** Once the trial is recorded: its sidecars and network go (each found by its label, so nothing of another's). */
+export async function removeSidecars(docker: Docker, workflowId: string): Promise<void> {
+  const sidecars = await docker.listContainers({
+    all: true,
+    filters: { label: [`${LABEL_WORKFLOW}=${workflowId}`, `assay.role=${SIDECAR_ROLE}`] },
+  });
+  for (const c of sidecars)
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true })
+      .catch((err: { statusCode?: number }) => {
+        if (err.statusCode !== 404) throw err;
+      });
+  await docker
+    .getNetwork(networkNameFor(workflowId))
+    .remove()
+    .catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 404) throw err;
+    });
+}

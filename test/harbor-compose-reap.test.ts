@@ -1,0 +1,72 @@
+// The sidecars of Harbor compose trials are reaped like agent containers: a worker's start-up reaper removes
+// the sidecars AND the trial network of its server's workflows that no longer run, and keeps a running one's.
+// Real sidecars, made by ensureSidecars from the compose fixture, on a real engine.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inspectBenchmark, type HarborTask } from '@assay/benchmark';
+import { reapContainers, serverLabels } from '../activities/src/index.js';
+import { ensureSidecars, networkNameFor } from '../activities/src/harbor/harbor-sidecars.js';
+import { ROOT } from './support/e2e.js';
+
+const docker = new Docker();
+const run = randomUUID().slice(0, 8);
+// An address no other worker on this machine uses, so the test reaps nothing of anyone else's.
+const server = { address: `compose-reaper-${run}:7233`, namespace: 'default' };
+const ids = { finished: `assay-trial:${run}:finished`, running: `assay-trial:${run}:running` };
+const labels = { ...serverLabels(server), 'assay.test-run': run };
+
+afterAll(async () => {
+  const filters = { label: [`assay.test-run=${run}`] };
+  for (const c of await docker.listContainers({ all: true, filters }))
+    await docker.getContainer(c.Id).remove({ force: true });
+  for (const n of await docker.listNetworks({ filters })) await docker.getNetwork(n.Id).remove();
+});
+
+function composeTask(): { id: string; harbor: HarborTask } {
+  const root = path.join(ROOT, 'test/fixtures/harbor/compose');
+  const task = inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0];
+  if (!task?.harbor) throw new Error('the compose fixture did not load');
+  return { id: task.spec.id, harbor: task.harbor };
+}
+
+const left = async (workflowId: string): Promise<string[]> => {
+  const filters = { label: [`assay.workflow-id=${workflowId}`] };
+  const containers = await docker.listContainers({ all: true, filters });
+  const networks = await docker.listNetworks({ filters });
+  return [...containers.map((c) => `container ${c.Labels['assay.role']}`), ...networks.map((n) => `network ${n.Name}`)];
+};
+
+describe('reaping Harbor compose trials', () => {
+  it("removes a finished trial's sidecars and network, keeps a running trial's, starts nothing twice", async () => {
+    const task = composeTask();
+    const limits = { cpus: 0.5, memoryGiB: 0.25, pids: 64, buildSeconds: 600 };
+    const heartbeat = () => undefined;
+    for (const workflowId of [ids.finished, ids.running])
+      await ensureSidecars(docker, { task, workflowId, labels, internal: true, limits, heartbeat });
+    // Again, as a retried activity would: the same containers are found, none is created.
+    const before = (await docker.listContainers({ all: true, filters: { label: [`assay.test-run=${run}`] } })).map(
+      (c) => c.Id,
+    );
+    await ensureSidecars(docker, { task, workflowId: ids.running, labels, internal: true, limits, heartbeat });
+    const after = (await docker.listContainers({ all: true, filters: { label: [`assay.test-run=${run}`] } })).map(
+      (c) => c.Id,
+    );
+    expect(after.sort()).toEqual(before.sort());
+    expect(before).toHaveLength(2);
+    const net = await docker.getNetwork(networkNameFor(ids.running)).inspect();
+    expect(net.Internal).toBe(true);
+
+    const lines: string[] = [];
+    await reapContainers(
+      docker,
+      server,
+      async (id) => id === ids.running,
+      (l) => lines.push(l),
+    );
+    expect(await left(ids.finished)).toEqual([]);
+    expect(await left(ids.running)).toEqual(['container sidecar', `network ${networkNameFor(ids.running)}`]);
+    expect(lines.join('\n')).toContain(`removed stray network ${networkNameFor(ids.finished)}`);
+  }, 600_000);
+});

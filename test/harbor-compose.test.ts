@@ -1,0 +1,121 @@
+// A Harbor task with environment/docker-compose.yaml through the real CLI: a real Temporal dev server, a web
+// sidecar built FROM the local base image on the trial's own (internal) network, reached by its service name
+// from the agent's container and from the verifier's; nothing left on the engine afterwards; and a worker
+// killed during the agent, whose replacement finds the sidecar instead of starting it again.
+import path from 'node:path';
+import Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { readTrials } from './support/records.js';
+import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
+
+const DATASET = path.join(ROOT, 'test/fixtures/harbor/compose');
+const docker = new Docker();
+const server = useTestServer();
+
+/** Containers and networks of a job still on the engine. */
+async function leftOf(jobId: string): Promise<string[]> {
+  const filters = { label: [`assay.job=${jobId}`] };
+  const containers = await docker.listContainers({ all: true, filters });
+  const networks = await docker.listNetworks({ filters });
+  return [...containers.map((c) => `container ${c.Names[0] ?? c.Id}`), ...networks.map((n) => `network ${n.Name}`)];
+}
+
+/** Docker's container `create` events of the job from now on, as `role name`. */
+async function watchCreates(jobId: string): Promise<{ seen: () => string[]; stop: () => void }> {
+  const stream = (await docker.getEvents({
+    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
+  })) as NodeJS.ReadableStream & { destroy?: () => void };
+  const seen: string[] = [];
+  let buf = '';
+  stream.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop() ?? '';
+    for (const l of lines.filter((x) => x.trim())) {
+      const a = (JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes;
+      seen.push(`${a['assay.role'] ?? '?'} ${a.name ?? '?'}`);
+    }
+  });
+  return { seen: () => [...seen], stop: () => stream.destroy?.() };
+}
+
+const sidecarsOf = (jobId: string) =>
+  docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`, 'assay.role=sidecar'] } });
+
+describe('Harbor tasks with a compose file', () => {
+  it('oracle gets reward 1 only through the sidecar, nop 0; sidecars and network are gone afterwards', async () => {
+    const jobId = 'harbor-compose';
+    const job = writeJob({
+      id: jobId,
+      benchmark: `harbor:${DATASET}`,
+      trials: 1,
+      concurrency: 2,
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+    });
+    const run = collectOutput(spawnCli(['run', job, '--json'], server().address));
+    expect(await run.exit, run.text()).toBe(0);
+    const records = await readTrials(path.join(path.dirname(job), 'results'));
+    expect(records).toHaveLength(2);
+    for (const r of records) {
+      const oracle = r.system.id === 'oracle';
+      expect(r.status, JSON.stringify(r.agent)).toBe('completed');
+      expect(r.score).toMatchObject({ value: oracle ? 100 : 0, source: 'verifier' });
+      expect(r.verifier).toMatchObject({ rewards: { reward: oracle ? 1 : 0 }, exitCode: 0 });
+    }
+    expect(await leftOf(jobId)).toEqual([]);
+  }, 900_000);
+
+  it('keeps the sidecar through a worker killed during the agent: found by its name, never started twice', async () => {
+    const jobId = 'harbor-compose-crash';
+    const file = writeJob({
+      id: jobId,
+      benchmark: `harbor:${DATASET}`,
+      trials: 1,
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
+    const creates = await watchCreates(jobId);
+    const worker = () => collectOutput(spawnCli(['worker'], server().address));
+    let w = worker();
+    const submit = collectOutput(
+      spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address),
+    );
+    expect(await submit.exit, submit.text()).toBe(0);
+    const agent = await waitFor(
+      async () => {
+        const found = await docker.listContainers({
+          filters: { label: [`assay.job=${jobId}`, 'assay.role=agent'], status: ['running'] },
+        });
+        return found.length > 0 ? found : undefined;
+      },
+      'a running agent container',
+      300_000,
+    );
+    expect(agent).toHaveLength(1);
+    const [before] = await sidecarsOf(jobId);
+    const startedBefore = before ? (await docker.getContainer(before.Id).inspect()).State.StartedAt : null;
+    process.kill(w.pid ?? 0, 'SIGKILL');
+    await w.exit;
+    w = worker();
+
+    const status = collectOutput(spawnCli(['status', file, '--wait', '--json'], server().address));
+    expect(await status.exit, status.text()).toBe(0);
+    const [record, ...others] = await readTrials(path.join(path.dirname(file), 'results'));
+    expect(others).toEqual([]);
+    // Reward 1 needs the sidecar's starts.txt to hold one start, seen by the verifier after the kill.
+    expect(record?.verifier, w.text()).toMatchObject({ rewards: { reward: 1 } });
+    expect(record?.agent.containerAttempts).toBeGreaterThan(1);
+    expect(before?.Labels['assay.compose-service']).toBe('web');
+    expect(startedBefore).not.toBeNull();
+    // One sidecar and one agent container were ever created: the new worker re-attached to both.
+    creates.stop();
+    const seen = creates.seen();
+    expect(seen.filter((c) => c.startsWith('sidecar '))).toEqual([`sidecar ${before?.Names[0]?.slice(1)}`]);
+    expect(seen.filter((c) => c.startsWith('agent '))).toHaveLength(1);
+    process.kill(w.pid ?? 0, 'SIGTERM');
+    await w.exit;
+    expect(await leftOf(jobId)).toEqual([]);
+  }, 900_000);
+});
