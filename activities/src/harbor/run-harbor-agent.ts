@@ -21,7 +21,7 @@ import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
 import { containerExists, runHarborContainer } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
-import { ensureSidecars } from './harbor-sidecars.js';
+import { ensureSidecars, removeSidecars } from './harbor-sidecars.js';
 
 export const SNAPSHOT_REPO = 'assay/harbor-snapshot';
 
@@ -92,7 +92,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
   // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
   const network = harbor.compose
-    ? { network: await ensureTrialSidecars(docker, args, s), aliases: ['main'] }
+    ? { network: await freshSidecarsUnlessRunning(docker, args, s), aliases: ['main'] }
     : { network: plan.network };
   const spec = {
     workflowId: args.workflowId,
@@ -121,6 +121,8 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   } catch (err) {
     const other = err instanceof FinishedElsewhere ? await done() : null;
     if (other) return other;
+    // Cancelled (the container is gone too): its sidecars go with it, so the next run starts them fresh.
+    if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
     throw err;
   } finally {
     await throttles.flush();
@@ -181,6 +183,15 @@ async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * A new agent run gets new sidecars (a cancelled run's would hold its state); a running agent's (a retried
+ * activity re-attaching after a worker died) are kept as they are.
+ */
+async function freshSidecarsUnlessRunning(docker: Docker, args: HarborAgentArgs, s: HarborSettings): Promise<string> {
+  if (!(await containerExists(docker, args.workflowId))) await removeSidecars(docker, args.workflowId);
+  return ensureTrialSidecars(docker, args, s);
 }
 
 /** The trial's sidecars up (the agent's and the verifier's containers join their network); its name. */
