@@ -92,7 +92,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
   // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
   const network = harbor.compose
-    ? { network: await freshSidecarsUnlessRunning(docker, args, s), aliases: ['main'] }
+    ? { network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s)), aliases: ['main'] }
     : { network: plan.network };
   const spec = {
     workflowId: args.workflowId,
