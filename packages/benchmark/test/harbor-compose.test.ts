@@ -1,6 +1,6 @@
 // environment/docker-compose.yaml of a Harbor task: the subset assay runs is read into sidecars, and every
 // part it does not honour (or refuses for containment) is an issue `file:field: reason`.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,6 +125,15 @@ describe('Harbor compose files', () => {
     expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue).join('\n')).toContain(
       'docker-compose.yml:(file): Harbor reads environment/docker-compose.yaml only',
     );
+  });
+
+  it("refuses a verifier network_mode other than the agent's: one trial network serves both", () => {
+    const root = datasetWith(null);
+    const toml = path.join(root, 'fetch-token/task.toml');
+    writeFileSync(toml, readFileSync(toml, 'utf8').replace('[verifier]\n', '[verifier]\nnetwork_mode = "public"\n'));
+    expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([
+      'fetch-token/task.toml:verifier.network_mode: must be the agent\'s network_mode on a task with environment/docker-compose.yaml: one trial network (internal for "no-network") serves the agent, the verifier and the sidecars',
+    ]);
   });
 
   it('refuses a model CLI on a compose task (it needs the host network for the proxy); oracle and nop pass', () => {
