@@ -18,7 +18,7 @@ import {
 import { agentEndReason, type AgentRun } from '../run-harness.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
 import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
-import { containerExists, runHarborContainer } from './harbor-container.js';
+import { containerExists, runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
 import { ensureSidecars, removeSidecars } from './harbor-sidecars.js';
@@ -94,22 +94,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const network = harbor.compose
     ? { network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s)), aliases: ['main'] }
     : { network: plan.network };
-  const spec = {
-    workflowId: args.workflowId,
-    runId,
-    image: args.step?.baseImage ?? plan.image,
-    cmd: plan.cmd,
-    env: { ...plan.env, ...composeMainEnv(harbor) },
-    binds: plan.binds,
-    labels: args.labels,
-    user: plan.user,
-    workdir: plan.workdir,
-    seconds: s.agentSeconds,
-    cpus: s.cpus,
-    memoryGiB: s.memoryGiB,
-    pids: s.pids,
-    ...network,
-  };
+  const spec = agentSpecOf(args, plan, s, network, runId);
   const throttles = harborThrottleForwarder(args, plan);
   let result: AgentContainerResult;
   try {
@@ -150,6 +135,32 @@ async function noteStepStart(docker: Docker, args: HarborAgentArgs, runId: strin
   if (await containerExists(docker, runId)) return (before?.starts ?? 1) > 1;
   await args.store.putJson(key, { starts: (before?.starts ?? 0) + 1 });
   return before !== null;
+}
+
+/** The agent's container: the plan, the task's limits, and main's part of the compose file. */
+function agentSpecOf(
+  args: HarborAgentArgs,
+  plan: HarborAgentPlan,
+  s: HarborSettings,
+  network: Pick<HarborContainerSpec, 'network' | 'aliases'>,
+  runId: string,
+): HarborContainerSpec {
+  return {
+    workflowId: args.workflowId,
+    runId,
+    image: args.step?.baseImage ?? plan.image,
+    cmd: plan.cmd,
+    env: { ...plan.env, ...composeMainEnv(args.task.harbor) },
+    binds: plan.binds,
+    labels: args.labels,
+    user: plan.user,
+    workdir: plan.workdir,
+    seconds: s.agentSeconds,
+    cpus: s.cpus,
+    memoryGiB: s.memoryGiB,
+    pids: s.pids,
+    ...network,
+  };
 }
 
 function agentRunOf(
