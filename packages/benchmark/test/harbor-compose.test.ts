@@ -1,6 +1,6 @@
 // environment/docker-compose.yaml of a Harbor task: the subset assay runs is read into sidecars, and every
 // part it does not honour (or refuses for containment) is an issue `file:field: reason`.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +133,18 @@ describe('Harbor compose files', () => {
     writeFileSync(toml, readFileSync(toml, 'utf8').replace('[verifier]\n', '[verifier]\nnetwork_mode = "public"\n'));
     expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([
       'fetch-token/task.toml:verifier.network_mode: must be the agent\'s network_mode on a task with environment/docker-compose.yaml: one trial network (internal for "no-network") serves the agent, the verifier and the sidecars',
+    ]);
+  });
+
+  it('refuses a compose task with [[steps]]: its sidecars would not keep their state between steps', () => {
+    const root = datasetWith(null);
+    const task = path.join(root, 'fetch-token');
+    const toml = path.join(task, 'task.toml');
+    writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[[steps]]\nname = "one"\n`);
+    mkdirSync(path.join(task, 'steps/one'), { recursive: true });
+    writeFileSync(path.join(task, 'steps/one/instruction.md'), 'Fetch the token.\n');
+    expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([
+      `${COMPOSE}:(file): is not supported yet with [[steps]]: sidecars would start afresh at each step, not keep their state as in Harbor`,
     ]);
   });
 
