@@ -17,3 +17,4 @@ export type {
   HarborTaskConfig,
 } from './harbor/harbor-task.js';
 export type { HarborCompose, HarborComposeSidecar, HarborComposeHealthcheck } from './harbor/harbor-compose.js';
+export { readJobOutline, type JobOutline } from './read-job-outline.js';

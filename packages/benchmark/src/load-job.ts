@@ -58,10 +58,7 @@ export function inspectJob(
     checkHarborJob(yaml, raw, inspected.benchmark, (p) => path.relative(cwd, p) || p, issues);
   const warnings = inspected?.warnings ?? [];
   if (inspected?.listed) checkFilters(yaml, raw, inspected.listed);
-  const resultsUrl = str(raw.results);
-  // A URL would otherwise resolve as a relative folder named "s3:"; s3:// is a results store of its own.
-  if (resultsUrl !== undefined && isUrl(resultsUrl) && !isS3Url(resultsUrl))
-    yaml.report(['results'], messages.resultsUrlNotSupported(resultsUrl));
+  checkResultsUrl(yaml, raw);
   const resultsDir = resultsDirOf(raw, abs, opts.repoRoot);
   const resources = spec?.resources ?? null;
   checkJob({ file: yaml, raw, resultsDir, resources, material: inspected?.material }, opts.machine ?? true);
@@ -71,18 +68,25 @@ export function inspectJob(
 }
 
 /** The benchmark relative to the job file; `harbor:PATH` keeps its prefix (Harbor task folders). */
-function benchmarkPath(rel: string, jobFile: string): string {
+export function benchmarkPath(rel: string, jobFile: string): string {
   const harbor = rel.startsWith(HARBOR_PREFIX);
   const resolved = path.resolve(path.dirname(jobFile), harbor ? rel.slice(HARBOR_PREFIX.length) : rel);
   return harbor ? `${HARBOR_PREFIX}${resolved}` : resolved;
 }
 
-function checkFilters(yaml: YamlFile, raw: Raw, listed: NonNullable<LoadResult['listed']>): void {
+export function checkFilters(yaml: YamlFile, raw: Raw, listed: NonNullable<LoadResult['listed']>): void {
   for (const t of strings(raw.tasks))
     if (!listed.tasks.includes(t.value)) yaml.report(['tasks', t.index], messages.unknownJobTask(t.value, listed.id));
   for (const p of strings(raw.projects))
     if (!listed.projects.includes(p.value))
       yaml.report(['projects', p.index], messages.unknownJobProject(p.value, listed.id));
+}
+
+/** A URL would otherwise resolve as a relative folder named "s3:"; s3:// is a results store of its own. */
+export function checkResultsUrl(yaml: YamlFile, raw: Raw): void {
+  const resultsUrl = str(raw.results);
+  if (resultsUrl !== undefined && isUrl(resultsUrl) && !isS3Url(resultsUrl))
+    yaml.report(['results'], messages.resultsUrlNotSupported(resultsUrl));
 }
 
 const isUrl = (s: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
@@ -93,7 +97,7 @@ const isS3Url = (s: string): boolean => /^s3:\/\//i.test(s);
  * The job's results location: an s3:// URL as written (without trailing slashes), else a folder:
  * `results` relative to the job file, or .assay/results/<id> under the repository.
  */
-function resultsDirOf(raw: Raw, jobFile: string, repoRoot: string): string | null {
+export function resultsDirOf(raw: Raw, jobFile: string, repoRoot: string): string | null {
   const results = str(raw.results);
   if (results !== undefined && isS3Url(results)) return results.trim().replace(/\/+$/, '');
   if (results !== undefined && isUrl(results)) return null;

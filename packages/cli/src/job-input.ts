@@ -5,9 +5,11 @@ import {
   keyEnvIssues,
   loadJob,
   machineIssues,
+  readJobOutline,
   selectProjects,
   selectTasks,
   type Issue,
+  type JobOutline,
   type LoadedJob,
 } from '@assay/benchmark';
 import { RESULTS_LAYOUT_VERSION, jobKey, openResultsStore } from '@assay/results';
@@ -25,6 +27,16 @@ const invalid = (issues: Issue[]) => new CliError(messages.invalidInput(issues.l
 export function loadJobOrFail(file: string, root: string): LoadedJob {
   try {
     return loadJob(file, { repoRoot: root, machine: false });
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw invalid(err.issues);
+    throw err;
+  }
+}
+
+/** What status reads of a job (no task or project file of its benchmark), or fail with every problem listed. */
+export function loadJobOutlineOrFail(file: string, root: string): JobOutline {
+  try {
+    return readJobOutline(file, { repoRoot: root, machine: false });
   } catch (err) {
     if (err instanceof InvalidInputError) throw invalid(err.issues);
     throw err;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describeEndpoint, type JobProgress } from '@assay/core';
-import { selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
+import type { JobOutline } from '@assay/benchmark';
 import {
   isRemoteLocation,
   jobKey,
@@ -12,7 +12,7 @@ import {
 } from '@assay/results';
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
-import { loadJobOrFail } from '../job-input.js';
+import { loadJobOutlineOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { probeTcp } from '../probe-tcp.js';
 import { repoRoot } from '../repo-root.js';
@@ -30,7 +30,7 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   // Before the job file loads: its synchronous parsing would hold the probe's answer past its timeout.
   // A refused port means no Temporal client is even imported.
   const probe = await probeTcp(address);
-  const job = loadJobOrFail(file, repoRoot());
+  const job = loadJobOutlineOrFail(file, repoRoot());
   let workflow: WorkflowState = null;
   if (probe !== 'closed') {
     try {
@@ -48,7 +48,7 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   const records = await readTrialRecords(store, { problems: [] }).catch((err: unknown) => {
     throw storeError(job.resultsDir, err);
   });
-  const tasks = selectTasks(job).length;
+  const tasks = job.taskIds.length;
   const summary =
     tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
   const projectRecords = await readProjectRecords(store, { problems: [] });
@@ -97,7 +97,7 @@ function storeError(location: string, err: unknown): unknown {
  * meanwhile; with --json the answer stays one document).
  */
 async function describeJob(
-  job: LoadedJob,
+  job: JobOutline,
   target: TemporalTarget,
   how: { wait: boolean; live: boolean },
 ): Promise<WorkflowState> {
@@ -137,7 +137,7 @@ async function describeJob(
 type JobHandle = ReturnType<InstanceType<typeof import('@temporalio/client').Client>['workflow']['getHandle']>;
 
 async function waitShowingProgress(
-  job: LoadedJob,
+  job: JobOutline,
   handle: JobHandle,
   namespace: string,
   until: Promise<unknown>,
@@ -155,7 +155,7 @@ async function waitShowingProgress(
   const link = ui.temporalUiOf(process.env, namespace, await devServerUi());
   const jobLink = ui.workflowLink(link, handle.workflowId);
   if (jobLink) console.log(`Temporal UI: ${jobLink}`);
-  const units = (selectTasks(job).length + selectProjects(job).length) * job.spec.trials;
+  const units = (job.taskIds.length + job.projectIds.length) * job.spec.trials;
   const plan = { systems: job.spec.systems.map((s) => s.id), unitsPerSystem: units };
   const live = reporter.startProgressReporter({
     query: () => handle.query(jobProgressQuery),
