@@ -3,11 +3,15 @@
 // the SDK says nothing to the client. These find such workflows among a job's open workflows: the
 // job's and its descendants' describe results (a pending workflow task on its n-th attempt), and
 // the failure's own message from the newest WorkflowTaskFailed event of the history.
-import type { Connection } from '@temporalio/client';
-import proto from '@temporalio/proto';
+import type { temporal } from '@temporalio/proto';
 
-const { temporal } = proto; // a CommonJS module: its namespaces are properties of the default export
-const CAUSES = temporal.api.enums.v1.WorkflowTaskFailedCause;
+/** The two calls a scan makes: a full client's `connection.workflowService` or status's read connection. */
+export type TaskFailureService = Pick<
+  temporal.api.workflowservice.v1.WorkflowService,
+  'describeWorkflowExecution' | 'getWorkflowExecutionHistoryReverse'
+>;
+/** WorkflowTaskFailedCause value -> name, from whichever protobuf root the service uses. */
+export type CauseNames = Record<number, string | undefined>;
 
 export interface WorkflowTaskFailure {
   workflowId: string;
@@ -25,9 +29,13 @@ export interface TaskFailureScan {
 }
 
 /** A scanner over one job's open workflows; each `scan()` looks at the job and the next children in turn. */
-export function createTaskFailureScanner(connection: Connection, namespace: string, jobWorkflowId: string) {
+export function createTaskFailureScanner(
+  service: TaskFailureService,
+  causes: CauseNames,
+  namespace: string,
+  jobWorkflowId: string,
+) {
   let offset = 0;
-  const service = connection.workflowService;
   const describe = (workflowId: string) =>
     service.describeWorkflowExecution({ namespace, execution: { workflowId } }).catch(() => null);
 
@@ -42,7 +50,7 @@ export function createTaskFailureScanner(connection: Connection, namespace: stri
         const attempt = d?.pendingWorkflowTask?.attempt ?? 0;
         if (d && attempt >= minAttempt) {
           const runId = d.workflowExecutionInfo?.execution?.runId ?? '';
-          const message = await currentTaskFailure(connection, namespace, workflowId, runId);
+          const message = await currentTaskFailure(service, causes, namespace, workflowId, runId);
           if (message !== null) failures.push({ workflowId, attempt, message });
         }
         return (d?.pendingChildren ?? []).map((c) => c.workflowId ?? '').filter(Boolean);
@@ -70,26 +78,27 @@ export function createTaskFailureScanner(connection: Connection, namespace: stri
  * attempts timed out on a worker that died (a restarted worker picks those up by itself).
  */
 async function currentTaskFailure(
-  connection: Connection,
+  service: TaskFailureService,
+  causes: CauseNames,
   namespace: string,
   workflowId: string,
   runId: string,
 ): Promise<string | null> {
-  const page = await connection.workflowService
+  const page = await service
     .getWorkflowExecutionHistoryReverse({ namespace, execution: { workflowId, runId }, maximumPageSize: 100 })
     .catch(() => null);
   const events = page?.history?.events ?? [];
   const failed = events.find((e) => e.workflowTaskFailedEventAttributes || e.workflowTaskCompletedEventAttributes);
   const attrs = failed?.workflowTaskFailedEventAttributes;
   if (!attrs) return null;
-  const cause = causeName(attrs.cause ?? 0);
+  const cause = causeName(causes, attrs.cause ?? 0);
   const message = (attrs.failure?.message ?? '').replace(/\s+/g, ' ').trim();
   return cause && !message.startsWith(cause) ? `${cause}: ${message}` : message;
 }
 
 /** WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES -> BadSearchAttributes. */
-function causeName(cause: number): string {
-  const name = CAUSES[cause];
+function causeName(causes: CauseNames, cause: number): string {
+  const name = causes[cause];
   if (!name || cause === 0) return '';
   return name
     .replace(/^WORKFLOW_TASK_FAILED_CAUSE_/, '')

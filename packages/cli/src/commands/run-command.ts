@@ -211,7 +211,8 @@ async function watchJob(a: {
     display,
   });
   // A workflow task failing forever in the background ends the wait with its reason.
-  const scanner = createTaskFailureScanner(a.connection, a.namespace, a.handle.workflowId);
+  const causes = (await import('@temporalio/proto')).default.temporal.api.enums.v1.WorkflowTaskFailedCause;
+  const scanner = createTaskFailureScanner(a.connection.workflowService, causes, a.namespace, a.handle.workflowId);
   const watch = watchForStuckTasks(scanner, taskFailureScanMs());
   let progress: JobProgress | null = null;
   try {

@@ -16,7 +16,7 @@ import { loadJobOutlineOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { probeTcp } from '../probe-tcp.js';
 import { repoRoot } from '../repo-root.js';
-import { TemporalUnreachableError, connectChecked, temporalTarget } from '../temporal-target.js';
+import { TemporalUnreachableError, temporalTarget } from '../temporal-target.js';
 import type { WorkflowTaskFailure } from '../workflow-task-failures.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
@@ -36,7 +36,6 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     try {
       workflow = await describeJob(job, target, { wait: !!opts.wait, live: !!opts.wait && !opts.json });
     } catch (err) {
-      if ((err as Error).name === 'WorkflowNotFoundError') throw new CliError(messages.jobNotFound(job.spec.id));
       // A namespace the job cannot run in is said as such; an unreachable server reads as before.
       if (err instanceof CliError && !(err instanceof TemporalUnreachableError)) throw err;
     }
@@ -94,21 +93,30 @@ function storeError(location: string, err: unknown): unknown {
 
 /**
  * The workflow's state and progress; with `wait`, after the job finished (`live`: showing its progress
- * meanwhile; with --json the answer stays one document).
+ * meanwhile; with --json the answer stays one document). Read through the light read connection;
+ * the namespace preflight runs only when a call fails or a workflow task is stuck.
  */
 async function describeJob(
   job: JobOutline,
   target: TemporalTarget,
   how: { wait: boolean; live: boolean },
 ): Promise<WorkflowState> {
-  const { Client } = await import('@temporalio/client');
-  const { jobProgressQuery, jobWorkflowId } = await import('@assay/workflows/definitions');
-  const failures = await import('../workflow-task-failures.js');
-  const connection = await connectChecked(target, { connectTimeoutMs: 3000, log: (l) => console.error(l) });
+  const [{ jobProgressQuery, jobWorkflowId }, failures, reading] = await Promise.all([
+    import('@assay/workflows/definitions'),
+    import('../workflow-task-failures.js'),
+    import('../temporal-read/connect-reading.js'),
+  ]);
+  const log = (l: string) => console.error(l);
+  const connection = await reading.connectReading(target, 3000);
   try {
-    const namespace = target.namespace;
-    const handle = new Client({ connection, namespace }).workflow.getHandle(jobWorkflowId(job.spec.id));
-    const scanner = failures.createTaskFailureScanner(connection, namespace, handle.workflowId);
+    const { namespace } = target;
+    const workflowId = jobWorkflowId(job.spec.id);
+    const handle: JobHandle = {
+      workflowId,
+      query: () => connection.query(workflowId, jobProgressQuery.name) as Promise<JobProgress>,
+      result: () => connection.result(workflowId),
+    };
+    const scanner = failures.createTaskFailureScanner(connection.service, connection.causeNames, namespace, workflowId);
     if (how.wait) {
       // A stuck workflow task ends the wait: the job would never finish.
       const watch = failures.watchForStuckTasks(scanner, failures.taskFailureScanMs());
@@ -117,24 +125,33 @@ async function describeJob(
         : handle.result().catch(() => undefined);
       await Promise.race([done, watch.stuck]).finally(watch.stop);
     }
-    const d = await handle.describe();
-    const running = d.status.name === 'RUNNING';
+    const d = await connection.service
+      .describeWorkflowExecution({ namespace, execution: { workflowId } })
+      .catch((err: unknown) => reading.explainCallFailure(target, err, messages.jobNotFound(job.spec.id), log));
+    const status = connection.statusName(d.workflowExecutionInfo?.status);
+    const running = status === 'RUNNING';
     const workflowTaskFailures = running ? await scanner.scan({ budget: 50 }) : [];
+    if (workflowTaskFailures.length > 0) await reading.repairNamespace(target, log);
     // A query needs a worker to replay the workflow (a stuck one would not answer); a finished
     // job's progress is its result.
     const progress =
       running && workflowTaskFailures.length === 0
-        ? await handle.query(jobProgressQuery).catch(() => null)
-        : d.status.name === 'COMPLETED'
-          ? await handle.result().catch(() => null)
+        ? await handle.query().catch(() => null)
+        : status === 'COMPLETED'
+          ? await connection.result(workflowId, { wait: false }).catch(() => null)
           : null;
-    return { status: d.status.name, progress, workflowTaskFailures };
+    return { status, progress, workflowTaskFailures };
   } finally {
-    await connection.close();
+    connection.close();
   }
 }
 
-type JobHandle = ReturnType<InstanceType<typeof import('@temporalio/client').Client>['workflow']['getHandle']>;
+/** What the live display asks of the job's workflow. */
+interface JobHandle {
+  workflowId: string;
+  query: () => Promise<JobProgress>;
+  result: () => Promise<unknown>;
+}
 
 async function waitShowingProgress(
   job: JobOutline,
@@ -142,15 +159,13 @@ async function waitShowingProgress(
   namespace: string,
   until: Promise<unknown>,
 ): Promise<void> {
-  const [{ jobProgressQuery }, { createJobWatch }, display, { progressPeriodSeconds }, ui, reporter] =
-    await Promise.all([
-      import('@assay/workflows/definitions'),
-      import('../progress/job-watch.js'),
-      import('../progress/progress-display.js'),
-      import('../progress/progress-period.js'),
-      import('../progress/temporal-ui.js'),
-      import('../progress-reporter.js'),
-    ]);
+  const [{ createJobWatch }, display, { progressPeriodSeconds }, ui, reporter] = await Promise.all([
+    import('../progress/job-watch.js'),
+    import('../progress/progress-display.js'),
+    import('../progress/progress-period.js'),
+    import('../progress/temporal-ui.js'),
+    import('../progress-reporter.js'),
+  ]);
   const mode = display.displayModeOf({}, process.stdout);
   const link = ui.temporalUiOf(process.env, namespace, await devServerUi());
   const jobLink = ui.workflowLink(link, handle.workflowId);
@@ -158,7 +173,7 @@ async function waitShowingProgress(
   const units = (job.taskIds.length + job.projectIds.length) * job.spec.trials;
   const plan = { systems: job.spec.systems.map((s) => s.id), unitsPerSystem: units };
   const live = reporter.startProgressReporter({
-    query: () => handle.query(jobProgressQuery),
+    query: handle.query,
     watch: createJobWatch(openResultsStore(job.resultsDir), plan, Date.now()),
     display: display.createProgressDisplay({
       mode,
@@ -167,7 +182,7 @@ async function waitShowingProgress(
     }),
   });
   const final = await Promise.race([handle.result().catch(() => null), until.then(() => null)]);
-  await live.stop(final);
+  await live.stop(final as JobProgress | null);
 }
 
 /** The UI of the dev server this checkout started, when no TEMPORAL_ADDRESS or profile points elsewhere. */
