@@ -5,6 +5,7 @@
 #   before     every command module imported up front, through tsx (the CLI before issue #13)
 #   main       the compiled build of the `main` branch (BENCH_BASELINE: another ref), extracted
 #              with git archive into a temporary folder that shares this checkout's node_modules
+#              (BENCH_BASELINE_DIR: another checkout, with its own node_modules, instead)
 #   launcher   `node scripts/assay.mjs` (this checkout's compiled build; what `pnpm assay` runs)
 #   pnpm       `pnpm assay` (the launcher plus pnpm's own start-up)
 # Prints hyperfine's medians (wall) and mean CPU (user+sys) per way, and the ratios.
@@ -32,13 +33,18 @@ await stopTemporalServer({ root: '$ROOT', port: $SERVER_PORT });" >"$WORK/stop.m
 }
 trap cleanup EXIT
 
-# "main": the baseline branch's own sources and build script, this checkout's installed packages.
-BASE="$WORK/main"
-mkdir -p "$BASE"
-git -C "$ROOT" archive "${BENCH_BASELINE:-main}" | tar -x -C "$BASE"
-for d in . packages/* workflows activities analysis; do
-  if [ -d "$ROOT/$d/node_modules" ] && [ -d "$BASE/$d" ]; then ln -s "$ROOT/$d/node_modules" "$BASE/$d/node_modules"; fi
-done
+# "main": the baseline branch's own sources and build script, this checkout's installed packages;
+# or BENCH_BASELINE_DIR, another checkout with its own install (when the branches' packages differ).
+if [ -n "${BENCH_BASELINE_DIR:-}" ]; then
+  BASE="$BENCH_BASELINE_DIR"
+else
+  BASE="$WORK/main"
+  mkdir -p "$BASE"
+  git -C "$ROOT" archive "${BENCH_BASELINE:-main}" | tar -x -C "$BASE"
+  for d in . packages/* workflows activities analysis; do
+    if [ -d "$ROOT/$d/node_modules" ] && [ -d "$BASE/$d" ]; then ln -s "$ROOT/$d/node_modules" "$BASE/$d/node_modules"; fi
+  done
+fi
 (cd "$BASE" && node scripts/build-cli.mjs >/dev/null)
 
 # A server of its own with one finished job, for `status` with a server.
