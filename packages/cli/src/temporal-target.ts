@@ -37,19 +37,36 @@ export interface CheckedConnectOptions {
  * allows it); every failure is a CliError with one sentence.
  */
 export async function connectChecked(target: TemporalTarget, opts: CheckedConnectOptions = {}): Promise<Connection> {
-  const { TemporalPreflightError, connectTemporal, preflightNamespace } = await import(
-    '@assay/infra/temporal-preflight'
-  );
-  const connection = await connectTemporal(target, opts.connectTimeoutMs).catch((err: Error) => {
+  const connection = await connectUnchecked(target, opts.connectTimeoutMs);
+  try {
+    await preflightOrFail(connection, target, opts);
+  } catch (err) {
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
+  return connection;
+}
+
+/** Connected, without the namespace preflight (job control runs it only when a call fails). */
+export async function connectUnchecked(target: TemporalTarget, connectTimeoutMs?: number): Promise<Connection> {
+  const { TemporalPreflightError, connectTemporal } = await import('@assay/infra/temporal-preflight');
+  return connectTemporal(target, connectTimeoutMs).catch((err: Error) => {
     if (err instanceof TemporalPreflightError && err.kind === 'unreachable')
       throw new TemporalUnreachableError(messages.temporalUnreachable(target.address, err.reason));
     throw new CliError(err.message);
   });
+}
+
+/** The namespace preflight on an open connection; its problem as a CliError with its sentence. */
+export async function preflightOrFail(
+  connection: Connection,
+  target: TemporalTarget,
+  opts: CheckedConnectOptions = {},
+): Promise<void> {
+  const { preflightNamespace } = await import('@assay/infra/temporal-preflight');
   try {
     await preflightNamespace(connection, target, { log: opts.log, createNamespace: opts.createNamespace ?? false });
   } catch (err) {
-    await connection.close().catch(() => undefined);
     throw new CliError((err as Error).message);
   }
-  return connection;
 }

@@ -11,21 +11,23 @@ import {
   type JobControl,
 } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
-import { loadJobOrFail } from '../job-input.js';
+import { loadJobOutlineOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
-import { connectChecked, temporalTarget } from '../temporal-target.js';
+import { connectUnchecked, preflightOrFail, temporalTarget } from '../temporal-target.js';
 
 type Send = (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<JobControl>;
 
 async function controlJob(file: string, what: string, send: Send, json?: boolean): Promise<void> {
-  const job = loadJobOrFail(file, repoRoot());
+  const job = loadJobOutlineOrFail(file, repoRoot());
   const target = await temporalTarget();
-  const connection = await connectChecked(target, { connectTimeoutMs: 5000 });
+  // The namespace preflight only when the update fails: a namespace that is not right is said as such.
+  const connection = await connectUnchecked(target, 5000);
   const workflowId = jobWorkflowId(job.spec.id);
   try {
     const handle = new Client({ connection, namespace: target.namespace }).workflow.getHandle(workflowId);
-    const control = await send(handle).catch((err: Error) => {
+    const control = await send(handle).catch(async (err: Error) => {
+      await preflightOrFail(connection, target);
       if (err instanceof WorkflowNotFoundError || err.name === 'WorkflowNotFoundError')
         throw new CliError(messages.jobNotRunning(job.spec.id));
       throw new CliError(messages.controlRefused(what, err.cause instanceof Error ? err.cause.message : err.message));
@@ -44,7 +46,7 @@ export async function pauseCommand(file: string, opts: { now?: boolean; reason?:
 
 /** Resume sends the job file's budget as it is now: raised (or removed) there, it applies at once. */
 export async function resumeCommand(file: string, opts: { json?: boolean }) {
-  const budget = loadJobOrFail(file, repoRoot()).spec.budget ?? null;
+  const budget = loadJobOutlineOrFail(file, repoRoot()).spec.budget ?? null;
   await controlJob(file, 'resume', (h) => h.executeUpdate(resumeJobUpdate, { args: [{ budget }] }), opts.json);
 }
 
