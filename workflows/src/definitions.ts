@@ -3,6 +3,7 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CancelRequest, JobControl, JobProgress, PauseRequest, ResumeRequest, ThrottleReport } from '@assay/core';
+import { JOB_PROGRESS_QUERY } from '@assay/core';
 
 export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId, unitSettings } from '@assay/core';
 export type {
@@ -20,7 +21,7 @@ export type {
   BackPressure,
 } from '@assay/core';
 
-export const jobProgressQuery = defineQuery<JobProgress>('progress');
+export const jobProgressQuery = defineQuery<JobProgress>(JOB_PROGRESS_QUERY);
 export const trialStageQuery = defineQuery<string>('stage');
 /** Where a subtask is: agent, snapshot, evaluating, recording, done. */
 export const subtaskStageQuery = defineQuery<string>('subtaskStage');

@@ -194,6 +194,9 @@ export function trialWorkflowId(jobId: string, key: string): string {
   return `assay-trial:${jobId}:${key.replaceAll('/', ':')}`;
 }
 
+/** The job workflow's progress query (workflows/definitions defines it; status asks it by name). */
+export const JOB_PROGRESS_QUERY = 'progress';
+
 export function jobWorkflowId(jobId: string): string {
   return `assay-job:${jobId}`;
 }

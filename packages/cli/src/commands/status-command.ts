@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { describeEndpoint, type JobProgress } from '@assay/core';
+import { JOB_PROGRESS_QUERY, describeEndpoint, jobWorkflowId, type JobProgress } from '@assay/core';
 import type { JobOutline } from '@assay/benchmark';
 import {
   isRemoteLocation,
@@ -101,8 +101,8 @@ async function describeJob(
   target: TemporalTarget,
   how: { wait: boolean; live: boolean },
 ): Promise<WorkflowState> {
-  const [{ jobProgressQuery, jobWorkflowId }, failures, reading] = await Promise.all([
-    import('@assay/workflows/definitions'),
+  // Not @assay/workflows/definitions: it loads @temporalio/workflow (~0.09 s) for a name.
+  const [failures, reading] = await Promise.all([
     import('../workflow-task-failures.js'),
     import('../temporal-read/connect-reading.js'),
   ]);
@@ -113,7 +113,7 @@ async function describeJob(
     const workflowId = jobWorkflowId(job.spec.id);
     const handle: JobHandle = {
       workflowId,
-      query: () => connection.query(workflowId, jobProgressQuery.name) as Promise<JobProgress>,
+      query: () => connection.query(workflowId, JOB_PROGRESS_QUERY) as Promise<JobProgress>,
       result: () => connection.result(workflowId),
     };
     const scanner = failures.createTaskFailureScanner(connection.service, connection.causeNames, namespace, workflowId);
