@@ -6,7 +6,14 @@ import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
 import type { DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
-import { listRegularFiles, openResultsStore, storeFile, trialDirKey, writeTrialRecord } from '@assay/results';
+import {
+  listRegularFiles,
+  openResultsStore,
+  storeFile,
+  trialDirKey,
+  trialRecordKey,
+  writeTrialRecord,
+} from '@assay/results';
 import { assembleTrialRecord } from './assemble-trial-record.js';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
@@ -83,6 +90,58 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     );
   };
 
+  const collect = async (args: { trial: TrialInput; workspace: PreparedWorkspace }): Promise<DeliverableEntry[]> => {
+    const outputs = path.join(args.workspace.workspace, 'outputs');
+    const store = openResultsStore(args.trial.resultsDir);
+    const entries: DeliverableEntry[] = [];
+    for (const rel of await listRegularFiles(outputs)) {
+      const abs = path.join(outputs, rel);
+      const st = lstatSync(abs);
+      // A hard link may point at a file outside the workspace: never copy what it names.
+      if (st.size > MAX_DELIVERABLE_BYTES || st.nlink > 1) continue;
+      const { sha256, size } = await storeFile(store, abs);
+      entries.push({ path: rel, sha256, size, detectedFormat: await deps.evidence.detectFormat(abs) });
+    }
+    return entries;
+  };
+
+  /** Drop what the trial held on this host: a Harbor trial's snapshot image, the work volume. */
+  const release = async (trial: TrialInput): Promise<void> => {
+    const task = taskOf(trial);
+    if (harbor.isHarborTask(task)) await harbor.removeHarborSnapshot(deps.docker, task, workflowIdNow());
+    await unmountWorkVolumeAsync(pathsOf(trial).workDir);
+  };
+
+  const record = async (args: {
+    trial: TrialInput;
+    run: AgentRun;
+    deliverables: DeliverableEntry[];
+    evaluation: Evaluation;
+    placement?: HostRecord;
+  }): Promise<TrialRecord> => {
+    const store = openResultsStore(args.trial.resultsDir);
+    const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
+    const task = taskOf(args.trial);
+    const assembled = assembleTrialRecord({ ...args, task, storage: storage ?? undefined });
+    const { verifier, steps } = args.evaluation;
+    const isHarbor = verifier !== undefined && harbor.isHarborTask(task);
+    const record = isHarbor
+      ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier, ...(steps ? { steps } : {}) })
+      : assembled;
+    await writeTrialRecord(store, record);
+    if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, task, workflowIdNow());
+    await unmountWorkVolumeAsync(pathsOf(args.trial).workDir);
+    return record;
+  };
+
+  /** The trial's record if this attempt wrote it: the same agent run (an archived run's record is another's). */
+  const recordOf = async (trial: TrialInput, run: AgentRun): Promise<TrialRecord | null> => {
+    const key = trialRecordKey(trial.system.id, trial.taskId, trial.trial);
+    const found = (await openResultsStore(trial.resultsDir).getJson(key)) as TrialRecord | null;
+    const same = found?.agent.startedAt === run.startedAt && found.agent.endedAt === run.endedAt;
+    return found && same ? found : null;
+  };
+
   return {
     /**
      * Copy the task's inputs (and nothing evaluator-only) into a fresh workspace on this host.
@@ -157,20 +216,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     },
 
     /** Hash every file in outputs/ into the job's content-addressed store. */
-    async collectDeliverables(args: { trial: TrialInput; workspace: PreparedWorkspace }): Promise<DeliverableEntry[]> {
-      const outputs = path.join(args.workspace.workspace, 'outputs');
-      const store = openResultsStore(args.trial.resultsDir);
-      const entries: DeliverableEntry[] = [];
-      for (const rel of await listRegularFiles(outputs)) {
-        const abs = path.join(outputs, rel);
-        const st = lstatSync(abs);
-        // A hard link may point at a file outside the workspace: never copy what it names.
-        if (st.size > MAX_DELIVERABLE_BYTES || st.nlink > 1) continue;
-        const { sha256, size } = await storeFile(store, abs);
-        entries.push({ path: rel, sha256, size, detectedFormat: await deps.evidence.detectFormat(abs) });
-      }
-      return entries;
-    },
+    collectDeliverables: collect,
 
     async evaluateTrial(args: {
       trial: TrialInput;
@@ -183,26 +229,40 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     },
 
     /** Write the record, then release this host's work volume (on another host there is none to release). */
-    async recordTrial(args: {
+    recordTrial: record,
+
+    /**
+     * Collect, evaluate and record in one activity on the workspace's host (one round trip instead of
+     * three). A retry finds the record this attempt already wrote (the same agent run) and only
+     * releases the volume again: after a release the outputs are gone, so it must not collect twice.
+     */
+    async finishTrial(args: {
       trial: TrialInput;
+      workspace: PreparedWorkspace;
       run: AgentRun;
-      deliverables: DeliverableEntry[];
-      evaluation: Evaluation;
       placement?: HostRecord;
     }): Promise<TrialRecord> {
-      const store = openResultsStore(args.trial.resultsDir);
-      const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
-      const task = taskOf(args.trial);
-      const assembled = assembleTrialRecord({ ...args, task, storage: storage ?? undefined });
-      const { verifier, steps } = args.evaluation;
-      const isHarbor = verifier !== undefined && harbor.isHarborTask(task);
-      const record = isHarbor
-        ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier, ...(steps ? { steps } : {}) })
-        : assembled;
-      await writeTrialRecord(store, record);
-      if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, task, workflowIdNow());
-      await unmountWorkVolumeAsync(pathsOf(args.trial).workDir);
-      return record;
+      let stage = 'collecting';
+      return withHeartbeat(
+        () => stage,
+        async () => {
+          const written = await recordOf(args.trial, args.run);
+          if (written) {
+            await release(args.trial);
+            return written;
+          }
+          const deliverables = await collect(args);
+          stage = 'evaluating';
+          const evaluation = await evaluate({ ...args, deliverables });
+          stage = 'recording';
+          return record({ ...args, deliverables, evaluation });
+        },
+      );
+    },
+
+    /** This run's record if it was written (by a host lost before it could say so), else null. */
+    async findTrialRecord(args: { trial: TrialInput; run: AgentRun }): Promise<TrialRecord | null> {
+      return recordOf(args.trial, args.run);
     },
   };
 }

@@ -1,9 +1,9 @@
 import { Context } from '@temporalio/activity';
 
-/** Run `fn` while heartbeating every 2 s (parsing and judging run off the event loop). */
-export async function withHeartbeat<T>(stage: string, fn: () => Promise<T>): Promise<T> {
+/** Run `fn` while heartbeating every 2 s (parsing and judging run off the event loop); `stage` read at each beat. */
+export async function withHeartbeat<T>(stage: string | (() => string), fn: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
-  const beat = setInterval(() => ctx.heartbeat({ stage }), 2000);
+  const beat = setInterval(() => ctx.heartbeat({ stage: typeof stage === 'string' ? stage : stage() }), 2000);
   try {
     return await fn();
   } finally {

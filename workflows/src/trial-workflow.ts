@@ -6,6 +6,9 @@
 // and a retried agent activity re-attaches to the container it already started.
 // Prepare runs on the shared queue, on whichever host takes it; everything after it runs on that
 // host's own queue. A host gone before the trial was evaluated: it starts again, clean, elsewhere.
+// Since 'assay-finish-trial', collect, evaluate and record are one host activity (finishTrial): three
+// activities and four workflow tasks per trial instead of five and six. Histories started before it
+// keep their five activities.
 import {
   ActivityCancellationType,
   ApplicationFailure,
@@ -16,7 +19,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentRun, PreparedWorkspace, TrialActivities } from '@assay/activities';
-import { MAX_HOST_MOVES, unitUsageOf, type HostMove } from '@assay/core';
+import { MAX_HOST_MOVES, unitUsageOf, type HostMove, type TrialRecord } from '@assay/core';
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
 import { HARBOR_STEPS_PATCH, runHarborSteps } from './harbor-steps.js';
 import { hostLostReason, onHost, showHost } from './host-routing.js';
@@ -27,6 +30,11 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   const key = trialKey(input.system.id, input.taskId, input.trial);
   const shared = trialActivities(input, undefined);
   const moves: HostMove[] = [];
+  if (patched('assay-finish-trial')) {
+    const record = await finishedTrial(input, moves, (s) => (stage = s));
+    stage = 'done';
+    return outcomeOf(key, input, record);
+  }
   let attempt: Attempt | null = null;
   while (attempt === null) {
     stage = 'preparing';
@@ -37,17 +45,26 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
     showHost(prepared.hostId);
     attempt = await attemptOnHost(input, prepared, moves, (s) => (stage = s));
   }
-  const { workspace, run, deliverables, evaluation } = attempt;
-  const host = trialActivities(input, workspace.hostId);
   stage = 'recording';
+  const record = await recordOnHost(input, attempt, moves);
+  stage = 'done';
+  return outcomeOf(key, input, record);
+}
+
+/** The record, on the host, which also releases its work volume; a host gone by now: anywhere (it needs none). */
+async function recordOnHost(input: TrialInput, attempt: Attempt, moves: HostMove[]): Promise<TrialRecord> {
+  const { workspace, run, deliverables, evaluation } = attempt;
   const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves } } : {};
   const recordArgs = { trial: input, run, deliverables, evaluation, ...placement };
-  // On the host, which also releases its work volume; a host gone by now: anywhere (the record needs none).
-  const record = await host.quick.recordTrial(recordArgs).catch((err: unknown) => {
-    if (!workspace.hostId || !hostLostReason(err, workspace.hostId, input)) throw err;
-    return shared.quick.recordTrial(recordArgs);
-  });
-  stage = 'done';
+  return trialActivities(input, workspace.hostId)
+    .quick.recordTrial(recordArgs)
+    .catch((err: unknown) => {
+      if (!workspace.hostId || !hostLostReason(err, workspace.hostId, input)) throw err;
+      return trialActivities(input, undefined).quick.recordTrial(recordArgs);
+    });
+}
+
+function outcomeOf(key: string, input: TrialInput, record: TrialRecord): TrialOutcome {
   return {
     key,
     status: record.status,
@@ -59,6 +76,78 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
       input.system.model ?? null,
     ),
   };
+}
+
+/**
+ * Prepare, agent, then finishTrial on the workspace's host, moving while a host is lost. The stage
+ * query says 'evaluating' for all of finishTrial (collect and record are its short ends).
+ */
+async function finishedTrial(
+  input: TrialInput,
+  moves: HostMove[],
+  setStage: (stage: string) => void,
+): Promise<TrialRecord> {
+  const shared = trialActivities(input, undefined);
+  for (;;) {
+    setStage('preparing');
+    const workspace = await shared.quick.prepareWorkspace(input, { key: `${workflowInfo().runId}:${moves.length}` });
+    const last = moves.at(-1);
+    if (last) last.to = workspace.hostId ?? null;
+    showHost(workspace.hostId);
+    // A multi-step Harbor task: its steps as on main (harbor-steps.ts), then the record on its own.
+    if (workspace.harborSteps) {
+      const attempt = await attemptOnHost(input, workspace, moves, setStage);
+      if (attempt === null) continue;
+      setStage('recording');
+      return recordOnHost(input, attempt, moves);
+    }
+    const run = await agentOnHost(input, workspace, moves, setStage);
+    if (run === null) continue;
+    setStage('evaluating');
+    const host = trialActivities(input, workspace.hostId);
+    const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves: [...moves] } } : {};
+    try {
+      return await host.finish.finishTrial({ trial: input, workspace, run, ...placement });
+    } catch (err) {
+      const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
+      if (!lost || !workspace.hostId) throw err;
+      // Lost after it wrote the record (while releasing the volume, or before it could answer): done.
+      const written = await shared.quick.findTrialRecord({ trial: input, run });
+      if (written) return written;
+      noteMove(moves, workspace.hostId, `${lost} after the agent finished there`);
+    }
+  }
+}
+
+/** The agent on the workspace's host; null when that host was lost first (noted in `moves`). */
+async function agentOnHost(
+  input: TrialInput,
+  workspace: PreparedWorkspace,
+  moves: HostMove[],
+  setStage: (stage: string) => void,
+): Promise<AgentRun | null> {
+  const { workflowId } = workflowInfo();
+  setStage('agent');
+  try {
+    return await trialActivities(input, workspace.hostId).agent.runAgent({
+      trial: input,
+      workspace,
+      workflowId,
+      ...(moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {}),
+    });
+  } catch (err) {
+    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
+    if (!lost || !workspace.hostId) throw err;
+    noteMove(moves, workspace.hostId, lost);
+    return null;
+  }
+}
+
+/** A move away from a lost host, or the trial's end once it has moved the most times allowed. */
+function noteMove(moves: HostMove[], from: string, reason: string): void {
+  if (moves.length >= MAX_HOST_MOVES)
+    throw ApplicationFailure.nonRetryable(`trial moved host ${moves.length} times, stopped: ${reason}`, 'HostsLost');
+  moves.push({ from, to: null, reason, at: new Date().toISOString() });
 }
 
 type TrialActivityResult<K extends keyof TrialActivities> = Awaited<ReturnType<TrialActivities[K]>>;
@@ -134,7 +223,13 @@ function trialActivities(input: TrialInput, hostId: string | undefined) {
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '5s' },
   };
+  // Collect and record are quick; evaluation may take the verifier's whole limit (slow judge calls).
+  const finish: ActivityOptions = {
+    ...verifier,
+    startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds) + 600}s`,
+  };
   return {
+    finish: proxyActivities<TrialActivities>(onHost(finish, input, hostId)),
     quick: proxyActivities<TrialActivities>(onHost(quick, input, hostId)),
     agent: proxyActivities<TrialActivities>(onHost(agent, input, hostId)),
     verifier: proxyActivities<TrialActivities>(onHost(verifier, input, hostId)),

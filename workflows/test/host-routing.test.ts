@@ -7,7 +7,7 @@ import { Worker } from '@temporalio/worker';
 import { MAX_HOST_MOVES, hostQueue, type HostMove } from '@assay/core';
 import { projectWorkflow, trialWorkflow } from '@assay/workflows';
 import { trialWorkflowId } from '@assay/workflows/definitions';
-import { projectInput, projectStubs, trialInput, trialStubs } from './support/stub-activities.js';
+import { projectInput, projectStubs, trialInput, trialStubs, withFinishTrial } from './support/stub-activities.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
 let t: WorkflowTestEnv;
@@ -96,14 +96,14 @@ describe('host routing', () => {
       connection: t.env.nativeConnection,
       namespace: t.env.namespace ?? 'default',
       taskQueue: hostQueue('hr-dies'),
-      activities: {
+      activities: withFinishTrial({
         ...stubs,
         runAgent: async (args: Parameters<NonNullable<Stubs['runAgent']>>[0]) => {
           const run = await stubs.runAgent!(args);
           setTimeout(() => dying.shutdown(), 0);
           return run;
         },
-      },
+      }),
     });
     const running = dying.run();
     const outcome = await runTrial('lost-after', ['hr-dies', 'hr-c'], { 'hr-c': hostStubs(seen) }, seen);
@@ -117,7 +117,7 @@ describe('host routing', () => {
           expect.objectContaining({
             from: 'hr-dies',
             to: 'hr-c',
-            reason: 'no worker of host "hr-dies" took collectDeliverables within 5 s after the agent finished there',
+            reason: 'no worker of host "hr-dies" took finishTrial within 5 s after the agent finished there',
           }),
         ],
       },

@@ -86,6 +86,26 @@ export function trialStubs(recorded: string[], score = 80): Pick<Required<Stubs>
 
 type TrialActivity = 'prepareWorkspace' | 'runAgent' | 'collectDeliverables' | 'evaluateTrial' | 'recordTrial';
 
+/**
+ * `stubs` plus a finishTrial made of their own collect, evaluate and record (as the real activity is),
+ * so a test that changes one of those steps changes the trial's finish too; and a findTrialRecord that
+ * finds none unless a test gives one.
+ */
+export function withFinishTrial(stubs: Stubs): Stubs {
+  const { collectDeliverables, evaluateTrial, recordTrial } = stubs;
+  if (stubs.finishTrial || !collectDeliverables || !evaluateTrial || !recordTrial)
+    return { findTrialRecord: async () => null, ...stubs };
+  return {
+    findTrialRecord: async () => null,
+    ...stubs,
+    finishTrial: async ({ trial, workspace, run, placement }) => {
+      const deliverables = await collectDeliverables({ trial, workspace });
+      const evaluation = await evaluateTrial({ trial, workspace, deliverables });
+      return recordTrial({ trial, run, deliverables, evaluation, ...(placement ? { placement } : {}) });
+    },
+  };
+}
+
 export interface Stage {
   id: string;
   subtasks: string[];

@@ -16,6 +16,7 @@ import type { Client } from '@temporalio/client';
 import type { JobActivities, ProjectActivities, TrialActivities } from '@assay/activities';
 import { hostQueue } from '@assay/core';
 import { ASSAY_SEARCH_ATTRIBUTES, ensureTemporalTestServer } from '@assay/infra';
+import { withFinishTrial } from './stub-activities.js';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -78,11 +79,12 @@ async function runWithWorker<T>(
   const connection = env.nativeConnection;
   const namespace = env.namespace ?? 'default';
   // Every job writes job-control.json as its state changes: a test that does not look at it need not stub it.
-  const activities: Stubs = { writeJobControl: async () => undefined, ...stubs };
+  // A trial's finishTrial is made of the stubs' own collect, evaluate and record (withFinishTrial).
+  const activities: Stubs = withFinishTrial({ writeJobControl: async () => undefined, ...stubs });
   const worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: bundle, activities });
   const hostWorkers = await Promise.all(
     Object.entries(hosts).map(([id, activities]) =>
-      Worker.create({ connection, namespace, taskQueue: hostQueue(id), activities }),
+      Worker.create({ connection, namespace, taskQueue: hostQueue(id), activities: withFinishTrial(activities) }),
     ),
   );
   // Each host worker runs until the test's function is done, inside the shared queue's worker.
