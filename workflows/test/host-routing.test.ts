@@ -7,7 +7,17 @@ import { Worker } from '@temporalio/worker';
 import { MAX_HOST_MOVES, hostQueue, type HostMove } from '@assay/core';
 import { projectWorkflow, trialWorkflow } from '@assay/workflows';
 import { trialWorkflowId } from '@assay/workflows/definitions';
-import { projectInput, projectStubs, trialInput, trialStubs, withFinishTrial } from './support/stub-activities.js';
+import {
+  agentRun as agentRunOf,
+  projectInput,
+  projectStubs,
+  resultOf,
+  trialInput,
+  trialStubs,
+  withFinishTrial,
+} from './support/stub-activities.js';
+
+const evaluationOf = () => resultOf('evaluateTrial', { verdicts: [] });
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
 let t: WorkflowTestEnv;
@@ -47,9 +57,9 @@ function hostStubs(seen: Seen): Stubs {
   };
 }
 
-function runTrial(id: string, hosts: string[], live: Record<string, Stubs>, seen: Seen) {
+function runTrial(id: string, hosts: string[], live: Record<string, Stubs>, seen: Seen, shared: Stubs = {}) {
   return t.withWorker(
-    sharedStubs(hosts, seen),
+    { ...sharedStubs(hosts, seen), ...shared },
     (taskQueue) =>
       t.client.workflow
         .execute(trialWorkflow, {
@@ -122,6 +132,40 @@ describe('host routing', () => {
         ],
       },
     ]);
+  });
+
+  it('keeps the record found for this run when its host is lost during finishTrial: no move, no second run', async () => {
+    const seen: Seen = { placements: [], recorded: [] };
+    const stubs = hostStubs(seen);
+    // The host goes once its agent has run. (The test server does not time out a retry's start, so a
+    // host that wrote the record and went before it answered is stood for by one that never answers.)
+    const dying: Worker = await Worker.create({
+      connection: t.env.nativeConnection,
+      namespace: t.env.namespace ?? 'default',
+      taskQueue: hostQueue('hr-writes'),
+      activities: withFinishTrial({
+        ...stubs,
+        runAgent: async (args: Parameters<NonNullable<Stubs['runAgent']>>[0]) => {
+          const run = await stubs.runAgent!(args);
+          setTimeout(() => dying.shutdown(), 0);
+          return run;
+        },
+      }),
+    });
+    const running = dying.run();
+    const looked: string[] = [];
+    const findTrialRecord: Stubs['findTrialRecord'] = async ({ trial, since }) => {
+      looked.push(since);
+      return stubs.recordTrial!({ trial, run: agentRunOf(), deliverables: [], evaluation: evaluationOf() });
+    };
+    const outcome = await runTrial('written', ['hr-writes', 'hr-d'], { 'hr-d': hostStubs(seen) }, seen, {
+      findTrialRecord,
+    });
+    await running;
+    expect(outcome).toMatchObject({ status: 'completed', score: 80 });
+    expect(seen.placements).toHaveLength(1);
+    expect(looked).toHaveLength(1);
+    expect(Date.parse(looked[0]!)).not.toBeNaN();
   });
 
   it('fails the trial with a clear reason once it has moved the most times allowed', async () => {

@@ -1,0 +1,99 @@
+// finishTrial, the real activity on a real capped work volume (needs root, as the worker does): it
+// collects, evaluates and records, then releases the volume; a retry after that release (a worker
+// lost before the completion reached the server) returns the record it wrote instead of collecting
+// again from the released, empty workspace.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import type Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { createTrialActivities, isMountPoint, trialPaths, type EvidenceTools } from '@assay/activities';
+import { judgeSetupSchema, limitsSchema, resourcesSchema, type TrialInput } from '@assay/core';
+
+const root = process.getuid?.() === 0;
+
+/** One task: write outputs/hello.txt; one item checked by text-contains. */
+function writeBenchmark(dir: string): void {
+  const task = path.join(dir, 'tasks', 'write-hello');
+  mkdirSync(path.join(task, 'evaluator', 'reference'), { recursive: true });
+  mkdirSync(path.join(task, 'inputs'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'benchmark.yaml'),
+    'schema: assay.benchmark/v1\nid: finish\ntitle: One task\nversion: 1.0.0\ntasks: [write-hello]\n',
+  );
+  writeFileSync(
+    path.join(task, 'task.yaml'),
+    "schema: assay.task/v1\nid: write-hello\ntitle: Write one file\ndomain: business\nrequest: 'Write hello.'\n" +
+      'outputs:\n  - { path: hello.txt, format: txt, description: the file }\nformatRequired: false\n',
+  );
+  writeFileSync(
+    path.join(task, 'evaluator', 'rubric.yaml'),
+    'schema: assay.rubric/v1\nitems:\n  - id: says-hello\n    text: outputs/hello.txt says hello.\n' +
+      '    importance: core\n    dimension: structure-completeness\n' +
+      '    check: { kind: text-contains, file: hello.txt, text: hello }\n',
+  );
+  writeFileSync(path.join(task, 'evaluator', 'reference', 'hello.txt'), 'hello\n');
+}
+
+/** Evidence for plain text only: the view is the folder, a text-contains check reads the file. */
+const textEvidence: EvidenceTools = {
+  detectFormat: async () => 'txt',
+  buildView: async (dir) => dir,
+  evaluateCheck: (check, view) => {
+    if (check.kind !== 'text-contains') throw new Error(`unexpected check ${check.kind}`);
+    const text = readFileSync(path.join(view as string, check.file), 'utf8');
+    const found = text.includes(check.text);
+    return { status: found ? 'satisfied' : 'not-satisfied', reason: found ? 'found' : 'absent', evidence: [] };
+  },
+};
+
+describe.skipIf(!root)('finishTrial', () => {
+  it('records once, releases the volume, and a retry after the release returns that record', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-finish-'));
+    writeBenchmark(path.join(dir, 'bench'));
+    const trial: TrialInput = {
+      jobId: 'finish',
+      resultsDir: path.join(dir, 'results'),
+      benchmark: { id: 'finish', version: '1.0.0', root: path.join(dir, 'bench') },
+      system: { id: 'sys', harness: 'nop', settings: {} },
+      trial: 1,
+      taskId: 'write-hello',
+      limits: limitsSchema.parse({ agentSeconds: 60, setupSeconds: 60, verifierSeconds: 60 }),
+      resources: resourcesSchema.parse({ storageGiB: 0.0625 }),
+      judge: judgeSetupSchema.parse({}),
+      heartbeatSeconds: 30,
+    };
+    const acts = createTrialActivities({
+      docker: {} as Docker,
+      evidence: textEvidence,
+      images: { scriptedAgent: 'unused' },
+    });
+    const env = new MockActivityEnvironment({ workflowExecution: { workflowId: 'finish-wf', runId: 'r1' } });
+    const since = new Date(Date.now() - 1000).toISOString();
+    const workspace = await env.run(acts.prepareWorkspace, trial, { key: 'r1:0' });
+    const { workDir } = trialPaths(trial);
+    expect(isMountPoint(workDir)).toBe(true);
+    writeFileSync(path.join(workspace.workspace, 'outputs', 'hello.txt'), 'hello\n');
+    const at = new Date().toISOString();
+    const run = { exitCode: 0, timedOut: false, reason: null, startedAt: at, endedAt: at, durationSeconds: 1 };
+    const args = { trial, workspace, run: { ...run, containerAttempts: 1, usage: null }, since };
+
+    const first = await env.run(acts.finishTrial, args);
+    expect(first.deliverables.map((d) => d.path)).toEqual(['hello.txt']);
+    expect(first.score.value).toBe(100);
+    expect(isMountPoint(workDir)).toBe(false);
+
+    const retried = await env.run(acts.finishTrial, args);
+    expect(retried).toEqual(first);
+    const stored = JSON.parse(
+      readFileSync(path.join(trial.resultsDir, 'trials/sys/write-hello/1/record.json'), 'utf8'),
+    );
+    expect(stored.recordedAt).toBe(first.recordedAt);
+    expect(await env.run(acts.findTrialRecord, { trial, since })).toEqual(first);
+    // A record from before this run (an archived run's) is not this run's.
+    expect(await env.run(acts.findTrialRecord, { trial, since: new Date(Date.now() + 60_000).toISOString() })).toBe(
+      null,
+    );
+  }, 60_000);
+});
