@@ -1,6 +1,6 @@
 // finishTrial, the real activity on a real capped work volume (needs root, as the worker does): it
 // collects, evaluates and records, then releases the volume; a retry after that release (a worker
-// lost before the completion reached the server) returns the record it wrote instead of collecting
+// lost before the completion reached the server) returns the record it wrote (same agent run) instead of collecting
 // again from the released, empty workspace.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -70,14 +70,13 @@ describe.skipIf(!root)('finishTrial', () => {
       images: { scriptedAgent: 'unused' },
     });
     const env = new MockActivityEnvironment({ workflowExecution: { workflowId: 'finish-wf', runId: 'r1' } });
-    const since = new Date(Date.now() - 1000).toISOString();
     const workspace = await env.run(acts.prepareWorkspace, trial, { key: 'r1:0' });
     const { workDir } = trialPaths(trial);
     expect(isMountPoint(workDir)).toBe(true);
     writeFileSync(path.join(workspace.workspace, 'outputs', 'hello.txt'), 'hello\n');
     const at = new Date().toISOString();
     const run = { exitCode: 0, timedOut: false, reason: null, startedAt: at, endedAt: at, durationSeconds: 1 };
-    const args = { trial, workspace, run: { ...run, containerAttempts: 1, usage: null }, since };
+    const args = { trial, workspace, run: { ...run, containerAttempts: 1, usage: null } };
 
     const first = await env.run(acts.finishTrial, args);
     expect(first.deliverables.map((d) => d.path)).toEqual(['hello.txt']);
@@ -90,10 +89,9 @@ describe.skipIf(!root)('finishTrial', () => {
       readFileSync(path.join(trial.resultsDir, 'trials/sys/write-hello/1/record.json'), 'utf8'),
     );
     expect(stored.recordedAt).toBe(first.recordedAt);
-    expect(await env.run(acts.findTrialRecord, { trial, since })).toEqual(first);
-    // A record from before this run (an archived run's) is not this run's.
-    expect(await env.run(acts.findTrialRecord, { trial, since: new Date(Date.now() + 60_000).toISOString() })).toBe(
-      null,
-    );
+    expect(await env.run(acts.findTrialRecord, { trial, run: args.run })).toEqual(first);
+    // Another agent run's record (an earlier run's, archived or not) is not this attempt's.
+    const other = { ...args.run, startedAt: new Date(Date.now() - 60_000).toISOString() };
+    expect(await env.run(acts.findTrialRecord, { trial, run: other })).toBe(null);
   }, 60_000);
 });
