@@ -20,7 +20,7 @@ import {
   setConcurrencyUpdate,
   throttledSignal,
 } from '@assay/workflows/definitions';
-import { Gate, agentRun, jobInput, trialStubs } from './support/stub-activities.js';
+import { Gate, agentRun, jobInput, trialStubs, withFinishTrial } from './support/stub-activities.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,7 +73,7 @@ async function recordSteeredJob(workflowBundle: WorkflowBundle, jobId: string): 
     namespace: env.namespace ?? 'default',
     taskQueue,
     workflowBundle,
-    activities: stubs,
+    activities: withFinishTrial(stubs),
   });
   const input = jobInput({
     jobId,
