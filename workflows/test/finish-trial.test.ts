@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { createTrialActivities, isMountPoint, trialPaths, type EvidenceTools } from '@assay/activities';
+import { createTrialActivities, isMountPoint, trialPaths, type AgentRun, type EvidenceTools } from '@assay/activities';
 import { judgeSetupSchema, limitsSchema, resourcesSchema, type TrialInput } from '@assay/core';
 
 const root = process.getuid?.() === 0;
@@ -70,28 +70,30 @@ describe.skipIf(!root)('finishTrial', () => {
       images: { scriptedAgent: 'unused' },
     });
     const env = new MockActivityEnvironment({ workflowExecution: { workflowId: 'finish-wf', runId: 'r1' } });
-    const workspace = await env.run(acts.prepareWorkspace, trial, { key: 'r1:0' });
+    // env.run cannot infer a result type from its function: say it here.
+    const inActivity = <R>(fn: () => Promise<R>) => env.run(fn) as Promise<R>;
+    const workspace = await inActivity(() => acts.prepareWorkspace(trial, { key: 'r1:0' }));
     const { workDir } = trialPaths(trial);
     expect(isMountPoint(workDir)).toBe(true);
     writeFileSync(path.join(workspace.workspace, 'outputs', 'hello.txt'), 'hello\n');
     const at = new Date().toISOString();
     const run = { exitCode: 0, timedOut: false, reason: null, startedAt: at, endedAt: at, durationSeconds: 1 };
-    const args = { trial, workspace, run: { ...run, containerAttempts: 1, usage: null } };
+    const args = { trial, workspace, run: { ...run, containerAttempts: 1, usage: null } as AgentRun };
 
-    const first = await env.run(acts.finishTrial, args);
+    const first = await inActivity(() => acts.finishTrial(args));
     expect(first.deliverables.map((d) => d.path)).toEqual(['hello.txt']);
     expect(first.score.value).toBe(100);
     expect(isMountPoint(workDir)).toBe(false);
 
-    const retried = await env.run(acts.finishTrial, args);
+    const retried = await inActivity(() => acts.finishTrial(args));
     expect(retried).toEqual(first);
     const stored = JSON.parse(
       readFileSync(path.join(trial.resultsDir, 'trials/sys/write-hello/1/record.json'), 'utf8'),
     );
     expect(stored.recordedAt).toBe(first.recordedAt);
-    expect(await env.run(acts.findTrialRecord, { trial, run: args.run })).toEqual(first);
+    expect(await inActivity(() => acts.findTrialRecord({ trial, run: args.run }))).toEqual(first);
     // Another agent run's record (an earlier run's, archived or not) is not this attempt's.
     const other = { ...args.run, startedAt: new Date(Date.now() - 60_000).toISOString() };
-    expect(await env.run(acts.findTrialRecord, { trial, run: other })).toBe(null);
+    expect(await inActivity(() => acts.findTrialRecord({ trial, run: other }))).toBe(null);
   }, 60_000);
 });
