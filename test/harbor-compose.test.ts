@@ -5,6 +5,7 @@
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
+import { watchCreates } from './support/docker-events.js';
 import { readTrials } from './support/records.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 
@@ -18,25 +19,6 @@ async function leftOf(jobId: string): Promise<string[]> {
   const containers = await docker.listContainers({ all: true, filters });
   const networks = await docker.listNetworks({ filters });
   return [...containers.map((c) => `container ${c.Names[0] ?? c.Id}`), ...networks.map((n) => `network ${n.Name}`)];
-}
-
-/** Docker's container `create` events of the job from now on, as `role name`. */
-async function watchCreates(jobId: string): Promise<{ seen: () => string[]; stop: () => void }> {
-  const stream = (await docker.getEvents({
-    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
-  })) as NodeJS.ReadableStream & { destroy?: () => void };
-  const seen: string[] = [];
-  let buf = '';
-  stream.on('data', (d: Buffer) => {
-    buf += d.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop() ?? '';
-    for (const l of lines.filter((x) => x.trim())) {
-      const a = (JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes;
-      seen.push(`${a['assay.role'] ?? '?'} ${a.name ?? '?'}`);
-    }
-  });
-  return { seen: () => [...seen], stop: () => stream.destroy?.() };
 }
 
 const sidecarsOf = (jobId: string) =>
@@ -76,7 +58,7 @@ describe('Harbor tasks with a compose file', () => {
       trials: 1,
       systems: [{ id: 'oracle', harness: 'oracle' }],
     });
-    const creates = await watchCreates(jobId);
+    const creates = await watchCreates(docker, jobId);
     const worker = () => collectOutput(spawnCli(['worker'], server().address));
     let w = worker();
     const submit = collectOutput(

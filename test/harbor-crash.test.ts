@@ -7,31 +7,13 @@ import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { containerNameFor } from '@assay/activities';
 import { trialKey, trialWorkflowId } from '@assay/core';
+import { watchCreates } from './support/docker-events.js';
 import { readTrials } from './support/records.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 
 const docker = new Docker();
 const server = useTestServer();
 const SLOW = path.join(ROOT, 'test/fixtures/harbor/slow');
-
-/** Docker's container `create` events of the job from now on, as `role name`. */
-async function watchCreates(jobId: string): Promise<{ seen: () => string[]; stop: () => void }> {
-  const stream = (await docker.getEvents({
-    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
-  })) as NodeJS.ReadableStream & { destroy?: () => void };
-  const seen: string[] = [];
-  let buf = '';
-  stream.on('data', (d: Buffer) => {
-    buf += d.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop() ?? '';
-    for (const l of lines.filter((x) => x.trim())) {
-      const a = (JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes;
-      seen.push(`${a['assay.role'] ?? '?'} ${a.name ?? '?'}`);
-    }
-  });
-  return { seen: () => [...seen], stop: () => stream.destroy?.() };
-}
 
 function killHard(w: { pid: number | undefined }): void {
   if (!w.pid) throw new Error('worker pid unknown');
@@ -60,7 +42,7 @@ describe('Harbor trial crash recovery', () => {
       trials: 1,
       systems: [{ id: 'oracle', harness: 'oracle' }],
     });
-    const creates = await watchCreates(jobId);
+    const creates = await watchCreates(docker, jobId);
     const worker = () => collectOutput(spawnCli(['worker'], server().address));
     let w = worker();
     const workers = [w];

@@ -7,31 +7,15 @@ import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { containerNameFor } from '@assay/activities';
 import { trialKey, trialWorkflowId, type TrialRecord } from '@assay/core';
+import { watchCreates, type CreatedAttributes } from './support/docker-events.js';
 import { readTrials } from './support/records.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 
 const docker = new Docker();
 const server = useTestServer();
 const SLOW = path.join(ROOT, 'test/fixtures/harbor/steps-slow');
-
-/** Docker's container `create` events of the job from now on, as `role step name`. */
-async function watchCreates(jobId: string): Promise<{ seen: () => string[]; stop: () => void }> {
-  const stream = (await docker.getEvents({
-    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create'] },
-  })) as NodeJS.ReadableStream & { destroy?: () => void };
-  const seen: string[] = [];
-  let buf = '';
-  stream.on('data', (d: Buffer) => {
-    buf += d.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop() ?? '';
-    for (const l of lines.filter((x) => x.trim())) {
-      const a = (JSON.parse(l) as { Actor: { Attributes: Record<string, string> } }).Actor.Attributes;
-      seen.push(`${a['assay.role'] ?? '?'} ${a['assay.step'] ?? '?'} ${a.name ?? '?'}`);
-    }
-  });
-  return { seen: () => [...seen], stop: () => stream.destroy?.() };
-}
+/** `role step name`: which step made each container. */
+const describeStep = (a: CreatedAttributes) => `${a['assay.role'] ?? '?'} ${a['assay.step'] ?? '?'} ${a.name ?? '?'}`;
 
 /** Wait until step `step`'s container in this role runs; its id. */
 const running = (jobId: string, role: string, step: string) =>
@@ -63,7 +47,7 @@ async function runJob(jobId: string, disturb: (killWorker: () => void) => Promis
     trials: 1,
     systems: [{ id: 'oracle', harness: 'oracle' }],
   });
-  const creates = await watchCreates(jobId);
+  const creates = await watchCreates(docker, jobId, describeStep);
   const worker = () => collectOutput(spawnCli(['worker'], server().address));
   const workers = [worker()];
   const submit = collectOutput(
