@@ -293,6 +293,10 @@ describe('job control', () => {
     const progress = await handle.result();
     expect(progress.control?.budget).toMatchObject({ agentHours: 1 });
     expect(await readTrials(results)).toHaveLength(3);
+    // A finished job's last control state is history: status says it ended, not "running".
+    const ended = await cli(['status', file]);
+    expect(ended).toMatch(/: completed; ran at concurrency \d+\nspent \$0\.00, 0 tokens/);
+    expect(ended).not.toContain('; concurrency');
     const ids = creates.workflowIds();
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(3);

@@ -41,6 +41,11 @@ export const messages = {
       ? `\nspend ${spendText(c.spend)}; projected to the end of the job ${spendText(c.projected)}` +
         (c.budget ? `; budget ${budgetText(c.budget)}` : '')
       : ''),
+  /** A job that is no longer running: its last control state is history, not what it is doing. */
+  controlEnded: (jobId: string, status: string, c: JobControl) =>
+    `job ${jobId}: ${status}; ran at concurrency ${c.concurrency}` +
+    (c.state !== 'running' ? ` (last control state: ${c.state}${c.reason ? `, ${c.reason}` : ''})` : '') +
+    (c.spend ? `\nspent ${spendText(c.spend)}` + (c.budget ? `; budget ${budgetText(c.budget)}` : '') : ''),
   badRetry: (kind: string, kinds: readonly string[]) =>
     `--retry takes a comma-separated list of ${kinds.join(', ')}, got "${kind}"`,
   badGrace: (value: string) => `--grace must be a number of seconds (0 or more), got "${value}"`,

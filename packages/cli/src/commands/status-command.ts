@@ -68,7 +68,12 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     for (const f of stuck) console.log(`error: ${describeTaskFailure(f)}`);
   }
   const control = (workflow?.progress as JobProgress | null | undefined)?.control;
-  if (control) console.log(messages.controlApplied(job.spec.id, control));
+  if (control && workflow)
+    console.log(
+      workflow.status === 'RUNNING'
+        ? messages.controlApplied(job.spec.id, control)
+        : messages.controlEnded(job.spec.id, workflow.status.toLowerCase(), control),
+    );
   for (const e of (workflow?.progress as JobProgress | null | undefined)?.endpoints ?? [])
     console.log(`back-pressure: ${describeEndpoint(e)}`);
   if (summary.length > 0) console.log(renderSummaryTable(summary));
