@@ -68,12 +68,19 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     workspace: PreparedWorkspace;
     deliverables: DeliverableEntry[];
     step?: number;
+    /** A Harbor trial's agent run (finishTrial), or its key after a move: the verifier checks that run's snapshot. */
+    run?: AgentRun;
+    containerKey?: string;
   }): Promise<Evaluation> => {
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
     const task = taskOf(args.trial);
     if (harbor.isHarborTask(task)) {
       const run = { trial: args.trial, task, workflowId: workflowIdNow(), server: deps.temporalServer };
-      const on = { ...run, workRoot: host.workRoot };
+      const agent = {
+        ...(args.run ? { run: args.run } : {}),
+        ...(args.containerKey ? { containerKey: args.containerKey } : {}),
+      };
+      const on = { ...run, workRoot: host.workRoot, ...agent };
       return args.step === undefined
         ? harbor.evaluateHarborTrial(deps.docker, on)
         : harbor.evaluateHarborStep(deps.docker, on, args.step);
@@ -108,7 +115,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
   /** Drop what the trial held on this host: a Harbor trial's snapshot image, the work volume. */
   const release = async (trial: TrialInput): Promise<void> => {
     const task = taskOf(trial);
-    if (harbor.isHarborTask(task)) await harbor.removeHarborSnapshot(deps.docker, task, workflowIdNow());
+    if (harbor.isHarborTask(task)) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
     await unmountWorkVolumeAsync(pathsOf(trial).workDir);
   };
 
@@ -129,7 +136,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier, ...(steps ? { steps } : {}) })
       : assembled;
     await writeTrialRecord(store, record);
-    if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, task, workflowIdNow());
+    if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
     await unmountWorkVolumeAsync(pathsOf(args.trial).workDir);
     return record;
   };
@@ -224,6 +231,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       deliverables: DeliverableEntry[];
       /** A multi-step Harbor task's step (1-based): its verifier. */
       step?: number;
+      /** A Harbor trial that moved host: the key its agent ran under. */
+      containerKey?: string;
     }): Promise<Evaluation> {
       return withHeartbeat('evaluating', () => evaluate(args));
     },

@@ -30,7 +30,8 @@ export async function runHarborSteps(
   workspace: PreparedWorkspace,
   plan: HarborStepsPlan,
   host: StepActivities,
-  ctx: { workflowId: string; setStage: (stage: string) => void },
+  /** containerKey: set once the trial has moved host, so every step runs again there instead of reusing the lost host's. */
+  ctx: { workflowId: string; containerKey?: string; setStage: (stage: string) => void },
 ): Promise<{ run: AgentRun; deliverables: Result<'collectDeliverables'>; evaluation: Result<'evaluateTrial'> }> {
   const runs: AgentRun[] = [];
   const steps: HarborStepRecord[] = [];
@@ -39,9 +40,10 @@ export async function runHarborSteps(
   for (const [i, step] of plan.steps.entries()) {
     const index = i + 1;
     ctx.setStage(`step ${index}/${plan.steps.length} ${step.name}: agent`);
-    const run = await host.agent.runAgent({ trial: input, workspace, workflowId: ctx.workflowId, step: index });
+    const key = ctx.containerKey ? { containerKey: ctx.containerKey } : {};
+    const run = await host.agent.runAgent({ trial: input, workspace, workflowId: ctx.workflowId, step: index, ...key });
     ctx.setStage(`step ${index}/${plan.steps.length} ${step.name}: verifier`);
-    last = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables: [], step: index });
+    last = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables: [], step: index, ...key });
     const verifier = last.verifier;
     if (!verifier) throw new Error(`step ${step.name}: the verifier returned no run`);
     runs.push(run);

@@ -176,11 +176,11 @@ async function attemptOnHost(
   try {
     setStage(stage);
     // A multi-step Harbor task runs its steps in order (harbor-steps.ts); earlier histories never had one.
-    if (workspace.harborSteps && patched(HARBOR_STEPS_PATCH))
-      return {
-        workspace,
-        ...(await runHarborSteps(input, workspace, workspace.harborSteps, host, { workflowId, setStage })),
-      };
+    if (workspace.harborSteps && patched(HARBOR_STEPS_PATCH)) {
+      const containerKey = moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {};
+      const ctx = { workflowId, setStage, ...containerKey };
+      return { workspace, ...(await runHarborSteps(input, workspace, workspace.harborSteps, host, ctx)) };
+    }
     const run = await host.agent.runAgent({
       trial: input,
       workspace,

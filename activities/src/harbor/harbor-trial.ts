@@ -20,11 +20,11 @@ import type { NotifyThrottled } from '../forward-throttles.js';
 import type { AgentRun } from '../run-harness.js';
 import type { Evaluation } from '../task-evaluation.js';
 import { trialPaths } from '../trial-paths.js';
-import { serverLabels, type TemporalServerRef } from '../run-agent-container.js';
+import { LABEL_WORKFLOW, serverLabels, type TemporalServerRef } from '../run-agent-container.js';
 import { harborSettings } from './harbor-settings.js';
-import { harborTaskForStep, snapshotsOf, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
+import { harborTaskForStep, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
 import { removeSidecars } from './harbor-sidecars.js';
-import { runHarborAgent } from './run-harbor-agent.js';
+import { SNAPSHOT_REPO, harborRunKey, runHarborAgent } from './run-harbor-agent.js';
 import { runHarborVerifier } from './run-harbor-verifier.js';
 
 export type HarborLoadedTask = LoadedTask & { harbor: HarborTask };
@@ -56,9 +56,11 @@ interface HarborRunArgs {
   workRoot?: string;
   /** The agent's throttled model answers go to the trial's job (back-pressure). */
   notifyThrottled?: NotifyThrottled;
+  /** Set once the trial has moved host: this attempt's containers, snapshots and results are its own. */
+  containerKey?: string;
 }
 
-const runArgs = ({ trial, task, workflowId, workRoot }: HarborRunArgs) => {
+const runArgs = ({ trial, task, workflowId, workRoot, containerKey }: HarborRunArgs) => {
   const p = trialPaths(trial, workRoot);
   const store = openResultsStore(trial.resultsDir);
   const resultKey = trialDirKey(trial.system.id, trial.taskId, trial.trial);
@@ -72,6 +74,7 @@ const runArgs = ({ trial, task, workflowId, workRoot }: HarborRunArgs) => {
     scratchDir: p.dir,
     workDir: p.workDir,
     instructionDir: p.instructionDir,
+    ...(containerKey ? { containerKey } : {}),
   };
 };
 
@@ -89,7 +92,7 @@ function stepArgs(args: HarborRunArgs, index: number) {
     scratchDir: path.join(base.scratchDir, 'steps', step.name),
     instructionDir,
     step,
-    runId: stepRunId(args.workflowId, index),
+    runId: stepRunId(harborRunKey(args), index),
   };
 }
 
@@ -115,14 +118,15 @@ export function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: n
   return runHarborAgent(docker, {
     ...rest,
     labels: { ...labelsOf(args.trial, 'agent', args.server), 'assay.step': step.name },
-    step: { runId, baseImage: stepBaseImage(args.workflowId, index) },
+    step: { runId, baseImage: stepBaseImage(harborRunKey(args), index) },
     ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
 }
 
 /** Step `index`'s verifier on that step's snapshot, with tests/ and the step's own tests. */
-export async function evaluateHarborStep(docker: Docker, args: HarborRunArgs, index: number): Promise<Evaluation> {
-  const { step, runId, ...rest } = stepArgs(args, index);
+export async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: number): Promise<Evaluation> {
+  const on = await withAgentKey(args, `steps/${stepOf(args.task.harbor, index).name}`);
+  const { step, runId, ...rest } = stepArgs(on, index);
   const verifier = await runHarborVerifier(docker, {
     ...rest,
     labels: { ...labelsOf(args.trial, 'verifier', args.server), 'assay.step': step.name },
@@ -131,10 +135,28 @@ export async function evaluateHarborStep(docker: Docker, args: HarborRunArgs, in
   return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
 }
 
+/** The verifier's caller says which agent run it verifies (its key), or passes that run, or neither. */
+type VerifierRunArgs = HarborRunArgs & { run?: AgentRun };
+
+/**
+ * The key of the agent run the verifier checks: as given, else the run's, else (a caller that passes neither,
+ * as the workflows before finishTrial do) that of the agent result this attempt wrote just before.
+ */
+async function withAgentKey(args: VerifierRunArgs, stepDir: string | null): Promise<HarborRunArgs> {
+  const { run, containerKey, ...rest } = args;
+  let key = containerKey ?? run?.containerKey;
+  if (containerKey === undefined && run === undefined) {
+    const { store, resultKey } = runArgs(rest);
+    const agentResult = `${resultKey}/${stepDir === null ? '' : `${stepDir}/`}agent-result.json`;
+    key = ((await store.getJson(agentResult)) as AgentRun | null)?.containerKey;
+  }
+  return { ...rest, ...(key ? { containerKey: key } : {}) };
+}
+
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
-export async function evaluateHarborTrial(docker: Docker, args: HarborRunArgs): Promise<Evaluation> {
+export async function evaluateHarborTrial(docker: Docker, args: VerifierRunArgs): Promise<Evaluation> {
   const verifier = await runHarborVerifier(docker, {
-    ...runArgs(args),
+    ...runArgs(await withAgentKey(args, null)),
     labels: labelsOf(args.trial, 'verifier', args.server),
   });
   return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
@@ -174,11 +196,15 @@ function multiStepOf(task: HarborTask, steps: HarborStepRecord[] | undefined): P
 
 /**
  * Snapshot images are the verifier's (and the next step's) input only, and the sidecars serve the agent and
- * verifier only: once the record is written they go.
+ * verifier only: once the record is written they go. Found by the workflow's label (a snapshot keeps its
+ * container's), so every attempt's go: one taken before a move has another name.
  */
-export async function removeHarborSnapshot(docker: Docker, task: HarborLoadedTask, workflowId: string): Promise<void> {
+export async function removeHarborSnapshot(docker: Docker, workflowId: string): Promise<void> {
   await removeSidecars(docker, workflowId);
-  for (const image of snapshotsOf(task.harbor, workflowId))
+  const images = await docker.listImages({
+    filters: { label: [`${LABEL_WORKFLOW}=${workflowId}`], reference: [SNAPSHOT_REPO] },
+  });
+  for (const image of images.flatMap((i) => i.RepoTags ?? []))
     await docker
       .getImage(image)
       .remove({ force: true })

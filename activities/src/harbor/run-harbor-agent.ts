@@ -15,7 +15,7 @@ import {
   removeContainer,
   type AgentContainerResult,
 } from '../run-agent-container.js';
-import { agentEndReason, type AgentRun } from '../run-harness.js';
+import { agentEndReason, isThisAttempt, type AgentRun } from '../run-harness.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
 import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
 import { containerExists, runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
@@ -46,7 +46,16 @@ export interface HarborAgentArgs {
   notifyThrottled?: NotifyThrottled;
   /** A step of a multi-step task: its own container and snapshot, started from the previous step's snapshot. */
   step?: { runId: string; baseImage: string | null };
+  /**
+   * Set once the trial has moved host (`<workflowId>:move-N`): names this attempt's containers and snapshots,
+   * and tells its results from those the lost host left in the store.
+   */
+  containerKey?: string;
 }
+
+/** What names an attempt's containers and snapshots: the workflow id, or its key after a move. */
+export const harborRunKey = (args: { workflowId: string; containerKey?: string }): string =>
+  args.containerKey ?? args.workflowId;
 
 /** A step's agent result: whether its container was started again (gone, no result) from the last checkpoint. */
 export type HarborStepAgentRun = AgentRun & { restarted: boolean };
@@ -67,8 +76,12 @@ export function harborThrottleForwarder(
 
 export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
   const resultKey = `${args.resultKey}/agent-result.json`;
-  const runId = args.step?.runId ?? args.workflowId;
-  const done = async (): Promise<AgentRun | null> => (await args.store.getJson(resultKey)) as AgentRun | null;
+  const runId = args.step?.runId ?? harborRunKey(args);
+  // A result the lost host wrote before a move is not this attempt's: its container and snapshot were there.
+  const done = async (): Promise<AgentRun | null> => {
+    const run = (await args.store.getJson(resultKey)) as AgentRun | null;
+    return run && isThisAttempt(run, args.containerKey) ? run : null;
+  };
   const earlier = await done();
   if (earlier) {
     await removeContainer(docker, runId); // left behind when a worker died just after the result
@@ -92,7 +105,10 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
   // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
   const network = harbor.compose
-    ? { network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s)), aliases: ['main'] }
+    ? {
+        network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s, runId)),
+        aliases: ['main'],
+      }
     : { network: plan.network };
   const spec = agentSpecOf(args, plan, s, network, runId);
   const throttles = harborThrottleForwarder(args, plan);
@@ -117,6 +133,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const run: AgentRun | HarborStepAgentRun = {
     ...agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null),
     ...(restarted === null ? {} : { restarted }),
+    ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
@@ -131,9 +148,12 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
  */
 async function noteStepStart(docker: Docker, args: HarborAgentArgs, runId: string): Promise<boolean> {
   const key = `${args.resultKey}/agent-started.json`;
-  const before = (await args.store.getJson(key)) as { starts: number } | null;
+  const noted = (await args.store.getJson(key)) as { starts: number; containerKey?: string } | null;
+  // Starts noted before a move were the lost host's: the moved trial starts its steps afresh, not again.
+  const before = noted && (noted.containerKey ?? null) === (args.containerKey ?? null) ? noted : null;
   if (await containerExists(docker, runId)) return (before?.starts ?? 1) > 1;
-  await args.store.putJson(key, { starts: (before?.starts ?? 0) + 1 });
+  const containerKey = args.containerKey ? { containerKey: args.containerKey } : {};
+  await args.store.putJson(key, { starts: (before?.starts ?? 0) + 1, ...containerKey });
   return before !== null;
 }
 
@@ -200,8 +220,14 @@ async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<
  * A new agent run gets new sidecars (a cancelled run's would hold its state); a running agent's (a retried
  * activity re-attaching after a worker died) are kept as they are.
  */
-async function freshSidecarsUnlessRunning(docker: Docker, args: HarborAgentArgs, s: HarborSettings): Promise<string> {
-  if (!(await containerExists(docker, args.workflowId))) await removeSidecars(docker, args.workflowId);
+async function freshSidecarsUnlessRunning(
+  docker: Docker,
+  args: HarborAgentArgs,
+  s: HarborSettings,
+  runId: string,
+): Promise<string> {
+  // By this attempt's container: after a move, sidecars the lost host left on this engine held its agent's state.
+  if (!(await containerExists(docker, runId))) await removeSidecars(docker, args.workflowId);
   return ensureTrialSidecars(docker, args, s);
 }
 

@@ -10,7 +10,7 @@ import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
 import { isRemoteLocation, listRegularFiles, type ResultsStore } from '@assay/results';
 import { runHarborContainer } from './harbor-container.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
-import { ensureTrialSidecars, snapshotImageOf } from './run-harbor-agent.js';
+import { ensureTrialSidecars, harborRunKey, snapshotImageOf } from './run-harbor-agent.js';
 
 export interface HarborVerifierArgs {
   trial: TrialInput;
@@ -25,7 +25,12 @@ export interface HarborVerifierArgs {
   labels: Record<string, string>;
   /** A step of a multi-step task: the verifier runs on that step's snapshot with the step's tests. */
   step?: { runId: string; testsDirs: string[] };
+  /** The agent run's key after a move (see HarborAgentArgs): its snapshot, and a result of this attempt only. */
+  containerKey?: string;
 }
+
+/** The verifier's result as stored: with the key of the attempt it verified (a lost host's is not this one's). */
+type StoredVerifierRun = HarborVerifierRun & { containerKey?: string };
 
 // `set -o pipefail`: the test script's exit code, not tee's; the output is kept as Harbor keeps it.
 const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/verifier/test-stdout.txt';
@@ -33,9 +38,13 @@ const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/veri
 export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerifierRun> {
   const verifierDir = path.join(args.scratchDir, 'verifier');
   const resultKey = `${args.resultKey}/verifier/result.json`;
-  const done = async (): Promise<HarborVerifierRun | null> =>
-    (await args.store.getJson(resultKey)) as HarborVerifierRun | null;
-  const snapshotOf = args.step?.runId ?? args.workflowId;
+  const done = async (): Promise<HarborVerifierRun | null> => {
+    const stored = (await args.store.getJson(resultKey)) as StoredVerifierRun | null;
+    if (!stored || (stored.containerKey ?? null) !== (args.containerKey ?? null)) return null;
+    const { containerKey: _key, ...run } = stored;
+    return run;
+  };
+  const snapshotOf = args.step?.runId ?? harborRunKey(args);
   const runId = `${snapshotOf}:verifier`;
   const earlier = await done();
   if (earlier) {
@@ -93,7 +102,7 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   if (result.timedOut)
     run.reason = `verifier exceeded its ${s.verifierSeconds} s limit; ${run.reason ?? 'reward as written'}`;
   await keepVerifierFiles(args, verifierDir);
-  await args.store.putJson(resultKey, run);
+  await args.store.putJson(resultKey, { ...run, ...(args.containerKey ? { containerKey: args.containerKey } : {}) });
   await removeContainer(docker, runId);
   return run;
 }
