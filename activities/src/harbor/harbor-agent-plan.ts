@@ -2,7 +2,9 @@
 // `nop`, or a model CLI planned as run-harness plans it for assay's own tasks (the adapter's command, its
 // session folder at /session, a route on the worker's key-injecting proxy, usage read afterwards), on the
 // CLI's image layered on the task's image, in the task's working directory with instruction.md at /assay.
-import { chmodSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+// Unlike on assay's own tasks, the CLI keeps the task's network (none, the job's, or a compose task's trial
+// network) and reaches its proxy route through the relay (@assay/harnesses proxy-relay.ts), not the host's.
+import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarborTask } from '@assay/benchmark';
@@ -75,6 +77,7 @@ function planScripted(args: HarborPlanArgs, harness: 'oracle' | 'nop'): HarborAg
       // A copy, so the task's own files are never written to (solve.sh may write beside itself).
       rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
       mkdirSync(agentLogs, { recursive: true });
+      chmodSync(agentLogs, 0o777); // the agent's user need not be root (the task image's USER, [agent].user)
       if (harness === 'oracle') cpSync(harbor.solutionDir, solution, { recursive: true });
     },
   };
@@ -108,9 +111,10 @@ async function planModelCli(
     stateFile,
     limits: { maxSteps: args.trial.limits.maxSteps, agentSeconds: args.settings.agentSeconds },
     image: image.tag,
+    relay: true,
   });
-  // A non-root agent user must be able to write its HOME (/session).
-  chmodSync(sessionDir, 0o777);
+  // A non-root agent user must be able to write its HOME (/session) and the config seeded into it.
+  openToAnyUser(sessionDir);
   const agentLogs = path.join(args.workDir, 'harbor', 'agent-logs');
   // The CLI's own variables (HOME=/session, its config dir, the dummy key) go through `env` in the command,
   // not the container's Env: a snapshot keeps its container's Env, and the verifier must not inherit them.
@@ -127,13 +131,31 @@ async function planModelCli(
     binds: [`${agentLogs}:/logs/agent`, `${args.instructionDir}:/assay:ro`, ...planned.plan.binds],
     user: harbor.config.agent.user ?? image.imageUser,
     workdir: image.workdir,
-    // Model CLIs reach the worker's proxy on the host's loopback, as on assay's own tasks.
-    network: planned.plan.network ?? args.settings.agentNetwork,
+    // The task's own network (a compose task's: the trial's): the proxy is reached through the relay's socket.
+    network: args.settings.agentNetwork,
     fresh: () => {
       rmSync(path.join(args.workDir, 'harbor'), { recursive: true, force: true });
       mkdirSync(agentLogs, { recursive: true });
+      chmodSync(agentLogs, 0o777);
     },
     ...(planned.collect ? { collect: planned.collect } : {}),
     ...(planned.throttled ? { throttled: planned.throttled } : {}),
   };
+}
+
+/** The folder and everything in it writable by any user (the agent's need not be the worker's); per trial. */
+function openToAnyUser(dir: string): void {
+  const chmod = (p: string, mode: number) => {
+    try {
+      chmodSync(p, mode);
+    } catch {
+      // A file the agent made itself (a re-attached run): it is its own already.
+    }
+  };
+  chmod(dir, 0o777);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const p = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) chmod(p, 0o777);
+    else if (entry.isFile()) chmod(p, statSync(p).mode | 0o666);
+  }
 }

@@ -18,6 +18,8 @@ export interface HarnessRunContext extends HarnessContext {
   limits: { maxSteps: number; agentSeconds: number };
   /** A model CLI's image built elsewhere (a Harbor task's: layered on the task's image); default: its own. */
   image?: string;
+  /** Reach the model proxy through the in-container relay, not the host's network (Harbor tasks). */
+  relay?: boolean;
 }
 
 /**

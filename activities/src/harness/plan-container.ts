@@ -48,15 +48,19 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
       harness === 'command'
         ? String(ctx.system.settings.image ?? '')
         : (ctx.image ?? (await ensureHarnessImage({ root: REPO_ROOT, harness })).tag);
+    const proxy = await sharedModelProxy();
     const prepared = prepareHarnessRun({
       system: ctx.system,
       runId: ctx.runId,
       sessionDir: ctx.sessionDir,
       stateFile: ctx.stateFile,
       image,
-      proxy: await sharedModelProxy(),
+      proxy,
       limits: ctx.limits,
+      ...(ctx.relay ? { relay: true } : {}),
     });
+    // Served before the container starts (again by a worker that replaced one: the socket died with it).
+    if (prepared.relaySocket && prepared.routeId) await proxy.serveRoute(prepared.routeId, prepared.relaySocket);
     return { plan: prepared.container, collect: prepared.collect, throttled: prepared.throttled };
   } catch (err) {
     // Misconfiguration (no model, missing key variable, bad URL, bad command template) will not fix itself.

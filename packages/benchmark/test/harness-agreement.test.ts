@@ -33,6 +33,7 @@ const proxy: ModelProxy = {
     outputTokens: 0,
     cachedInputTokens: 0,
   }),
+  serveRoute: async () => undefined,
   close: () => undefined,
   stop: async () => undefined,
 };

@@ -1,5 +1,6 @@
 // The worker's key-injecting reverse proxy. Agent containers get network `host`, the
-// proxy's loopback base URL and a dummy key; the proxy strips whatever credential the
+// proxy's loopback base URL and a dummy key (or, on Harbor tasks, a Unix socket serving their own route
+// alone, which a relay in the container reaches: see proxy-relay.ts); the proxy strips whatever credential the
 // container sent, adds the real key from the worker's environment and forwards to the
 // provider. The real key therefore never enters a container, its env, logs or records.
 // It also reads the token usage of every response it relays: an independent cross-check
@@ -11,6 +12,7 @@ import {
   type OutgoingHttpHeaders,
   type ServerResponse,
 } from 'node:http';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { ModelApi } from './harness-adapter.js';
@@ -43,6 +45,13 @@ export interface ModelProxy {
   /** Register (or refresh, after a worker restart) a route; returns the base URL a container uses. */
   open(id: string, route: ProxyRoute): string;
   usage(id: string): ProxyUsage;
+  /**
+   * Serve route `id` alone on a Unix socket (a container's relay reaches it there, with no network to the
+   * host): any other route asked for on it is unknown. A stale socket file is replaced; serving it again in
+   * this process keeps the listener.
+   */
+  serveRoute(id: string, socketPath: string): Promise<void>;
+  /** Drop the route and its socket. */
   close(id: string): void;
   stop(): Promise<void>;
 }
@@ -99,22 +108,28 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
   const sockets = new Set<Socket>();
   const log = opts.log ?? (() => {});
 
-  const server = createServer((req, res) => {
-    forward(req, res).catch((err: unknown) => {
-      log(messages.proxyUpstreamFailed((err as Error).message));
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: messages.proxyUpstreamFailed((err as Error).message) } }));
+  /** One HTTP server: the TCP one serves every route, a route's Unix socket that route only. */
+  const serverFor = (only?: string) => {
+    const srv = createServer((req, res) => {
+      forward(req, res, only).catch((err: unknown) => {
+        log(messages.proxyUpstreamFailed((err as Error).message));
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: messages.proxyUpstreamFailed((err as Error).message) } }));
+      });
     });
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+    srv.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    return srv;
+  };
+  const server = serverFor();
+  const routeSockets = new Map<string, { server: ReturnType<typeof createServer>; path: string }>();
 
-  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function forward(req: IncomingMessage, res: ServerResponse, only?: string): Promise<void> {
     const match = /^\/r\/([A-Za-z0-9_-]+)(\/.*)?$/.exec(req.url ?? '');
     const id = match?.[1] ?? '';
-    const route = routes.get(id);
+    const route = only === undefined || id === only ? routes.get(id) : undefined;
     if (!match || !route) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: messages.proxyUnknownRoute(req.url?.split('?')[0] ?? '') } }));
@@ -196,15 +211,45 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
       return `http://${host}:${port}/r/${id}`;
     },
     usage: (id) => ({ ...(usage.get(id) ?? emptyUsage()) }),
+    async serveRoute(id, socketPath) {
+      const open = routeSockets.get(id);
+      if (open?.path === socketPath && existsSync(socketPath)) return;
+      closeRouteSocket(id);
+      // A file left by a worker that died: nothing listens on it any more.
+      rmSync(socketPath, { force: true });
+      const srv = serverFor(id);
+      await new Promise<void>((resolve, reject) => {
+        srv.once('error', reject);
+        srv.listen(socketPath, () => {
+          srv.off('error', reject);
+          srv.on('error', (err) => log(messages.proxyUpstreamFailed(err.message)));
+          resolve();
+        });
+      });
+      if (opts.unref) srv.unref();
+      // The agent's user may not be the worker's: anyone who can reach the file may connect (as to 127.0.0.1).
+      chmodSync(socketPath, 0o666);
+      routeSockets.set(id, { server: srv, path: socketPath });
+    },
     close(id) {
       routes.delete(id);
+      closeRouteSocket(id);
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        for (const id of [...routeSockets.keys()]) closeRouteSocket(id);
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
   };
+
+  function closeRouteSocket(id: string): void {
+    const open = routeSockets.get(id);
+    if (!open) return;
+    routeSockets.delete(id);
+    open.server.close();
+    rmSync(open.path, { force: true });
+  }
 }
 
 function upstreamUrl(base: string, rest: string): URL {

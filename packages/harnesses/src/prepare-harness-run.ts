@@ -12,6 +12,7 @@ import { SESSION_DIR, type AdapterContext, type HarnessAdapter, type ModelApi } 
 import { fileSizes } from './json-lines.js';
 import { messages } from './messages.js';
 import type { ModelProxy, ProxyUsage } from './model-proxy.js';
+import { prepareProxyRelay } from './proxy-relay.js';
 import { harnessCommand } from './shell-command.js';
 
 /** Provider endpoints used when a system gives no settings.baseUrl (in core: the job computes endpoints too). */
@@ -51,6 +52,11 @@ export interface PrepareHarnessRunArgs {
    * re-attaches to the running container) still counts usage from the true start of the run.
    */
   stateFile?: string;
+  /**
+   * Reach the proxy through the relay (proxy-relay.ts) instead of the host's network: the container keeps the
+   * caller's network, and the caller serves `relaySocket` (ModelProxy.serveRoute) before starting it.
+   */
+  relay?: boolean;
 }
 
 export interface HarnessRunUsage {
@@ -64,6 +70,8 @@ export interface HarnessRunUsage {
 export interface PreparedHarnessRun {
   container: HarnessContainerSpec;
   routeId: string | null;
+  /** With `relay`: the Unix socket the proxy must serve the route on. */
+  relaySocket?: string;
   /** Read usage after the container ended, and close the proxy route. */
   collect(logs: string): HarnessRunUsage;
   /** Throttled answers (429 / overloaded) on the run's proxy route so far, read while it runs. */
@@ -124,23 +132,27 @@ export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessR
   const adapter = ADAPTERS[args.system.harness];
   const api = (typeof args.system.settings.api === 'string' ? args.system.settings.api : adapter.api) as ModelApi;
   const routeId = routeIdFor(args.runId);
-  const baseUrl = args.proxy.open(routeId, modelRoute(args.system, api, environment));
-  const ctx = adapterContext(args.system, baseUrl, args.limits);
+  const relay = args.relay ? prepareProxyRelay(routeId, args.system.harness) : null;
+  const loopbackUrl = args.proxy.open(routeId, modelRoute(args.system, api, environment));
+  const ctx = adapterContext(args.system, relay?.baseUrl ?? loopbackUrl, args.limits);
   const before = recordedState(args.stateFile) ?? fileSizes(args.sessionDir);
   if (args.stateFile && !fs.existsSync(args.stateFile)) {
     fs.mkdirSync(path.dirname(args.stateFile), { recursive: true });
     fs.writeFileSync(args.stateFile, JSON.stringify({ before }));
   }
   writeSessionFiles(adapter, ctx, args.sessionDir);
+  const cmd = harnessCommand(adapter, ctx);
   return {
     routeId,
+    ...(relay ? { relaySocket: relay.socket } : {}),
     container: {
       image: args.image,
-      cmd: harnessCommand(adapter, ctx),
+      cmd: relay ? relay.wrap(cmd) : cmd,
       env: { HOME: SESSION_DIR, NO_COLOR: '1', ...adapter.env(ctx) },
-      binds: [`${args.sessionDir}:${SESSION_DIR}`],
+      binds: [`${args.sessionDir}:${SESSION_DIR}`, ...(relay ? [relay.bind] : [])],
       readOnlyRoot: false,
-      network: 'host',
+      // Without the relay, the proxy is on the host's loopback.
+      ...(relay ? {} : { network: 'host' as const }),
     },
     throttled: () => args.proxy.usage(routeId).throttled,
     collect(logs) {
@@ -151,6 +163,7 @@ export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessR
         sessionId: safe(() => adapter.sessionId(input)),
       };
       args.proxy.close(routeId);
+      relay?.remove();
       return out;
     },
   };

@@ -8,7 +8,6 @@ import type { LoadedBenchmark } from '../load-benchmark.js';
 import { records, rec, str, type Raw } from '../loose.js';
 import type { YamlFile } from '../yaml-file.js';
 import { harborMessages as m } from './harbor-messages.js';
-import { composeMessages } from './compose-messages.js';
 
 // The npm CLIs: their chain (node22 runtime, then the CLI) layers on any glibc image, a Harbor task's too.
 const HARBOR_HARNESSES = ['oracle', 'nop', 'claude-code', 'codex', 'gemini-cli', 'qwen-code'];
@@ -34,14 +33,6 @@ export function checkHarborJob(
     if (harness !== undefined && !HARBOR_HARNESSES.includes(harness))
       yaml.report(['systems', index, 'harness'], refusalOf(harness));
   }
-  // A model CLI takes the host's network (the proxy is on loopback), so it cannot join a compose task's network.
-  const compose = benchmark.tasks.find((t) => t.harbor?.compose);
-  if (compose)
-    for (const { item, index } of systems) {
-      const harness = str(item.harness);
-      if (harness !== undefined && harness !== 'oracle' && harness !== 'nop' && HARBOR_HARNESSES.includes(harness))
-        yaml.report(['systems', index, 'harness'], composeMessages.mainModelCli(harness, compose.spec.id));
-    }
   const oracle = systems.some(({ item }) => item.harness === 'oracle');
   const network = str(rec(raw.resources)?.network) ?? 'none';
   for (const task of benchmark.tasks) {

@@ -52,6 +52,4 @@ export const composeMessages = {
   capRefused: (key: string) => `"${key}" is refused: a sidecar gets no extra kernel capabilities or devices`,
   phaseNetworks:
     'must be the agent\'s network_mode on a task with environment/docker-compose.yaml: one trial network (internal for "no-network") serves the agent, the verifier and the sidecars',
-  mainModelCli: (harness: string, task: string) =>
-    `harness "${harness}" is not supported yet on a task with environment/docker-compose.yaml (${task}): a model CLI's container takes the host's network to reach the worker's model proxy, and so cannot join the trial's network where the sidecars are (oracle and nop run)`,
 } as const;
