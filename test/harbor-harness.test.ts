@@ -1,6 +1,9 @@
 // A model harness on a Harbor task, end to end through the real CLI: a real Temporal dev server, the
 // harness's image chain layered on the task's own image, the real CLI in it talking to the scripted model
-// server through the worker's key-injecting proxy, the verifier on the agent's snapshot, and `assay report`.
+// server through the worker's key-injecting proxy (reached through the relay in the CLI's container, which
+// keeps the task's own network: none here, a compose task's trial network with its sidecar in another
+// test), the verifier on the agent's snapshot, and `assay report`. Another test runs the CLI on a task image
+// whose USER is not root.
 // The scripted model writes the file the task's tests check with the CLI's own tool, in the CLI's working
 // directory: it lands in the task's (/app) only if the harness runs where Harbor's agents run.
 // Building the harness image needs the npm registry (≈ 2 min the first time), so, like the harness e2e of
@@ -22,6 +25,9 @@ const DATASET = path.join(ROOT, 'test/fixtures/harbor-model');
 const enabled = process.env.ASSAY_HARNESS_E2E === '1';
 const harnesses = process.env.ASSAY_HARNESSES?.split(',').filter(Boolean) ?? ['codex'];
 const ASK = /the single word "(\w+)" to the file (\S+) in your working directory/;
+const FETCH = /Fetch the token it serves at (\S+) and write it to the file (\S+) in your working directory/;
+const COMPOSE_DATASET = path.join(ROOT, 'test/fixtures/harbor-model-compose');
+const USER_DATASET = path.join(ROOT, 'test/fixtures/harbor-model-user');
 
 /** The crash test's shell command sleeps first, so its worker can be killed while the CLI waits on it. */
 let slowShell = false;
@@ -37,13 +43,18 @@ function reply(req: MockRequest): MockReply {
   if (tools.length === 0) return { text: 'ok', usage: { input: 100, output: 5, cachedInput: 0 } };
   if (req.messages.at(-1)?.role === 'tool' || req.toolResult.length > 0)
     return { text: 'Done: the file is written.', usage: { input: 1500, output: 20, cachedInput: 0 } };
-  const ask = ASK.exec(req.messages.map((m) => m.text).join('\n'));
+  const said = req.messages.map((m) => m.text).join('\n');
+  const ask = ASK.exec(said);
+  const fetch = FETCH.exec(said);
   const shell = tools.find((t) => SHELL_TOOL.test(t.name));
   const params = (shell?.params.properties ?? {}) as Record<string, { type?: unknown }>;
   const key = ['command', 'cmd'].find((k) => k in params);
-  if (!ask || !shell || !key) return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
-  // No command substitution: Gemini CLI refuses it.
-  const script = `${slowShell ? 'sleep 10 && ' : ''}printf '%s\\n' '${ask[1]}' > '${ask[2]}'`;
+  if (!(ask || fetch) || !shell || !key)
+    return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
+  // No command substitution: Gemini CLI refuses it. A compose task's file comes from its sidecar, by name.
+  const script = fetch
+    ? `curl -sf '${fetch[1]}' -o '${fetch[2]}'`
+    : `${slowShell ? 'sleep 10 && ' : ''}printf '%s\\n' '${ask?.[1]}' > '${ask?.[2]}'`;
   const command = params[key]?.type === 'array' ? ['bash', '-lc', script] : script;
   return {
     toolCalls: [{ name: shell.name, arguments: { [key]: command } }],
@@ -134,6 +145,107 @@ describe.skipIf(!enabled)('a model harness on a Harbor task', () => {
         .split('\n');
       const row = rows.find((l) => l.startsWith(`${harness},`))?.split(',') ?? [];
       expect(row[header.split(',').indexOf('mean')]).toBe('100');
+    },
+    1_800_000,
+  );
+
+  it.each(harnesses)(
+    '%s on a compose task: on the trial network with its sidecar, the model through the relay, no host network',
+    async (harness) => {
+      mock.clearRecords();
+      const jobId = `harbor-compose-${harness}`;
+      const job = writeJob({
+        id: jobId,
+        benchmark: `harbor:${COMPOSE_DATASET}`,
+        trials: 1,
+        systems: [
+          {
+            id: harness,
+            harness,
+            model: 'mock-model',
+            settings: {
+              baseUrl: harness === 'codex' ? `${mock.url}/v1` : mock.url,
+              apiKeyEnv: 'ASSAY_E2E_PROVIDER_KEY',
+            },
+          },
+        ],
+        limits: { maxSteps: 20 },
+      });
+      const started = Date.now();
+      const env = { ASSAY_E2E_PROVIDER_KEY: secret, ASSAY_MODEL_PROXY_PORT: String(await freePort()) };
+      const run = collectOutput(spawnCli(['run', job, '--json'], server().address, env));
+      // The CLI's container as Docker has it: its network and mounts.
+      const docker = new Docker();
+      const agent = await waitFor(
+        async () => {
+          const [c] = await docker.listContainers({ filters: { label: [`assay.job=${jobId}`, 'assay.role=agent'] } });
+          return c ? docker.getContainer(c.Id).inspect() : undefined;
+        },
+        'the CLI container',
+        1_200_000,
+      );
+      expect(await run.exit, run.text()).toBe(0);
+      console.error(`[${harness}] compose job (images included) in ${(Date.now() - started) / 1000} s`);
+
+      const results = path.join(path.dirname(job), 'results');
+      const [record] = await readTrials(results);
+      const trialDir = path.join(results, 'trials', harness, 'relay-token', '1');
+      const transcript = readFileSync(path.join(trialDir, 'transcript.log'), 'utf8');
+      // The token is the sidecar's: the CLI reached `web` by name on the trial network, and the verifier too.
+      expect(record?.verifier, transcript.slice(-4000)).toMatchObject({ rewards: { reward: 1 } });
+      const network = agent.HostConfig.NetworkMode ?? '';
+      expect(network).toMatch(/^assay-net-/);
+      expect(
+        (await docker
+          .getNetwork(network)
+          .inspect()
+          .catch(() => null)) ?? 'removed with the record',
+      ).toBe('removed with the record');
+      expect(agent.HostConfig.Binds?.some((b) => b.endsWith(':/assay-relay:ro'))).toBe(true);
+      // Every model call went through the proxy (the relay's socket), with the real key only past it.
+      const agentRun = JSON.parse(readFileSync(path.join(trialDir, 'agent-result.json'), 'utf8')) as {
+        proxyUsage: { requests: number } | null;
+      };
+      expect(agentRun.proxyUsage?.requests).toBe(mock.requests.length);
+      expect(mock.requests.length).toBeGreaterThan(0);
+      expect(mock.sawCredential(secret)).toBe(true);
+      mock.assertNoSecret(secret, { transcript, inspect: JSON.stringify(agent), record: JSON.stringify(record) });
+    },
+    1_800_000,
+  );
+
+  it.each(harnesses)(
+    "%s on a task image whose USER is not root: installed as root, run as the task's user",
+    async (harness) => {
+      mock.clearRecords();
+      const job = writeJob({
+        id: `harbor-user-${harness}`,
+        benchmark: `harbor:${USER_DATASET}`,
+        trials: 1,
+        systems: [
+          {
+            id: harness,
+            harness,
+            model: 'mock-model',
+            settings: {
+              baseUrl: harness === 'codex' ? `${mock.url}/v1` : mock.url,
+              apiKeyEnv: 'ASSAY_E2E_PROVIDER_KEY',
+            },
+          },
+        ],
+        limits: { maxSteps: 20 },
+      });
+      const env = { ASSAY_E2E_PROVIDER_KEY: secret, ASSAY_MODEL_PROXY_PORT: String(await freePort()) };
+      const run = collectOutput(spawnCli(['run', job, '--json'], server().address, env));
+      expect(await run.exit, run.text()).toBe(0);
+      const results = path.join(path.dirname(job), 'results');
+      const [record] = await readTrials(results);
+      const trialDir = path.join(results, 'trials', harness, 'greeting-as-user', '1');
+      const transcript = readFileSync(path.join(trialDir, 'transcript.log'), 'utf8');
+      expect(record?.verifier, transcript.slice(-4000)).toMatchObject({ rewards: { reward: 1, as_user: 1 } });
+      expect(readFileSync(path.join(trialDir, 'verifier', 'test-stdout.txt'), 'utf8')).toContain(
+        'cwd=/app user=someone',
+      );
     },
     1_800_000,
   );

@@ -1,6 +1,6 @@
 // A model harness's image for one Harbor task: the harness chain (node22 runtime, then the npm CLI) built
-// with the task's own image as its base, then the harness-layer/ step that gives the task its working
-// directory back. Every step is content-addressed with its base among its build args (the task image by
+// with the task's own image as its base (as root: a task image whose USER is not root gets root-layer/ under
+// it), then the harness-layer/ step that gives the task its USER and working directory back. Every step is content-addressed with its base among its build args (the task image by
 // its id), so each (task image, harness) pair is built once and an unchanged pair is found, not rebuilt.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,15 @@ import { ensureImage } from '@assay/infra';
 
 const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const LAYER_DIR = path.join(REPO_ROOT, 'activities/src/harbor/harness-layer');
+const ROOT_LAYER_DIR = path.join(REPO_ROOT, 'activities/src/harbor/root-layer');
+
+/** The image's USER is root (unset, `root`, uid 0, with or without a group). */
+export const isRootUser = (user: string | null): boolean => user === null || /^(root|0)(:.*)?$/.test(user);
+
+/** Builds the harness chain on a base image (the npm CLIs' recipes; a test passes a stand-in). */
+export type BuildChain = (args: { harness: InstalledHarness; baseImage: string }) => Promise<{ tag: string }>;
+
+const buildChain: BuildChain = ({ harness, baseImage }) => ensureHarnessImage({ root: REPO_ROOT, harness, baseImage });
 
 export interface HarborHarnessImage {
   tag: string;
@@ -22,6 +31,7 @@ export interface HarborHarnessImage {
 export async function ensureHarborHarnessImage(
   docker: Docker,
   args: { taskImage: string; harness: InstalledHarness; workdir: string | null; configFile: string },
+  chainOf: BuildChain = buildChain,
 ): Promise<HarborHarnessImage> {
   const info = await docker.getImage(args.taskImage).inspect();
   const config = info.Config;
@@ -29,7 +39,18 @@ export async function ensureHarborHarnessImage(
   const imageUser = config.User || null;
   try {
     // By image id, not tag: tasks with the same environment share one chain, and a moved tag gets its own.
-    const chain = await ensureHarnessImage({ root: REPO_ROOT, harness: args.harness, baseImage: info.Id });
+    // A task image whose USER is someone else gets a `USER root` layer first: the recipes install as root.
+    const base = isRootUser(imageUser)
+      ? info.Id
+      : (
+          await ensureImage({
+            root: REPO_ROOT,
+            name: 'harbor-as-root',
+            dockerfileDir: ROOT_LAYER_DIR,
+            buildArgs: { BASE_IMAGE: info.Id },
+          })
+        ).tag;
+    const chain = await chainOf({ harness: args.harness, baseImage: base });
     const layer = await ensureImage({
       root: REPO_ROOT,
       name: `harbor-harness-${args.harness}`,

@@ -1,0 +1,124 @@
+// A model CLI's image on a Harbor task whose Dockerfile ends in `USER someone`: the harness chain installs as
+// root (as Harbor installs its agents), and the final image gives back the task's USER and working directory.
+// Real `docker build`s on the offline base image; the chain is a stand-in that installs into /usr/local as
+// the npm CLIs' recipe does (the real chain needs the npm registry: test/harbor-harness.test.ts covers it).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureImage } from '@assay/infra';
+import { ensureHarborHarnessImage, isRootUser, type BuildChain } from '../src/harbor/harbor-harness-image.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const docker = new Docker();
+const dockerReady = await docker
+  .ping()
+  .then(() => docker.getImage('assay/base:bookworm').inspect())
+  .then(
+    () => true,
+    () => false,
+  );
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-harbor-user-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function dockerfileDir(name: string, lines: string[]): string {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'Dockerfile'), `${lines.join('\n')}\n`);
+  return dir;
+}
+
+/** Like the npm-cli recipe: installs a command under /usr/local (root only), ends in WORKDIR /workspace. */
+const bases: string[] = [];
+const standInChain: BuildChain = async ({ baseImage }) => {
+  bases.push(baseImage);
+  const dir = dockerfileDir('chain', [
+    'ARG BASE_IMAGE',
+    'FROM ${BASE_IMAGE}',
+    `RUN printf '#!/bin/sh\\necho "fake-cli as $(id -un) in $(pwd)"\\n' > /usr/local/bin/fake-cli && chmod 755 /usr/local/bin/fake-cli`,
+    'WORKDIR /workspace',
+  ]);
+  return ensureImage({
+    root: ROOT,
+    name: 'test-harbor-chain',
+    dockerfileDir: dir,
+    buildArgs: { BASE_IMAGE: baseImage },
+  });
+};
+
+async function run(image: string, cmd: string[]): Promise<string> {
+  const container = await docker.createContainer({ Image: image, Cmd: cmd, HostConfig: { NetworkMode: 'none' } });
+  try {
+    await container.start();
+    await container.wait();
+    return demux(await container.logs({ stdout: true, stderr: true }));
+  } finally {
+    await container.remove({ force: true });
+  }
+}
+
+/** Docker's multiplexed log frames (an 8-byte header, the size at 4) joined as text. */
+function demux(raw: Buffer): string {
+  let text = '';
+  for (let at = 0; at + 8 <= raw.length; at += 8 + raw.readUInt32BE(at + 4))
+    text += raw.subarray(at + 8, at + 8 + raw.readUInt32BE(at + 4)).toString('utf8');
+  return text;
+}
+
+describe('isRootUser', () => {
+  it('knows root by name, uid and with a group; anyone else is not', () => {
+    expect([null, 'root', '0', '0:0', 'root:staff'].map(isRootUser)).toEqual([true, true, true, true, true]);
+    expect(['someone', '1000', '1000:0', 'rooter'].map(isRootUser)).toEqual([false, false, false, false]);
+  });
+});
+
+describe.skipIf(!dockerReady)('a harness image on a task image whose USER is not root', () => {
+  it("installs the chain as root, then gives back the task's USER and working directory", async () => {
+    const task = await ensureImage({
+      root: ROOT,
+      name: 'test-harbor-user-task',
+      dockerfileDir: dockerfileDir('task', [
+        'FROM assay/base:bookworm',
+        'RUN useradd -m -u 4321 someone && mkdir -p /home/someone/work && chown someone /home/someone/work',
+        'USER someone',
+        'WORKDIR /home/someone/work',
+      ]),
+    });
+    const image = await ensureHarborHarnessImage(
+      docker,
+      { taskImage: task.tag, harness: 'codex', workdir: null, configFile: 'task.toml' },
+      standInChain,
+    );
+    expect(image).toMatchObject({ workdir: '/home/someone/work', imageUser: 'someone' });
+    const config = (await docker.getImage(image.tag).inspect()).Config;
+    expect([config.User, config.WorkingDir]).toEqual(['someone', '/home/someone/work']);
+    // The CLI runs as the task's user in its working directory, which /workspace names, and may write there.
+    const out = await run(image.tag, ['sh', '-c', 'fake-cli; readlink /workspace; touch /workspace/x && echo wrote']);
+    expect(out.trim().split('\n')).toEqual([
+      'fake-cli as someone in /home/someone/work',
+      '/home/someone/work',
+      'wrote',
+    ]);
+    // The chain was built on a root layer over the task image, not on the task image itself.
+    const taskId = (await docker.getImage(task.tag).inspect()).Id;
+    expect(bases.at(-1)).toMatch(/^assay\/harbor-as-root:/);
+    expect((await docker.getImage(bases.at(-1)!).inspect()).Config.User).toBe('root');
+    expect(bases.at(-1)).not.toBe(taskId);
+  }, 300_000);
+
+  it('builds the chain straight on a root task image (no extra layer)', async () => {
+    const task = await ensureImage({
+      root: ROOT,
+      name: 'test-harbor-root-task',
+      dockerfileDir: dockerfileDir('root-task', ['FROM assay/base:bookworm', 'WORKDIR /app']),
+    });
+    const image = await ensureHarborHarnessImage(
+      docker,
+      { taskImage: task.tag, harness: 'codex', workdir: null, configFile: 'task.toml' },
+      standInChain,
+    );
+    expect(bases.at(-1)).toBe((await docker.getImage(task.tag).inspect()).Id);
+    expect((await run(image.tag, ['fake-cli'])).trim()).toBe('fake-cli as root in /app');
+  }, 300_000);
+});
