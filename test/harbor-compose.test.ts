@@ -1,7 +1,8 @@
 // A Harbor task with environment/docker-compose.yaml through the real CLI: a real Temporal dev server, a web
 // sidecar built FROM the local base image on the trial's own (internal) network, reached by its service name
 // from the agent's container and from the verifier's; nothing left on the engine afterwards; and a worker
-// killed during the agent, whose replacement finds the sidecar instead of starting it again.
+// killed during the agent, whose replacement finds the sidecar instead of starting it again. A multi-step
+// compose task keeps one set of sidecars through its steps, a worker killed during step 2 included.
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { readTrials } from './support/records.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 
 const DATASET = path.join(ROOT, 'test/fixtures/harbor/compose');
+const STEPS = path.join(ROOT, 'test/fixtures/harbor/compose-steps');
 const docker = new Docker();
 const server = useTestServer();
 
@@ -96,6 +98,49 @@ describe('Harbor tasks with a compose file', () => {
     const seen = creates.seen();
     expect(seen.filter((c) => c.startsWith('sidecar '))).toEqual([`sidecar ${before?.Names[0]?.slice(1)}`]);
     expect(seen.filter((c) => c.startsWith('agent '))).toHaveLength(1);
+    process.kill(w.pid ?? 0, 'SIGTERM');
+    await w.exit;
+    expect(await leftOf(jobId)).toEqual([]);
+  }, 900_000);
+
+  it('keeps one set of sidecars through the steps of a multi-step task, a worker killed during step 2 too', async () => {
+    const jobId = 'harbor-compose-steps';
+    const file = writeJob({
+      id: jobId,
+      benchmark: `harbor:${STEPS}`,
+      trials: 1,
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
+    const creates = await watchCreates(docker, jobId, (a) => `${a['assay.role']} ${a['assay.step'] ?? '-'}`);
+    const worker = () => collectOutput(spawnCli(['worker'], server().address));
+    let w = worker();
+    const submit = collectOutput(
+      spawnCli(['run', file, '--no-worker', '--detach', '--heartbeat-seconds', '4'], server().address),
+    );
+    expect(await submit.exit, submit.text()).toBe(0);
+    await waitFor(
+      async () => {
+        const label = [`assay.job=${jobId}`, 'assay.role=agent', 'assay.step=two'];
+        const found = await docker.listContainers({ filters: { label, status: ['running'] } });
+        return found.length > 0 ? found : undefined;
+      },
+      "step two's running agent",
+      300_000,
+    );
+    process.kill(w.pid ?? 0, 'SIGKILL');
+    await w.exit;
+    w = worker();
+    const status = collectOutput(spawnCli(['status', file, '--wait', '--json'], server().address));
+    expect(await status.exit, status.text()).toBe(0);
+    const [record, ...others] = await readTrials(path.join(path.dirname(file), 'results'));
+    expect(others).toEqual([]);
+    // Step two's reward needs the count step one left in the sidecar, and the sidecar started once.
+    expect(record?.steps?.map((st) => [st.name, st.verifier.reward])).toEqual([
+      ['one', 1],
+      ['two', 1],
+    ]);
+    creates.stop();
+    expect(creates.seen().sort()).toEqual(['agent one', 'agent two', 'sidecar -', 'verifier one', 'verifier two']);
     process.kill(w.pid ?? 0, 'SIGTERM');
     await w.exit;
     expect(await leftOf(jobId)).toEqual([]);

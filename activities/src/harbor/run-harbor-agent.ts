@@ -218,7 +218,8 @@ async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<
 
 /**
  * A new agent run gets new sidecars (a cancelled run's would hold its state); a running agent's (a retried
- * activity re-attaching after a worker died) are kept as they are.
+ * activity re-attaching after a worker died) are kept as they are, and so are the previous step's for step 2
+ * on of a multi-step task: as in Harbor, one set of sidecars serves all the steps of a trial.
  */
 async function freshSidecarsUnlessRunning(
   docker: Docker,
@@ -227,7 +228,8 @@ async function freshSidecarsUnlessRunning(
   runId: string,
 ): Promise<string> {
   // By this attempt's container: after a move, sidecars the lost host left on this engine held its agent's state.
-  if (!(await containerExists(docker, runId))) await removeSidecars(docker, args.workflowId);
+  const laterStep = args.step !== undefined && args.step.baseImage !== null;
+  if (!laterStep && !(await containerExists(docker, runId))) await removeSidecars(docker, args.workflowId);
   return ensureTrialSidecars(docker, args, s);
 }
 
@@ -238,11 +240,12 @@ export function ensureTrialSidecars(
   s: HarborSettings,
 ): Promise<string> {
   const ctx = Context.current();
+  // The trial's labels, not this phase's role or step: the sidecars are labelled `sidecar`, and serve every step.
+  const { 'assay.step': _step, ...labels } = args.labels;
   return ensureSidecars(docker, {
     task: args.task,
     workflowId: args.workflowId,
-    // The trial's labels, not this phase's role: the sidecars are labelled `sidecar` themselves.
-    labels: args.labels,
+    labels,
     internal: s.agentNetwork === 'none',
     limits: { cpus: s.cpus, memoryGiB: s.memoryGiB, pids: s.pids, buildSeconds: s.buildSeconds },
     heartbeat: () => ctx.heartbeat({ phase: "starting the task's sidecars" }),

@@ -136,16 +136,14 @@ describe('Harbor compose files', () => {
     ]);
   });
 
-  it('refuses a compose task with [[steps]]: its sidecars would not keep their state between steps', () => {
+  it('accepts a compose task with [[steps]]: one set of sidecars serves all its steps', () => {
     const root = datasetWith(null);
     const task = path.join(root, 'fetch-token');
     const toml = path.join(task, 'task.toml');
     writeFileSync(toml, `${readFileSync(toml, 'utf8')}\n[[steps]]\nname = "one"\n`);
     mkdirSync(path.join(task, 'steps/one'), { recursive: true });
     writeFileSync(path.join(task, 'steps/one/instruction.md'), 'Fetch the token.\n');
-    expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([
-      `${COMPOSE}:(file): is not supported yet with [[steps]]: sidecars would start afresh at each step, not keep their state as in Harbor`,
-    ]);
+    expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([]);
   });
 
   it('accepts a model CLI on a compose task (it reaches the proxy through its relay, on the trial network)', () => {

@@ -2,8 +2,6 @@
 const shown = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
 
 export const composeMessages = {
-  withSteps:
-    'is not supported yet with [[steps]]: sidecars would start afresh at each step, not keep their state as in Harbor',
   yamlSyntax: (detail: string) => `is not valid YAML: ${detail}`,
   notAMapping: 'must be a mapping (key: value)',
   servicesRequired: 'is required: a mapping of services, one of them "main"',

@@ -117,13 +117,6 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
   const config = read?.config;
   if (compose && config && phaseNetwork(config, 'agent') !== phaseNetwork(config, 'verifier'))
     ctx.issues.push({ file: ctx.labelOf(configFile), field: 'verifier.network_mode', reason: cm.phaseNetworks });
-  // Each step's agent would get fresh sidecars, losing their state between steps: refused until it is handled.
-  if (compose && configSteps)
-    ctx.issues.push({
-      file: ctx.labelOf(path.join(environmentDir, 'docker-compose.yaml')),
-      field: '',
-      reason: cm.withSteps,
-    });
   if (ctx.issues.length > before || !config || instruction === null || compose === undefined) return null;
   const harbor: HarborTask = {
     dir,
