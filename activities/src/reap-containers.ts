@@ -25,47 +25,55 @@ export async function reapContainers(
     all: true,
     filters: { label: [`${LABEL_MANAGED}=true`, ...ours] },
   });
-  const removed: string[] = [];
-  for (const c of containers) {
-    const workflowId = c.Labels[LABEL_WORKFLOW];
-    if (workflowId && (await isWorkflowRunning(workflowId))) continue;
-    await docker
-      .getContainer(c.Id)
-      .remove({ force: true })
-      .catch(() => undefined);
-    removed.push(c.Names[0] ?? c.Id);
-    log(`removed stray container ${c.Names[0] ?? c.Id} (workflow ${workflowId ?? 'unknown'} is not running)`);
-  }
+  const removed = await reapLabelled(
+    'container',
+    containers.map((c) => ({
+      name: c.Names[0] ?? c.Id,
+      workflowId: c.Labels[LABEL_WORKFLOW],
+      remove: () => docker.getContainer(c.Id).remove({ force: true }),
+    })),
+    isWorkflowRunning,
+    log,
+  );
   await noteUnlabelled(docker, log);
   await reapNetworks(docker, server, isWorkflowRunning, log);
-  return [...removed, ...(await reapSnapshots(docker, ours, isWorkflowRunning, log))];
-}
-
-/**
- * Harbor snapshot images (a committed agent container keeps its labels) of a workflow no longer running: its
- * record was written (which removes them) or it ended without one, so nothing will read them again.
- */
-async function reapSnapshots(
-  docker: Docker,
-  ours: string[],
-  isWorkflowRunning: (workflowId: string) => Promise<boolean>,
-  log: (line: string) => void,
-): Promise<string[]> {
+  // A committed agent container keeps its labels: Harbor snapshot images of a workflow no longer running
+  // (its record was written, which removes them, or it ended without one) are read by nobody again.
   const images = await docker.listImages({
     filters: { label: [`${LABEL_MANAGED}=true`, ...ours], reference: [`${SNAPSHOT_REPO}`] },
   });
-  const removed: string[] = [];
-  for (const image of images) {
+  const snapshots = images.flatMap((image) => {
     const workflowId = image.Labels?.[LABEL_WORKFLOW];
-    if (!workflowId || (await isWorkflowRunning(workflowId))) continue;
-    for (const tag of image.RepoTags ?? []) {
-      await docker
-        .getImage(tag)
-        .remove({ force: true })
-        .catch(() => undefined);
-      removed.push(tag);
-      log(`removed stray snapshot image ${tag} (workflow ${workflowId} is not running)`);
-    }
+    // An unlabelled snapshot is not known to be ours to judge.
+    if (!workflowId) return [];
+    return (image.RepoTags ?? []).map((tag) => ({
+      name: tag,
+      workflowId,
+      remove: () => docker.getImage(tag).remove({ force: true }),
+    }));
+  });
+  return [...removed, ...(await reapLabelled('snapshot image', snapshots, isWorkflowRunning, log))];
+}
+
+interface Labelled {
+  name: string;
+  workflowId: string | undefined;
+  remove: () => Promise<unknown>;
+}
+
+/** Removes each thing whose workflow is not running (or names none); a failed removal is left for the next start. */
+async function reapLabelled(
+  kind: string,
+  things: Labelled[],
+  isWorkflowRunning: (workflowId: string) => Promise<boolean>,
+  log: (line: string) => void,
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const t of things) {
+    if (t.workflowId && (await isWorkflowRunning(t.workflowId))) continue;
+    await t.remove().catch(() => undefined);
+    removed.push(t.name);
+    log(`removed stray ${kind} ${t.name} (workflow ${t.workflowId ?? 'unknown'} is not running)`);
   }
   return removed;
 }
@@ -96,16 +104,14 @@ export async function reapNetworks(
 ): Promise<string[]> {
   const ours = Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`);
   const networks = await docker.listNetworks({ filters: { label: [`${LABEL_MANAGED}=true`, ...ours] } });
-  const removed: string[] = [];
-  for (const n of networks) {
-    const workflowId = n.Labels?.[LABEL_WORKFLOW];
-    if (workflowId && (await isWorkflowRunning(workflowId))) continue;
-    await docker
-      .getNetwork(n.Id)
-      .remove()
-      .catch(() => undefined);
-    removed.push(n.Name);
-    log(`removed stray network ${n.Name} (workflow ${workflowId ?? 'unknown'} is not running)`);
-  }
-  return removed;
+  return reapLabelled(
+    'network',
+    networks.map((n) => ({
+      name: n.Name,
+      workflowId: n.Labels?.[LABEL_WORKFLOW],
+      remove: () => docker.getNetwork(n.Id).remove(),
+    })),
+    isWorkflowRunning,
+    log,
+  );
 }
