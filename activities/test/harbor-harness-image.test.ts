@@ -9,16 +9,11 @@ import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '@assay/infra';
 import { ensureHarborHarnessImage, isRootUser, type BuildChain } from '../src/harbor/harbor-harness-image.js';
+import { checkDockerReady } from '../../test/support/docker-ready.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const docker = new Docker();
-const dockerReady = await docker
-  .ping()
-  .then(() => docker.getImage('assay/base:bookworm').inspect())
-  .then(
-    () => true,
-    () => false,
-  );
+const dockerReady = await checkDockerReady(docker);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-harbor-user-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

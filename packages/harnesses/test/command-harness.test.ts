@@ -14,6 +14,7 @@ import { startModelProxy, type ModelProxy } from '../src/model-proxy.js';
 import { parseUsageLine } from '../src/parse-usage-line.js';
 import { DUMMY_API_KEY, prepareHarnessRun, routeIdFor } from '../src/prepare-harness-run.js';
 import { makeTrialDirs, readTree, runCliSession } from './support/run-cli-session.js';
+import { checkDockerReady } from '../../../test/support/docker-ready.js';
 
 const REAL = 'sk-real-command-harness-55aa';
 let mock: MockLlmServer;
@@ -158,13 +159,7 @@ describe('run preparation', () => {
 });
 
 const docker = new Docker();
-const dockerReady = await docker
-  .ping()
-  .then(() => docker.getImage('assay/base:bookworm').inspect())
-  .then(
-    () => true,
-    () => false,
-  );
+const dockerReady = await checkDockerReady(docker);
 
 describe.skipIf(!dockerReady)('command harness in a container', () => {
   it('runs the template with the proxy URL and dummy key, and counts usage at the proxy', async () => {

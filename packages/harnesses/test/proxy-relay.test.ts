@@ -14,18 +14,13 @@ import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { startModelProxy, type ModelProxy } from '../src/model-proxy.js';
 import { prepareHarnessRun, routeIdFor } from '../src/prepare-harness-run.js';
 import { RELAY_MOUNT, RELAY_NODE, RELAY_PORT, prepareProxyRelay } from '../src/proxy-relay.js';
+import { checkDockerReady } from '../../../test/support/docker-ready.js';
 
 const REAL = 'sk-real-relay-test-0123456789';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-relay-test-'));
 process.env.ASSAY_RELAY_DIR = path.join(tmp, 'relay');
 const docker = new Docker();
-const dockerReady = await docker
-  .ping()
-  .then(() => docker.getImage('assay/base:bookworm').inspect())
-  .then(
-    () => true,
-    () => false,
-  );
+const dockerReady = await checkDockerReady(docker);
 let mock: MockLlmServer;
 let proxy: ModelProxy;
 const networks: string[] = [];
