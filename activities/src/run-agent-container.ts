@@ -156,7 +156,8 @@ async function createOrFind(docker: Docker, name: string, req: AgentContainerReq
     return await docker.createContainer({
       name,
       Image: req.plan.image,
-      Cmd: req.plan.cmd.length > 0 ? req.plan.cmd : undefined,
+      // A given command is the whole command line: an image's ENTRYPOINT would get it as arguments.
+      ...(req.plan.cmd.length > 0 ? { Cmd: req.plan.cmd, Entrypoint: [] } : {}),
       Env: [...env, ...Object.entries(req.plan.env).map(([k, v]) => `${k}=${v}`)],
       Labels: {
         ...req.labels,

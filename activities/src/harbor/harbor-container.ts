@@ -51,7 +51,9 @@ async function createContainer(docker: Docker, spec: HarborContainerSpec): Promi
     await docker.createContainer({
       name: containerNameFor(spec.runId),
       Image: spec.image,
+      // Harbor runs agent, oracle and tests by `exec`, past the image's ENTRYPOINT; so do we.
       Cmd: spec.cmd,
+      Entrypoint: [],
       Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
       Labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.workflowId },
       ...(spec.user === null ? {} : { User: spec.user }),

@@ -76,7 +76,7 @@ export async function runCliSession(opts: {
   const started = Date.now();
   const container = await opts.docker.createContainer({
     Image: c.image,
-    Cmd: c.cmd,
+    ...(c.cmd.length > 0 ? { Cmd: c.cmd, Entrypoint: [] } : {}),
     Env: Object.entries({
       ASSAY_INSTRUCTION_FILE: '/assay/instruction.md',
       ASSAY_TASK_ID: 'e2e',
