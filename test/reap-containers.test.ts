@@ -11,6 +11,7 @@ import { runAgentContainer, type TemporalServerRef } from '../activities/src/run
 import { SNAPSHOT_REPO } from '../activities/src/harbor/run-harbor-agent.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentImage } from './support/e2e.js';
+import { TEST_WAIT_HOOKS } from './support/wait-hooks.js';
 
 const docker = new Docker();
 const run = randomUUID().slice(0, 8);
@@ -41,12 +42,7 @@ async function agentContainer(workflowId: string, server: TemporalServerRef): Pr
       limits: { agentSeconds: 60 },
       resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network: 'none' },
     },
-    {
-      finishedElsewhere: () => false,
-      heartbeat: () => undefined,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      cancelled: () => false,
-    },
+    TEST_WAIT_HOOKS,
   );
 }
 

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '@assay/infra';
 import { runAgentContainer } from '../src/run-agent-container.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
+import { TEST_WAIT_HOOKS } from '../../test/support/wait-hooks.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const docker = new Docker();
@@ -33,12 +34,7 @@ async function runOn(
       limits: { agentSeconds: 60 },
       resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network: 'none' },
     },
-    {
-      finishedElsewhere: () => false,
-      heartbeat: () => undefined,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      cancelled: () => false,
-    },
+    TEST_WAIT_HOOKS,
   );
   return { logs: result.logs, workspace, exitCode: result.exitCode };
 }
