@@ -113,8 +113,6 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   );
 
   const parsers = opts.parserPoolSize ? new ParserPool({ size: opts.parserPoolSize }) : sharedParserPool();
-  // Started now, off the critical path: the first evaluation finds a parser ready.
-  void parsers.warm().catch(() => undefined);
   const shared = {
     docker,
     temporalServer,
