@@ -76,7 +76,7 @@ async function workflowBundle(): Promise<{ codePath: string } | { code: string }
   const workflowsPath = require.resolve('@assay/workflows');
   // @assay/core (pure: no module state) and its zod schemas load once into the reusable V8 context,
   // shared by every workflow, instead of being evaluated again in each new workflow run.
-  const bundlerOptions = { ignoreModules: [], preloadModules: ['@assay/core'] };
+  const bundlerOptions = { ignoreModules: [], preloadModules: ['@assay/core/pure'] };
   const build = () => bundleWorkflowCode({ workflowsPath, ...bundlerOptions });
   if (process.env.ASSAY_WORKFLOW_BUNDLE_CACHE === '0') return build();
   // workflows/src/index.ts -> the package folder.
