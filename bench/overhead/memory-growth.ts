@@ -4,8 +4,9 @@
 // and printed when 100, 300, 500... trials are recorded.
 //
 //   npx tsx bench/overhead/memory-growth.ts [--trials 500] [--concurrency 4] [--marks 100,300,500]
+// BENCH_WORKER_NODE_OPTIONS: NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +35,13 @@ function recorded(results: string): number {
   return n;
 }
 
+/** CPU seconds (user + sys) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / 100;
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'assay-memory-'));
   const benchmark = writeAssayBenchmark(path.join(work, 'benchmark'));
@@ -59,11 +67,17 @@ async function main(): Promise<void> {
   const server = await startTemporalServer({ root: ROOT, port, dbFile: path.join(work, 't.sqlite'), ui: false });
   const env = { ...process.env, TEMPORAL_ADDRESS: server.address };
   const cli = path.join(ROOT, 'scripts/assay.mjs');
-  const worker = spawn(process.execPath, [cli, 'worker'], { cwd: ROOT, env, stdio: 'ignore' });
+  const workerEnv = { ...env, NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '' };
+  const worker = spawn(process.execPath, [cli, 'worker'], { cwd: ROOT, env: workerEnv, stdio: 'ignore' });
   const pid = worker.pid ?? 0;
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1))} at start; ${2 * perSystem} trials; work ${work}`);
-  console.log('| trials recorded | worker RSS MB | worker peak so far MB | tree RSS MB (pool) | processes | s |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  const flags = workerEnv.NODE_OPTIONS ? `; worker NODE_OPTIONS ${workerEnv.NODE_OPTIONS}` : '';
+  console.log(
+    `load average ${loadavg().map((l) => l.toFixed(1))} at start; ${2 * perSystem} trials; work ${work}${flags}`,
+  );
+  console.log(
+    '| trials recorded | worker RSS MB | worker peak so far MB | tree RSS MB (pool) | processes | worker CPU s | s |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
   const t0 = Date.now();
   try {
     execFileSync(process.execPath, [cli, 'run', jobFile, '--no-worker', '--detach'], {
@@ -80,7 +94,8 @@ async function main(): Promise<void> {
       if (n >= pending[0]!) {
         const tree = sampleTree(pid);
         const line = [n, processRssMb(pid), peak, tree.treeKb / 1024].map((x) => x.toFixed(0));
-        console.log(`| ${line.join(' | ')} | ${tree.count} | ${((Date.now() - t0) / 1000).toFixed(0)} |`);
+        const cpu = cpuSeconds(pid).toFixed(1);
+        console.log(`| ${line.join(' | ')} | ${tree.count} | ${cpu} | ${((Date.now() - t0) / 1000).toFixed(0)} |`);
         pending.shift();
       }
       if (worker.exitCode !== null) throw new Error(`worker exited (${worker.exitCode})`);
