@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
 import { startTemporalServer, stopTemporalServer } from '../../packages/infra/src/index.js';
+import { assayNodeArgs } from './assay-node-args.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.argv[2] ?? 3);
@@ -92,7 +93,9 @@ async function cpuToFirstTrial(pid: number, trialId: string, exited: () => boole
 /** Runs the CLI to the end; returns its phases (seconds), when it was spawned and its CPU to the first trial. */
 async function runCli(file: string, address: string, way: Way, trialId?: string) {
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [path.join(way.root, 'scripts/assay.mjs'), 'run', file], {
+  // With the Node flags of that checkout's `pnpm assay`.
+  const args = [...assayNodeArgs(way.root), path.join(way.root, 'scripts/assay.mjs'), 'run', file];
+  const child = spawn(process.execPath, args, {
     cwd: way.root,
     env: { ...process.env, TEMPORAL_ADDRESS: address, ASSAY_TIMINGS: '1', ...way.env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -4,7 +4,8 @@
 // and printed when 100, 300, 500... trials are recorded.
 //
 //   npx tsx bench/overhead/memory-growth.ts [--trials 500] [--concurrency 4] [--marks 100,300,500]
-// BENCH_WORKER_NODE_OPTIONS: NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare).
+// The worker runs with the Node flags of `pnpm assay` (package.json); BENCH_WORKER_NODE_OPTIONS adds
+// NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { freePort, startTemporalServer, stopTemporalServer } from '@assay/infra';
 import { TASK_ID, writeAssayBenchmark } from '../harbor/generate-tasks.js';
 import { processRssMb, sampleTree } from '../harbor/measure-process.js';
+import { assayNodeArgs } from '../cli/assay-node-args.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -68,9 +70,10 @@ async function main(): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: server.address };
   const cli = path.join(ROOT, 'scripts/assay.mjs');
   const workerEnv = { ...env, NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '' };
-  const worker = spawn(process.execPath, [cli, 'worker'], { cwd: ROOT, env: workerEnv, stdio: 'ignore' });
+  const nodeArgs = assayNodeArgs(ROOT);
+  const worker = spawn(process.execPath, [...nodeArgs, cli, 'worker'], { cwd: ROOT, env: workerEnv, stdio: 'ignore' });
   const pid = worker.pid ?? 0;
-  const flags = workerEnv.NODE_OPTIONS ? `; worker NODE_OPTIONS ${workerEnv.NODE_OPTIONS}` : '';
+  const flags = `; worker node flags [${nodeArgs.join(' ')}] NODE_OPTIONS [${workerEnv.NODE_OPTIONS}]`;
   console.log(
     `load average ${loadavg().map((l) => l.toFixed(1))} at start; ${2 * perSystem} trials; work ${work}${flags}`,
   );
