@@ -1,5 +1,6 @@
 // Lint: TypeScript rules everywhere, plus the architecture rule that workflow code
-// stays deterministic — no Node built-ins, Docker or model SDKs under workflows/.
+// stays deterministic — no Node built-ins, Docker or model SDKs under workflows/ — and small:
+// @assay/core's zod-free entry only.
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
@@ -19,10 +20,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.map((name) => ({
-            name,
-            message: 'Workflows must be deterministic: no Node built-ins (use an activity).',
-          })),
+          paths: [
+            ...nodeBuiltins.map((name) => ({
+              name,
+              message: 'Workflows must be deterministic: no Node built-ins (use an activity).',
+            })),
+            {
+              name: '@assay/core',
+              message: 'Workflows import @assay/core/pure: the zod schemas would be bundled into every worker isolate.',
+            },
+          ],
           patterns: [
             { group: ['dockerode', 'dockerode/*'], message: 'Docker belongs in activities/.' },
             {

@@ -18,15 +18,23 @@ describe('workflows lint rule', () => {
     ["import Docker from 'dockerode';", 'Docker belongs in activities/'],
     ["import OpenAI from 'openai';", 'Model SDKs belong in activities/'],
     ["import { createTrialActivities } from '@assay/activities';", 'Workflows import activities as types only'],
+    ["import { hostQueue } from '@assay/core';", 'Workflows import @assay/core/pure'],
+    ["import type { TrialRecord } from '@assay/core';", 'Workflows import @assay/core/pure'],
   ])('rejects %s in workflows/', async (code, message) => {
     const found = await problems(`${code}\nexport const x = 1;\n`, 'workflows/src/probe.ts');
     expect(found.join(' ')).toContain(message);
   });
 
-  it('allows type-only imports of activities, and the same imports outside workflows/', async () => {
+  it('allows type-only imports of activities, @assay/core/pure, and the same imports outside workflows/', async () => {
     expect(
       await problems(
         "import type { TrialActivities } from '@assay/activities';\nexport type X = TrialActivities;\n",
+        'workflows/src/probe.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        "import { hostQueue, type TrialRecord } from '@assay/core/pure';\nexport type X = TrialRecord;\nexport const q = hostQueue;\n",
         'workflows/src/probe.ts',
       ),
     ).toEqual([]);

@@ -3,6 +3,7 @@
 //   built    the workflow bundle built by the worker on every start (as before issue #13's cache;
 //            ASSAY_WORKFLOW_BUNDLE_CACHE=0)
 //   cached   the workflow bundle read from .assay/cache/workflow-bundles/ (built once beforehand)
+//   cached-no-flags  `cached` without the Node flags of package.json's `assay` script
 //   base     `cached` in another checkout (BENCH_BASELINE_DIR, e.g. `git worktree add --detach
 //            /tmp/startup-base main` with its own `pnpm install`), when that variable is set
 // A Temporal dev server of its own on a free port (TEMPORAL_ADDRESS, so the CLI does not manage it),
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { stringify } from 'yaml';
 import { startTemporalServer, stopTemporalServer } from '../../packages/infra/src/index.js';
+import { assayNodeArgs } from './assay-node-args.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.argv[2] ?? 3);
@@ -26,10 +28,14 @@ const BASELINE = process.env.BENCH_BASELINE_DIR ? path.resolve(process.env.BENCH
 interface Way {
   root: string;
   env: Record<string, string>;
+  /** Node flags instead of those of the checkout's `pnpm assay`. */
+  nodeArgs?: string[];
 }
 const WAYS: Record<string, Way> = {
   built: { root: ROOT, env: { ASSAY_WORKFLOW_BUNDLE_CACHE: '0' } },
   cached: { root: ROOT, env: {} },
+  // The same without the Node flags of `pnpm assay` (V8's default heap sizes), when they differ.
+  ...(assayNodeArgs(ROOT).length > 0 ? { 'cached-no-flags': { root: ROOT, env: {}, nodeArgs: [] } } : {}),
   ...(BASELINE ? { base: { root: BASELINE, env: {} } } : {}),
 };
 
@@ -92,7 +98,9 @@ async function cpuToFirstTrial(pid: number, trialId: string, exited: () => boole
 /** Runs the CLI to the end; returns its phases (seconds), when it was spawned and its CPU to the first trial. */
 async function runCli(file: string, address: string, way: Way, trialId?: string) {
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [path.join(way.root, 'scripts/assay.mjs'), 'run', file], {
+  // With the Node flags of that checkout's `pnpm assay`.
+  const args = [...(way.nodeArgs ?? assayNodeArgs(way.root)), path.join(way.root, 'scripts/assay.mjs'), 'run', file];
+  const child = spawn(process.execPath, args, {
     cwd: way.root,
     env: { ...process.env, TEMPORAL_ADDRESS: address, ASSAY_TIMINGS: '1', ...way.env },
     stdio: ['ignore', 'ignore', 'pipe'],

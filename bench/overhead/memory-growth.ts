@@ -4,14 +4,17 @@
 // and printed when 100, 300, 500... trials are recorded.
 //
 //   npx tsx bench/overhead/memory-growth.ts [--trials 500] [--concurrency 4] [--marks 100,300,500]
+// The worker runs with the Node flags of `pnpm assay` (package.json); BENCH_WORKER_NODE_OPTIONS adds
+// NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startTemporalServer, stopTemporalServer } from '@assay/infra';
 import { TASK_ID, writeAssayBenchmark } from '../harbor/generate-tasks.js';
 import { processRssMb, sampleTree } from '../harbor/measure-process.js';
+import { assayNodeArgs } from '../cli/assay-node-args.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -32,6 +35,13 @@ function recorded(results: string): number {
     for (const t of readdirSync(dir)) if (existsSync(path.join(dir, t, 'record.json'))) n++;
   }
   return n;
+}
+
+/** CPU seconds (user + sys) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / 100;
 }
 
 async function main(): Promise<void> {
@@ -59,11 +69,18 @@ async function main(): Promise<void> {
   const server = await startTemporalServer({ root: ROOT, port, dbFile: path.join(work, 't.sqlite'), ui: false });
   const env = { ...process.env, TEMPORAL_ADDRESS: server.address };
   const cli = path.join(ROOT, 'scripts/assay.mjs');
-  const worker = spawn(process.execPath, [cli, 'worker'], { cwd: ROOT, env, stdio: 'ignore' });
+  const workerEnv = { ...env, NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '' };
+  const nodeArgs = assayNodeArgs(ROOT);
+  const worker = spawn(process.execPath, [...nodeArgs, cli, 'worker'], { cwd: ROOT, env: workerEnv, stdio: 'ignore' });
   const pid = worker.pid ?? 0;
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1))} at start; ${2 * perSystem} trials; work ${work}`);
-  console.log('| trials recorded | worker RSS MB | worker peak so far MB | tree RSS MB (pool) | processes | s |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  const flags = `; worker node flags [${nodeArgs.join(' ')}] NODE_OPTIONS [${workerEnv.NODE_OPTIONS}]`;
+  console.log(
+    `load average ${loadavg().map((l) => l.toFixed(1))} at start; ${2 * perSystem} trials; work ${work}${flags}`,
+  );
+  console.log(
+    '| trials recorded | worker RSS MB | worker peak so far MB | tree RSS MB (pool) | processes | worker CPU s | s |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
   const t0 = Date.now();
   try {
     execFileSync(process.execPath, [cli, 'run', jobFile, '--no-worker', '--detach'], {
@@ -80,7 +97,8 @@ async function main(): Promise<void> {
       if (n >= pending[0]!) {
         const tree = sampleTree(pid);
         const line = [n, processRssMb(pid), peak, tree.treeKb / 1024].map((x) => x.toFixed(0));
-        console.log(`| ${line.join(' | ')} | ${tree.count} | ${((Date.now() - t0) / 1000).toFixed(0)} |`);
+        const cpu = cpuSeconds(pid).toFixed(1);
+        console.log(`| ${line.join(' | ')} | ${tree.count} | ${cpu} | ${((Date.now() - t0) / 1000).toFixed(0)} |`);
         pending.shift();
       }
       if (worker.exitCode !== null) throw new Error(`worker exited (${worker.exitCode})`);

@@ -4,7 +4,7 @@
 // next (only the latest state is ever written). Histories from before this file replay without it.
 import { condition, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '@assay/activities';
-import { JOB_CONTROL_SCHEMA, type JobControlFile, type JobControlState } from '@assay/core';
+import { JOB_CONTROL_SCHEMA, type JobControlFile, type JobControlState } from '@assay/core/pure';
 import type { EndpointView, JobControl } from './definitions.js';
 
 export const CONTROL_FILE_PATCH = 'assay-job-control-file';

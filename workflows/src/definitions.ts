@@ -2,10 +2,17 @@
 // (re-exported from core). Imported by workflows, worker and client alike.
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CancelRequest, JobControl, JobProgress, PauseRequest, ResumeRequest, ThrottleReport } from '@assay/core';
-import { JOB_PROGRESS_QUERY } from '@assay/core';
+import type {
+  CancelRequest,
+  JobControl,
+  JobProgress,
+  PauseRequest,
+  ResumeRequest,
+  ThrottleReport,
+} from '@assay/core/pure';
+import { JOB_PROGRESS_QUERY } from '@assay/core/pure';
 
-export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId, unitSettings } from '@assay/core';
+export { TASK_QUEUE, trialKey, trialWorkflowId, jobWorkflowId, unitSettings } from '@assay/core/pure';
 export type {
   TrialInput,
   JobInput,
@@ -19,7 +26,7 @@ export type {
   EndpointState,
   EndpointView,
   BackPressure,
-} from '@assay/core';
+} from '@assay/core/pure';
 
 export const jobProgressQuery = defineQuery<JobProgress>(JOB_PROGRESS_QUERY);
 export const trialStageQuery = defineQuery<string>('stage');
@@ -57,14 +64,20 @@ export const searchKeys = {
   host: defineSearchAttributeKey('AssayHost', SearchAttributeType.KEYWORD),
 };
 
-export type { ProjectTrialInput, SubtaskInput, SubtaskOutcome, ProjectProgress, FeedbackInjection } from '@assay/core';
-export { projectTrialKey, projectWorkflowId } from '@assay/core';
+export type {
+  ProjectTrialInput,
+  SubtaskInput,
+  SubtaskOutcome,
+  ProjectProgress,
+  FeedbackInjection,
+} from '@assay/core/pure';
+export { projectTrialKey, projectWorkflowId } from '@assay/core/pure';
 
 /** Progress of a running project: stage, subtask, checkpoint scores so far. */
-export const projectProgressQuery = defineQuery<import('@assay/core').ProjectProgress>('projectProgress');
+export const projectProgressQuery = defineQuery<import('@assay/core/pure').ProjectProgress>('projectProgress');
 
 /** Scripted client feedback for a running project, released before the next subtask. Acknowledged. */
 export const injectFeedbackUpdate = defineUpdate<
   { accepted: true; releaseBefore: string | null },
-  [import('@assay/core').FeedbackInjection]
+  [import('@assay/core/pure').FeedbackInjection]
 >('injectFeedback');

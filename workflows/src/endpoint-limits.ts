@@ -4,7 +4,7 @@
 // job's concurrency applies again. Units of other endpoints (and units without a model) are not
 // held back, and running units are never stopped. Times are workflow time (deterministic).
 import { patched, setHandler, upsertMemo } from '@temporalio/workflow';
-import { endpointLabel, modelEndpoint, type SystemSpec } from '@assay/core';
+import { endpointLabel, modelEndpoint, type SystemSpec } from '@assay/core/pure';
 import {
   throttledSignal,
   type BackPressure,

@@ -13,7 +13,7 @@ import {
   type HarborVerifierRun,
   type TrialInput,
   type Usage,
-} from '@assay/core';
+} from '@assay/core/pure';
 
 /** The patch around the step loop: histories of trials before it never take it. */
 export const HARBOR_STEPS_PATCH = 'harbor-multi-step';

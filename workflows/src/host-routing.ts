@@ -9,7 +9,7 @@ import {
   upsertSearchAttributes,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import { DEFAULT_HOST_WAIT_SECONDS, hostQueue, type UnitSettings } from '@assay/core';
+import { DEFAULT_HOST_WAIT_SECONDS, hostQueue, type UnitSettings } from '@assay/core/pure';
 import { searchKeys } from './definitions.js';
 
 /** `options` sent to the host's queue; without a host (a worker that names none) they stay on this queue. */

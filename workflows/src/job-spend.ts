@@ -12,7 +12,7 @@ import {
   type ResumeRequest,
   type Spend,
   type TrialOutcome,
-} from '@assay/core';
+} from '@assay/core/pure';
 
 export function createJobSpend(input: JobInput) {
   const carried = input.carry;

@@ -11,7 +11,7 @@ import {
   type ProjectMove,
   type ProjectRestart,
   type ProjectTrialInput,
-} from '@assay/core';
+} from '@assay/core/pure';
 import { hostLostReason, onHost, showHost } from './host-routing.js';
 
 const QUICK = { startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 5, initialInterval: '2s' } } as const;

@@ -18,7 +18,7 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
-import { unitUsageOf, type ProjectRecord, type UnitUsage } from '@assay/core';
+import { unitUsageOf, type ProjectRecord, type UnitUsage } from '@assay/core/pure';
 import {
   STOPPED_NOW,
   holdSubtasksSignal,

@@ -19,7 +19,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentRun, PreparedWorkspace, TrialActivities } from '@assay/activities';
-import { MAX_HOST_MOVES, unitUsageOf, type HostMove, type TrialRecord } from '@assay/core';
+import { MAX_HOST_MOVES, unitUsageOf, type HostMove, type TrialRecord } from '@assay/core/pure';
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
 import { HARBOR_STEPS_PATCH, runHarborSteps } from './harbor-steps.js';
 import { hostLostReason, onHost, showHost } from './host-routing.js';

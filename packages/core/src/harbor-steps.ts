@@ -1,6 +1,7 @@
 // Harbor multi-step trials (harbor/trial/multi_step.py), pure so the trial workflow can decide with them:
 // a step's min_reward gate, and the trial's rewards from its steps' by multi_step_reward_strategy.
-import { HARBOR_STEP_STRATEGIES, type HarborVerifierRun } from './trial-record.js';
+import type { HarborVerifierRun } from './trial-record.js';
+import type { HARBOR_STEP_STRATEGIES } from './vocabulary.js';
 
 export type HarborStepStrategy = (typeof HARBOR_STEP_STRATEGIES)[number];
 

@@ -6,15 +6,6 @@ import { z } from 'zod';
 /** A plain name: letters, digits, dot, dash, underscore; it is part of a task queue name. */
 const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
-/** Seconds a host-bound activity may wait for its host's worker before the unit moves (job default). */
-export const DEFAULT_HOST_WAIT_SECONDS = 600;
-/** Moves a unit may make before it fails for good (a job whose hosts keep vanishing should stop). */
-export const MAX_HOST_MOVES = 3;
-
-export function hostQueue(hostId: string): string {
-  return `assay-host:${hostId}`;
-}
-
 /** Why a host id cannot be used, or null when it can. */
 export function hostIdProblem(id: string): string | null {
   return HOST_ID.test(id)

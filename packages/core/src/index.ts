@@ -7,6 +7,7 @@ export * from './trial-record.js';
 export * from './harbor-steps.js';
 export * from './score-task.js';
 export * from './host-placement.js';
+export * from './host-queue.js';
 export * from './workflow-io.js';
 export * from './json-schemas.js';
 export * from './score-project.js';

@@ -4,8 +4,7 @@
 // workflow (its query, its memo) stays the authority while the job runs.
 import { z } from 'zod';
 import { budgetSchema } from './job-schema.js';
-
-export const JOB_CONTROL_SCHEMA = 'assay.job-control/v1' as const;
+import { JOB_CONTROL_SCHEMA } from './vocabulary.js';
 
 export const JOB_CONTROL_STATES = ['running', 'paused', 'cancelling', 'cancelled', 'done'] as const;
 

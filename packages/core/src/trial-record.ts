@@ -3,7 +3,7 @@
 // and a score is null (not 0) when it cannot be computed.
 import { z } from 'zod';
 import { hostMoveSchema } from './host-placement.js';
-import { DIMENSIONS, FORMATS, IMPORTANCES, RECORD_DOMAINS } from './vocabulary.js';
+import { DIMENSIONS, FORMATS, HARBOR_STEP_STRATEGIES, IMPORTANCES, RECORD_DOMAINS } from './vocabulary.js';
 
 export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
 
@@ -86,8 +86,6 @@ export const agentRunSchema = z.object({
   containerAttempts: z.number().int().nonnegative(),
 });
 export type AgentRunSummary = z.infer<typeof agentRunSchema>;
-
-export const HARBOR_STEP_STRATEGIES = ['mean', 'final'] as const;
 
 /** One step of a multi-step Harbor trial as its record keeps it. */
 export const harborStepSchema = z.object({

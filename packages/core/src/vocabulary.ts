@@ -77,3 +77,9 @@ export type Format = (typeof FORMATS)[number];
 
 /** StartupBench success threshold on the 0–100 scale. */
 export const SUCCESS_THRESHOLD = 90;
+
+/** How a multi-step Harbor trial's step rewards make its score. */
+export const HARBOR_STEP_STRATEGIES = ['mean', 'final'] as const;
+
+/** The `schema` of `<results>/job-control.json`. */
+export const JOB_CONTROL_SCHEMA = 'assay.job-control/v1' as const;

@@ -43,6 +43,7 @@ export interface RunOptions {
 
 type WorkerModule = Promise<typeof import('../worker/start-worker.js')>;
 type RunningWorker = Awaited<ReturnType<Awaited<WorkerModule>['startWorker']>>;
+type WorkflowBundleOption = Awaited<ReturnType<Awaited<WorkerModule>['workflowBundle']>>;
 
 export async function runCommand(file: string, opts: RunOptions): Promise<void> {
   const timer = createPhaseTimer();
@@ -51,6 +52,9 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   // file is checked and the server and images are ensured: on 2 cores that overlaps I/O waits.
   const workerModule: WorkerModule | null = opts.worker && !opts.detach ? import('../worker/start-worker.js') : null;
   workerModule?.catch(() => undefined);
+  // So does the workflow bundle's lookup (hashing its sources, reading the cached bundle).
+  const bundle = workerModule?.then((m) => m.workflowBundle()) ?? null;
+  bundle?.catch(() => undefined);
   const root = repoRoot();
   const job = loadJobOrFail(file, root);
   for (const w of job.warnings ?? []) console.error(messages.warning(formatIssue(w)));
@@ -70,7 +74,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   const namespace = runtime.target.namespace;
   const input = jobInputOf(job, Number(opts.heartbeatSeconds ?? process.env.ASSAY_HEARTBEAT_SECONDS ?? 30), retry);
   // The worker starts (native connection, reaping, workflow bundle) while the job is submitted.
-  const worker = workerModule ? startEmbeddedWorker(workerModule, runtime, timer) : null;
+  const worker = workerModule && bundle ? startEmbeddedWorker(workerModule, bundle, runtime, timer) : null;
   const workflowId = jobWorkflowId(job.spec.id);
   const startedAt = Date.now();
   const handle = await new Client({ connection, namespace }).workflow
@@ -153,7 +157,12 @@ interface EmbeddedWorker {
   stop(): Promise<void>;
 }
 
-function startEmbeddedWorker(module: WorkerModule, runtime: Runtime, timer: PhaseTimer): EmbeddedWorker {
+function startEmbeddedWorker(
+  module: WorkerModule,
+  bundle: Promise<WorkflowBundleOption>,
+  runtime: Runtime,
+  timer: PhaseTimer,
+): EmbeddedWorker {
   const held: string[] = [];
   let sink: ((line: string) => void) | null = null;
   const log = (line: string): void => {
@@ -162,7 +171,14 @@ function startEmbeddedWorker(module: WorkerModule, runtime: Runtime, timer: Phas
   };
   const { address, images, target } = runtime;
   const ready = module.then((m) =>
-    m.startWorker({ address, namespace: target.namespace, connection: target.connectionOptions, images: images!, log }),
+    m.startWorker({
+      address,
+      namespace: target.namespace,
+      connection: target.connectionOptions,
+      images: images!,
+      log,
+      bundle,
+    }),
   );
   ready.then(
     () => timer.mark('worker-started'),

@@ -47,8 +47,20 @@ export function createEvidenceTools(
   pool: ParserPool = sharedParserPool(),
   cache: ExtractionCache = sharedExtractionCache(),
 ): EvidenceTools {
+  // The pool's processes start with a trial's first collected deliverable (its evaluation follows),
+  // not at worker start: there they competed with the job's start-up for the CPU, and a worker
+  // that never evaluates (Harbor tasks, workflows only) never needs them.
+  let warmed = false;
+  const warm = (): void => {
+    if (warmed) return;
+    warmed = true;
+    void pool.warm().catch(() => undefined);
+  };
   return {
-    detectFormat: async (file) => detectFormat(file),
+    detectFormat: async (file) => {
+      warm();
+      return detectFormat(file);
+    },
     buildView: async (dir) => buildPooledView(pool, dir, cache),
     evaluateCheck: async (check, view) => evaluateCheck(check, view as SubmissionView),
   };

@@ -46,7 +46,11 @@ export interface WorkerOptions {
   parserPoolSize?: number;
   /** This worker's host id and work root (default: ASSAY_HOST_ID / ASSAY_WORK_ROOT, else the machine's name). */
   host?: HostIdentity;
+  /** The workflow bundle, when the caller started finding it earlier (`assay run`, while it reads the job). */
+  bundle?: Promise<WorkflowBundleOption>;
 }
+
+export type WorkflowBundleOption = { codePath: string } | { code: string };
 
 export interface RunningWorker {
   /** The worker on the shared queue (workflows, and whatever any host may run). */
@@ -72,11 +76,11 @@ function installRuntimeOnce(): void {
 }
 
 /** The workflow bundle, from the cache when no input changed (ASSAY_WORKFLOW_BUNDLE_CACHE=0: always built). */
-async function workflowBundle(): Promise<{ codePath: string } | { code: string }> {
+export async function workflowBundle(): Promise<WorkflowBundleOption> {
   const workflowsPath = require.resolve('@assay/workflows');
   // @assay/core (pure: no module state) and its zod schemas load once into the reusable V8 context,
   // shared by every workflow, instead of being evaluated again in each new workflow run.
-  const bundlerOptions = { ignoreModules: [], preloadModules: ['@assay/core'] };
+  const bundlerOptions = { ignoreModules: [], preloadModules: ['@assay/core/pure'] };
   const build = () => bundleWorkflowCode({ workflowsPath, ...bundlerOptions });
   if (process.env.ASSAY_WORKFLOW_BUNDLE_CACHE === '0') return build();
   // workflows/src/index.ts -> the package folder.
@@ -90,15 +94,24 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const host = opts.host ?? resolveWorkerHost({});
   const docker = new Docker();
   const connectionOptions = opts.connection ?? { address: opts.address };
-  const connection = await NativeConnection.connect(connectionOptions);
-  const clientConnection = await Connection.connect(connectionOptions);
+  // The two connections and the bundle (its key hashes the workflow sources) do not wait on each other.
+  const bundle = opts.bundle ?? workflowBundle();
+  bundle.catch(() => undefined);
+  const nativeConnecting = NativeConnection.connect(connectionOptions);
+  nativeConnecting.catch(() => undefined);
+  const clientConnection = await Connection.connect(connectionOptions).catch(async (err: unknown) => {
+    await nativeConnecting.then((c) => c.close()).catch(() => undefined);
+    throw err;
+  });
+  const connection = await nativeConnecting;
   const client = new Client({ connection: clientConnection, namespace: opts.namespace });
 
   // Remove only what is positively finished or unknown to the server; on any other error
   // (a slow or restarting server) keep the container, since its activity may re-attach.
   // Only containers labelled with this server and namespace: another server's share the engine.
+  // Reaping overlaps the workers' creation; nothing runs on them before both are done.
   const temporalServer = { address: connectionOptions.address, namespace: opts.namespace };
-  await reapContainers(
+  const reaping = reapContainers(
     docker,
     temporalServer,
     async (workflowId) => {
@@ -111,10 +124,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     },
     opts.log,
   );
+  reaping.catch(() => undefined);
 
   const parsers = opts.parserPoolSize ? new ParserPool({ size: opts.parserPoolSize }) : sharedParserPool();
-  // Started now, off the critical path: the first evaluation finds a parser ready.
-  void parsers.warm().catch(() => undefined);
   const shared = {
     docker,
     temporalServer,
@@ -136,21 +148,33 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   // Two pollers over one connection and the same activities: the shared queue (workflows, prepares,
   // anything host-free) and this host's own queue, where units prepared here send the rest.
   const slots = opts.maxConcurrentActivities ?? 8;
-  const worker = await Worker.create({
-    connection,
-    namespace: opts.namespace,
-    taskQueue: TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
-    activities,
-    maxConcurrentActivityTaskExecutions: slots,
-  });
-  const hostWorker = await Worker.create({
-    connection,
-    namespace: opts.namespace,
-    taskQueue: hostQueue(host.id),
-    activities,
-    maxConcurrentActivityTaskExecutions: slots,
-  });
+  const created = Promise.all([
+    bundle.then((workflowBundle) =>
+      Worker.create({
+        connection,
+        namespace: opts.namespace,
+        taskQueue: TASK_QUEUE,
+        workflowBundle,
+        activities,
+        maxConcurrentActivityTaskExecutions: slots,
+      }),
+    ),
+    Worker.create({
+      connection,
+      namespace: opts.namespace,
+      taskQueue: hostQueue(host.id),
+      activities,
+      maxConcurrentActivityTaskExecutions: slots,
+    }),
+  ]);
+  let worker: Worker, hostWorker: Worker;
+  try {
+    [[worker, hostWorker]] = await Promise.all([created, reaping]);
+  } catch (err) {
+    // A worker that was created is not run: its connection is closed below with the others.
+    await Promise.allSettled([connection.close(), clientConnection.close()]);
+    throw err;
+  }
   const workers = [worker, hostWorker];
   const done = runAll(workers).finally(async () => {
     parsers.close();

@@ -36,7 +36,7 @@ export class ParserPool {
   private readonly recycleRssMb: number;
   private readonly idle: IsolatedExtractor[] = [];
   private readonly waiting: Array<(ex: IsolatedExtractor) => void> = [];
-  private created = 0;
+  private readonly members: IsolatedExtractor[] = [];
   /** Members stopped for going past the recycle budget (for benches and tests). */
   recycled = 0;
 
@@ -49,9 +49,14 @@ export class ParserPool {
   /** Starts the idle members' processes now (making members up to `size`), so evaluations do not wait for one. */
   async warm(): Promise<void> {
     const members = this.idle.splice(0);
-    while (this.created < this.size) members.push(this.newMember());
+    while (this.members.length < this.size) members.push(this.newMember());
     await Promise.all(members.map((m) => m.stats()));
     for (const m of members) this.release(m);
+  }
+
+  /** Members whose parser process is up now (for benches and tests). */
+  get running(): number {
+    return this.members.filter((m) => m.running).length;
   }
 
   /** Runs `work` with a member of its own; waits while all members are busy. */
@@ -72,7 +77,7 @@ export class ParserPool {
   private acquire(): Promise<IsolatedExtractor> {
     const idle = this.idle.pop();
     if (idle) return Promise.resolve(idle);
-    if (this.created < this.size) return Promise.resolve(this.newMember());
+    if (this.members.length < this.size) return Promise.resolve(this.newMember());
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
@@ -88,7 +93,8 @@ export class ParserPool {
   }
 
   private newMember(): IsolatedExtractor {
-    this.created++;
-    return new IsolatedExtractor(this.limits);
+    const member = new IsolatedExtractor(this.limits);
+    this.members.push(member);
+    return member;
   }
 }
