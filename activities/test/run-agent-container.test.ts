@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureImage } from '@assay/infra';
+import { baseImageTag, ensureImage } from '@assay/infra';
 import { runAgentContainer } from '../src/run-agent-container.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
 import { TEST_WAIT_HOOKS } from '../../test/support/wait-hooks.js';
@@ -20,6 +20,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 async function runOn(
   image: string,
   cmd: string[],
+  network: 'none' | 'host' = 'none',
 ): Promise<{ logs: string; workspace: string; exitCode: number | null }> {
   const workspace = fs.mkdtempSync(path.join(tmp, 'ws-'));
   const result = await runAgentContainer(
@@ -32,7 +33,7 @@ async function runOn(
       instructionDir: workspace,
       env: {},
       limits: { agentSeconds: 60 },
-      resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network: 'none' },
+      resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network },
     },
     TEST_WAIT_HOOKS,
   );
@@ -59,4 +60,36 @@ describe.skipIf(!dockerReady)('an agent container on an image with an ENTRYPOINT
     expect(own.exitCode).toBe(0);
     expect(own.logs).toContain('entrypoint-ran');
   }, 120_000);
+});
+
+// Network none is created with NetworkDisabled (no engine network sandbox): the agent must still get a
+// network namespace of its own with only loopback, and a localhost that resolves.
+describe.skipIf(!dockerReady)('an agent container without network', () => {
+  // The relay of a model CLI (proxy-relay.ts) listens on loopback: it must be up, not only present.
+  const loopback =
+    "python3 -c \"import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); socket.create_connection(s.getsockname()); print('loopback up')\"";
+  const probe = [
+    '/bin/sh',
+    '-c',
+    `readlink /proc/self/ns/net; tail -n +3 /proc/net/dev | cut -d: -f1; getent hosts localhost; ${loopback}`,
+  ];
+
+  it('has its own network namespace with only loopback, and localhost resolves', async () => {
+    const { logs, exitCode } = await runOn(baseImageTag(), probe);
+    expect(exitCode).toBe(0);
+    const [netns, ...rest] = logs
+      .trim()
+      .split('\n')
+      .map((l) => l.trim());
+    expect(netns).toMatch(/^net:\[\d+\]$/);
+    expect(netns).not.toBe(fs.readlinkSync('/proc/self/ns/net'));
+    expect(rest.filter((l) => !l.includes('localhost') && l !== 'loopback up')).toEqual(['lo']);
+    expect(rest).toContain('loopback up');
+    expect(rest.some((l) => /^(127\.0\.0\.1|::1)\s+localhost/.test(l))).toBe(true);
+  }, 60_000);
+
+  it('the probe tells the host network apart (so the test above can fail)', async () => {
+    const { logs } = await runOn(baseImageTag(), probe, 'host');
+    expect(logs.trim().split('\n')[0]).toBe(fs.readlinkSync('/proc/self/ns/net'));
+  }, 60_000);
 });
