@@ -72,6 +72,8 @@ export async function runAgentContainer(
   hooks: WaitHooks,
 ): Promise<AgentContainerResult> {
   const name = containerNameFor(req.containerKey ?? req.workflowId);
+  // Never re-attach to the finished container of an earlier run that is being removed.
+  await removalSettled(name);
   let container = docker.getContainer(name);
   let reattached = true;
   let info = await inspectOrNull(container);
@@ -135,12 +137,45 @@ export class FinishedElsewhere extends Error {
 }
 
 export async function removeContainer(docker: Docker, workflowId: string): Promise<void> {
+  const name = containerNameFor(workflowId);
+  // One started in the background by this process: done when it is, tried again if it failed.
+  if (await removalSettled(name)) return;
   await docker
-    .getContainer(containerNameFor(workflowId))
+    .getContainer(name)
     .remove({ force: true })
     .catch((err: { statusCode?: number }) => {
       if (err.statusCode !== 404) throw err;
     });
+}
+
+/** Removals of exited containers still under way in this process, by container name: true once removed. */
+const removals = new Map<string, Promise<boolean>>();
+
+/**
+ * Remove an exited container without waiting for the engine (its exit and logs are in, nothing
+ * reads it again): removal is off the agent activity's critical path. Whoever next needs the
+ * name gone awaits it (removeContainer, runAgentContainer); a worker that dies first leaves the
+ * labelled container to the reaper, and the trial's finish removes it again.
+ */
+export function removeContainerLater(docker: Docker, workflowId: string): void {
+  const name = containerNameFor(workflowId);
+  const removal = docker
+    .getContainer(name)
+    .remove({ force: true })
+    .then(
+      () => true,
+      (err: { statusCode?: number }) => err.statusCode === 404,
+    )
+    .finally(() => {
+      if (removals.get(name) === removal) removals.delete(name);
+    });
+  removals.set(name, removal);
+}
+
+/** Wait for a background removal of the container, if one is under way; true when it removed it. */
+async function removalSettled(name: string): Promise<boolean> {
+  const pending = removals.get(name);
+  return pending ? await pending : false;
 }
 
 async function inspectOrNull(container: Docker.Container): Promise<Docker.ContainerInspectInfo | null> {

@@ -7,7 +7,12 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baseImageTag, ensureImage } from '@assay/infra';
-import { runAgentContainer } from '../src/run-agent-container.js';
+import {
+  containerNameFor,
+  removeContainer,
+  removeContainerLater,
+  runAgentContainer,
+} from '../src/run-agent-container.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
 import { TEST_WAIT_HOOKS } from '../../test/support/wait-hooks.js';
 
@@ -21,12 +26,13 @@ async function runOn(
   image: string,
   cmd: string[],
   network: 'none' | 'host' = 'none',
-): Promise<{ logs: string; workspace: string; exitCode: number | null }> {
+  workflowId = `assay-trial:entrypoint-${randomUUID()}`,
+): Promise<{ logs: string; workspace: string; exitCode: number | null; reattached: boolean }> {
   const workspace = fs.mkdtempSync(path.join(tmp, 'ws-'));
   const result = await runAgentContainer(
     docker,
     {
-      workflowId: `assay-trial:entrypoint-${randomUUID()}`,
+      workflowId,
       labels: {},
       plan: { image, cmd, env: {}, binds: [], readOnlyRoot: false },
       workspace,
@@ -37,7 +43,7 @@ async function runOn(
     },
     TEST_WAIT_HOOKS,
   );
-  return { logs: result.logs, workspace, exitCode: result.exitCode };
+  return { logs: result.logs, workspace, exitCode: result.exitCode, reattached: result.reattached };
 }
 
 describe.skipIf(!dockerReady)('an agent container on an image with an ENTRYPOINT', () => {
@@ -91,5 +97,29 @@ describe.skipIf(!dockerReady)('an agent container without network', () => {
   it('the probe tells the host network apart (so the test above can fail)', async () => {
     const { logs } = await runOn(baseImageTag(), probe, 'host');
     expect(logs.trim().split('\n')[0]).toBe(fs.readlinkSync('/proc/self/ns/net'));
+  }, 60_000);
+});
+
+// runAgent removes its exited container in the background: a run of the same workflow id right after
+// must get a fresh container, never re-attach to the finished one that is still being removed.
+describe.skipIf(!dockerReady)('an agent container removed in the background', () => {
+  it('is gone before the next run of its name starts, and removeContainer waits for it', async () => {
+    const workflowId = `assay-trial:removal-${randomUUID()}`;
+    const first = await runOn(baseImageTag(), ['/bin/sh', '-c', 'echo first'], 'none', workflowId);
+    expect(first.logs.trim()).toBe('first');
+    removeContainerLater(docker, workflowId);
+    const second = await runOn(baseImageTag(), ['/bin/sh', '-c', 'echo second'], 'none', workflowId);
+    expect(second.reattached).toBe(false);
+    expect(second.logs.trim()).toBe('second');
+    removeContainerLater(docker, workflowId);
+    await removeContainer(docker, workflowId);
+    const gone = await docker
+      .getContainer(containerNameFor(workflowId))
+      .inspect()
+      .then(
+        () => false,
+        (err: { statusCode?: number }) => err.statusCode === 404,
+      );
+    expect(gone).toBe(true);
   }, 60_000);
 });
