@@ -22,7 +22,13 @@ import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
 import type { NotifyThrottled } from './forward-throttles.js';
 import { runHarness, type AgentRun } from './run-harness.js';
 import { removeContainer, type TemporalServerRef } from './run-agent-container.js';
-import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap } from './workspace-volume.js';
+import {
+  emptyDir,
+  mountWorkVolumeAsync,
+  unmountWorkVolumeAsync,
+  volumePoolDir,
+  type StorageCap,
+} from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import * as harbor from './harbor/harbor-trial.js';
@@ -161,7 +167,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(
         storageKey(trial),
-        await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB),
+        await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB, volumePoolDir()),
       );
       if (isPreparedFor(p.preparedMarker, placement)) return out;
       const { agent } = taskOf(trial);
