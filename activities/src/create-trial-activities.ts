@@ -21,8 +21,14 @@ import { createBenchmarkLookup } from './load-benchmark-once.js';
 import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
 import type { NotifyThrottled } from './forward-throttles.js';
 import { runHarness, type AgentRun } from './run-harness.js';
-import type { TemporalServerRef } from './run-agent-container.js';
-import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync, type StorageCap } from './workspace-volume.js';
+import { removeContainer, type TemporalServerRef } from './run-agent-container.js';
+import {
+  emptyDir,
+  mountWorkVolumeAsync,
+  unmountWorkVolumeAsync,
+  volumePoolDir,
+  type StorageCap,
+} from './workspace-volume.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import * as harbor from './harbor/harbor-trial.js';
@@ -161,7 +167,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(
         storageKey(trial),
-        await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB),
+        await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB, volumePoolDir()),
       );
       if (isPreparedFor(p.preparedMarker, placement)) return out;
       const { agent } = taskOf(trial);
@@ -252,21 +258,26 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       placement?: HostRecord;
     }): Promise<TrialRecord> {
       let stage = 'collecting';
-      return withHeartbeat(
-        () => stage,
-        async () => {
-          const written = await recordOf(args.trial, args.run);
-          if (written) {
-            await release(args.trial);
-            return written;
-          }
-          const deliverables = await collect(args);
-          stage = 'evaluating';
-          const evaluation = await evaluate({ ...args, deliverables });
-          stage = 'recording';
-          return record({ ...args, deliverables, evaluation });
-        },
-      );
+      const finish = async () => {
+        const written = await recordOf(args.trial, args.run);
+        if (written) {
+          await release(args.trial);
+          return written;
+        }
+        const deliverables = await collect(args);
+        stage = 'evaluating';
+        const evaluation = await evaluate({ ...args, deliverables });
+        stage = 'recording';
+        return record({ ...args, deliverables, evaluation });
+      };
+      try {
+        return await withHeartbeat(() => stage, finish);
+      } finally {
+        // runAgent left its exited container's removal running: it is done by the end of the trial,
+        // also when the worker that ran the agent died before it could remove it.
+        if (!harbor.isHarborTask(taskOf(args.trial)))
+          await removeContainer(deps.docker, args.run.containerKey ?? workflowIdNow());
+      }
     },
 
     /** This run's record if it was written (by a host lost before it could say so), else null. */

@@ -11,6 +11,7 @@ import { planHarnessRun, type HarnessUsageReport } from './harness/plan-containe
 import {
   FinishedElsewhere,
   removeContainer,
+  removeContainerLater,
   runAgentContainer,
   type AgentContainerRequest,
   type AgentContainerResult,
@@ -134,7 +135,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
   await args.store.putJson(resultKey, run);
-  await removeContainer(deps.docker, args.containerKey ?? args.workflowId);
+  removeContainerLater(deps.docker, args.containerKey ?? args.workflowId);
   return run;
 }
 

@@ -5,8 +5,19 @@
 // what is written. When the machine cannot do this (not root, no free loop
 // device, no mkfs.ext4) the cap is reported as not enforced, never silently.
 import { execFile, execFileSync } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import os from 'node:os';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -68,25 +79,15 @@ export function mountWorkVolume(workDir: string, limitGiB: number): StorageCap {
  * As mountWorkVolume, without blocking the worker's event loop while mkfs and mount run (the
  * other trials' activities and the workflow tasks of this worker go on meanwhile).
  */
-export async function mountWorkVolumeAsync(workDir: string, limitGiB: number): Promise<StorageCap> {
+export async function mountWorkVolumeAsync(workDir: string, limitGiB: number, poolDir?: string): Promise<StorageCap> {
   mkdirSync(workDir, { recursive: true });
   if (isMountPoint(workDir)) return { limitGiB, enforced: true, note: null };
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return mountWorkVolume(workDir, limitGiB);
   const image = `${workDir}.ext4`;
+  const bytes = Math.ceil(limitGiB * 1024 ** 3);
   try {
-    if (!existsSync(image)) {
-      const fd = openSync(`${image}.tmp`, 'w');
-      ftruncateSync(fd, Math.ceil(limitGiB * 1024 ** 3));
-      closeSync(fd);
-      await execFileAsync('mkfs.ext4', [
-        '-q',
-        '-F',
-        '-m',
-        '0',
-        '-E',
-        'lazy_itable_init=1,lazy_journal_init=1',
-        `${image}.tmp`,
-      ]);
+    if (!existsSync(image) && !(poolDir && (await takePooledImage(poolDir, bytes, image)))) {
+      await formatImage(`${image}.tmp`, bytes);
       await rename(`${image}.tmp`, image);
     }
     await execFileAsync('mount', ['-o', 'loop,nosuid,nodev', image, workDir]);
@@ -119,5 +120,113 @@ export function emptyDir(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (name === 'lost+found') continue;
     rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+async function formatImage(file: string, bytes: number): Promise<void> {
+  const fd = openSync(file, 'w');
+  ftruncateSync(fd, bytes);
+  closeSync(fd);
+  await execFileAsync('mkfs.ext4', ['-q', '-F', '-m', '0', '-E', 'lazy_itable_init=1,lazy_journal_init=1', file]);
+}
+
+/**
+ * Freshly formatted images waiting for a trial, per pool folder and size: a trial's volume is renamed
+ * from one instead of formatted on its critical path (each image serves one trial only, as before).
+ * ASSAY_VOLUME_POOL images are kept ready per size (default 2; 0: no pool), in ASSAY_VOLUME_POOL_DIR
+ * (default: the system's temporary folder), never in a results folder. A pool on another file system
+ * than the work folder is not used (an image is moved by rename). Pool files are named by the
+ * worker's pid: the worker removes its own on exit, and the next worker using the folder removes
+ * those of workers that died.
+ */
+export function volumePoolDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.ASSAY_VOLUME_POOL_DIR || path.join(os.tmpdir(), 'assay-volume-pool'));
+}
+
+export function volumePoolTarget(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.ASSAY_VOLUME_POOL ?? '2');
+  return Number.isInteger(n) && n >= 0 ? n : 2;
+}
+
+interface VolumePool {
+  dir: string;
+  bytes: number;
+  ready: string[];
+  filling: number;
+}
+
+const pools = new Map<string, VolumePool>();
+let poolSeq = 0;
+
+/** Move a pooled image to `image` (false: none ready), and start formatting its replacement. */
+async function takePooledImage(poolDir: string, bytes: number, image: string): Promise<boolean> {
+  if (volumePoolTarget() === 0) return false;
+  mkdirSync(poolDir, { recursive: true });
+  if (statSync(poolDir).dev !== statSync(path.dirname(image)).dev) return false;
+  const pool = poolOf(poolDir, bytes);
+  const ready = pool.ready.shift();
+  refillPool(pool);
+  if (!ready) return false;
+  try {
+    await rename(ready, image);
+    return true;
+  } catch {
+    await rm(ready, { force: true });
+    return false;
+  }
+}
+
+function poolOf(poolDir: string, bytes: number): VolumePool {
+  const dir = path.join(poolDir, String(bytes));
+  let pool = pools.get(dir);
+  if (!pool) {
+    mkdirSync(dir, { recursive: true });
+    reapDeadWorkersImages(dir);
+    if (pools.size === 0) process.once('exit', drainVolumePools);
+    pool = { dir, bytes, ready: [], filling: 0 };
+    pools.set(dir, pool);
+  }
+  return pool;
+}
+
+function refillPool(pool: VolumePool): void {
+  while (pool.ready.length + pool.filling < volumePoolTarget()) {
+    pool.filling++;
+    const file = path.join(pool.dir, `${process.pid}-${poolSeq++}.img`);
+    formatImage(`${file}.tmp`, pool.bytes)
+      .then(() => rename(`${file}.tmp`, file))
+      .then(
+        () => void pool.ready.push(file),
+        () => rm(`${file}.tmp`, { force: true }),
+      )
+      .finally(() => pool.filling--)
+      .catch(() => undefined);
+  }
+}
+
+/** Remove this worker's pooled images (on exit; tests). */
+export function drainVolumePools(): void {
+  for (const pool of pools.values()) {
+    for (const name of readdirSync(pool.dir, { withFileTypes: false }) as string[])
+      if (name.startsWith(`${process.pid}-`)) rmSync(path.join(pool.dir, name), { force: true });
+    pool.ready = [];
+  }
+  pools.clear();
+}
+
+function reapDeadWorkersImages(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(name.split('-')[0]);
+    if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && pidAlive(pid))) continue;
+    rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

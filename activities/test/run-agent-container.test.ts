@@ -6,8 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureImage } from '@assay/infra';
-import { runAgentContainer } from '../src/run-agent-container.js';
+import { baseImageTag, ensureImage } from '@assay/infra';
+import {
+  containerNameFor,
+  removeContainer,
+  removeContainerLater,
+  runAgentContainer,
+} from '../src/run-agent-container.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
 import { TEST_WAIT_HOOKS } from '../../test/support/wait-hooks.js';
 
@@ -20,23 +25,25 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 async function runOn(
   image: string,
   cmd: string[],
-): Promise<{ logs: string; workspace: string; exitCode: number | null }> {
+  network: 'none' | 'host' = 'none',
+  workflowId = `assay-trial:entrypoint-${randomUUID()}`,
+): Promise<{ logs: string; workspace: string; exitCode: number | null; reattached: boolean }> {
   const workspace = fs.mkdtempSync(path.join(tmp, 'ws-'));
   const result = await runAgentContainer(
     docker,
     {
-      workflowId: `assay-trial:entrypoint-${randomUUID()}`,
+      workflowId,
       labels: {},
       plan: { image, cmd, env: {}, binds: [], readOnlyRoot: false },
       workspace,
       instructionDir: workspace,
       env: {},
       limits: { agentSeconds: 60 },
-      resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network: 'none' },
+      resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network },
     },
     TEST_WAIT_HOOKS,
   );
-  return { logs: result.logs, workspace, exitCode: result.exitCode };
+  return { logs: result.logs, workspace, exitCode: result.exitCode, reattached: result.reattached };
 }
 
 describe.skipIf(!dockerReady)('an agent container on an image with an ENTRYPOINT', () => {
@@ -59,4 +66,60 @@ describe.skipIf(!dockerReady)('an agent container on an image with an ENTRYPOINT
     expect(own.exitCode).toBe(0);
     expect(own.logs).toContain('entrypoint-ran');
   }, 120_000);
+});
+
+// Network none is created with NetworkDisabled (no engine network sandbox): the agent must still get a
+// network namespace of its own with only loopback, and a localhost that resolves.
+describe.skipIf(!dockerReady)('an agent container without network', () => {
+  // The relay of a model CLI (proxy-relay.ts) listens on loopback: it must be up, not only present.
+  const loopback =
+    "python3 -c \"import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); socket.create_connection(s.getsockname()); print('loopback up')\"";
+  const probe = [
+    '/bin/sh',
+    '-c',
+    `readlink /proc/self/ns/net; tail -n +3 /proc/net/dev | cut -d: -f1; getent hosts localhost; ${loopback}`,
+  ];
+
+  it('has its own network namespace with only loopback, and localhost resolves', async () => {
+    const { logs, exitCode } = await runOn(baseImageTag(), probe);
+    expect(exitCode).toBe(0);
+    const [netns, ...rest] = logs
+      .trim()
+      .split('\n')
+      .map((l) => l.trim());
+    expect(netns).toMatch(/^net:\[\d+\]$/);
+    expect(netns).not.toBe(fs.readlinkSync('/proc/self/ns/net'));
+    expect(rest.filter((l) => !l.includes('localhost') && l !== 'loopback up')).toEqual(['lo']);
+    expect(rest).toContain('loopback up');
+    expect(rest.some((l) => /^(127\.0\.0\.1|::1)\s+localhost/.test(l))).toBe(true);
+  }, 60_000);
+
+  it('the probe tells the host network apart (so the test above can fail)', async () => {
+    const { logs } = await runOn(baseImageTag(), probe, 'host');
+    expect(logs.trim().split('\n')[0]).toBe(fs.readlinkSync('/proc/self/ns/net'));
+  }, 60_000);
+});
+
+// runAgent removes its exited container in the background: a run of the same workflow id right after
+// must get a fresh container, never re-attach to the finished one that is still being removed.
+describe.skipIf(!dockerReady)('an agent container removed in the background', () => {
+  it('is gone before the next run of its name starts, and removeContainer waits for it', async () => {
+    const workflowId = `assay-trial:removal-${randomUUID()}`;
+    const first = await runOn(baseImageTag(), ['/bin/sh', '-c', 'echo first'], 'none', workflowId);
+    expect(first.logs.trim()).toBe('first');
+    removeContainerLater(docker, workflowId);
+    const second = await runOn(baseImageTag(), ['/bin/sh', '-c', 'echo second'], 'none', workflowId);
+    expect(second.reattached).toBe(false);
+    expect(second.logs.trim()).toBe('second');
+    removeContainerLater(docker, workflowId);
+    await removeContainer(docker, workflowId);
+    const gone = await docker
+      .getContainer(containerNameFor(workflowId))
+      .inspect()
+      .then(
+        () => false,
+        (err: { statusCode?: number }) => err.statusCode === 404,
+      );
+    expect(gone).toBe(true);
+  }, 60_000);
 });

@@ -1,10 +1,11 @@
 // The storage cap on a real loop-mounted ext4 image (needs root, as the worker does).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMountPoint, mountWorkVolume, unmountWorkVolume } from '../src/index.js';
-import { emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync } from '../src/workspace-volume.js';
+import { drainVolumePools, emptyDir, mountWorkVolumeAsync, unmountWorkVolumeAsync } from '../src/workspace-volume.js';
 
 const root = process.getuid?.() === 0;
 
@@ -53,6 +54,47 @@ describe.skipIf(!root)('workspace volume, without blocking the event loop', () =
     expect(readFileSync(path.join(work, 'small.txt'), 'utf8')).toBe('kept');
     await unmountWorkVolumeAsync(work);
     await unmountWorkVolumeAsync(work); // not mounted: nothing to do
+  });
+});
+
+describe.skipIf(!root)('workspace volume from a pool of formatted images', () => {
+  it('takes a ready image instead of formatting one, refills, and removes dead and own pool files', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'assay-vol-'));
+    const poolDir = path.join(base, 'pool');
+    const sized = path.join(poolDir, String(32 * 1024 ** 2));
+    // A pool file of a worker that died: removed when the pool is first used.
+    mkdirSync(sized, { recursive: true });
+    const dead = path.join(sized, `${spawnSync('true').pid}-0.img`);
+    writeFileSync(dead, '');
+    const poolFiles = () => readdirSync(sized).filter((f) => f.endsWith('.img'));
+    const waitForPool = async () => {
+      for (let i = 0; i < 200 && poolFiles().length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      return poolFiles().map((f) => statSync(path.join(sized, f)).ino);
+    };
+
+    const first = path.join(base, 'work', 'a');
+    expect((await mountWorkVolumeAsync(first, 32 / 1024, poolDir)).enforced).toBe(true); // formatted inline
+    expect(existsSync(dead)).toBe(false);
+    const pooled = await waitForPool();
+    expect(pooled).toHaveLength(2);
+
+    const second = path.join(base, 'work', 'b');
+    expect(await mountWorkVolumeAsync(second, 32 / 1024, poolDir)).toEqual({
+      limitGiB: 32 / 1024,
+      enforced: true,
+      note: null,
+    });
+    try {
+      expect(pooled).toContain(statSync(`${second}.ext4`).ino);
+      expect(readdirSync(second)).toEqual(['lost+found']); // a fresh file system, nobody's before
+      expect(() => writeFileSync(path.join(second, 'big.bin'), Buffer.alloc(48 * 1024 ** 2))).toThrow(/ENOSPC/);
+    } finally {
+      await unmountWorkVolumeAsync(second);
+      await unmountWorkVolumeAsync(first);
+    }
+    expect(await waitForPool()).toHaveLength(2); // refilled
+    drainVolumePools();
+    expect(readdirSync(sized)).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@
 // workspace, network none, tini, CPU/memory/pids limits), N runs at concurrency C.
 //
 //   npx tsx bench/overhead/container-phases.ts [--runs 12] [--concurrency 4] [--image assay/scripted-agent:TAG]
+//       [--network none|disabled|bridge]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '12' },
     concurrency: { type: 'string', default: '4' },
     image: { type: 'string' },
+    // none: NetworkMode none (a network namespace with only loopback); disabled: NetworkDisabled.
+    network: { type: 'string', default: 'none' },
   },
 });
 const image =
@@ -41,9 +44,10 @@ async function oneRun(i: number): Promise<Record<Phase, number>> {
       Image: image,
       Cmd: ['sh', '-c', 'echo hello > /workspace/hello.txt'],
       WorkingDir: '/workspace',
+      ...(values.network === 'disabled' ? { NetworkDisabled: true } : {}),
       HostConfig: {
         Binds: [`${ws}:/workspace`],
-        NetworkMode: 'none',
+        ...(values.network === 'disabled' ? {} : { NetworkMode: values.network }),
         NanoCpus: 2e9,
         Memory: 8 * 1024 ** 3,
         PidsLimit: 1024,
@@ -63,7 +67,9 @@ async function oneRun(i: number): Promise<Record<Phase, number>> {
 async function main(): Promise<void> {
   const runs = Number(values.runs);
   const conc = Number(values.concurrency);
-  console.log(`image ${image}; ${runs} runs at concurrency ${conc}; load average ${loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `image ${image}, network ${values.network}; ${runs} runs at concurrency ${conc}; load average ${loadavg()[0]!.toFixed(1)}`,
+  );
   const results: Array<Record<Phase, number>> = [];
   let next = 0;
   await Promise.all(

@@ -97,6 +97,7 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
         ];
         if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
         else args.push('--headless');
+        for (const pragma of sqlitePragmas()) args.push('--sqlite-pragma', pragma);
         log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
         // The pid and state are recorded as soon as the process exists, so `server stop` can end
         // one that never becomes healthy.
@@ -127,6 +128,23 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
     },
     log,
   );
+}
+
+/**
+ * SQLite pragmas for the dev server's database. Its default rollback journal with a full fsync on
+ * every commit makes each history write wait for the disk; a write-ahead log synced at checkpoints
+ * keeps committed data across a process crash (only a power loss can drop the last commits).
+ * ASSAY_TEMPORAL_SQLITE_PRAGMAS overrides the list (comma-separated PRAGMA=VALUE; empty: none).
+ */
+export const DEFAULT_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+
+export function sqlitePragmas(env: NodeJS.ProcessEnv = process.env): string[] {
+  const given = env.ASSAY_TEMPORAL_SQLITE_PRAGMAS;
+  if (given === undefined) return DEFAULT_SQLITE_PRAGMAS;
+  return given
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
 }
 
 export interface StopTemporalOptions {

@@ -46,6 +46,8 @@ describe('Temporal dev server', () => {
     expect(first.address).toBe(`127.0.0.1:${port}`);
     expect(first.dbFile).toBe(dbFile);
     expect(fs.existsSync(dbFile)).toBe(true);
+    // The default pragmas took: bytes 18-19 of a SQLite header are 2, 2 in write-ahead-log mode (1, 1 without).
+    expect([...fs.readFileSync(dbFile).subarray(18, 20)]).toEqual([2, 2]);
     expect(first.retentionHours).toBeGreaterThanOrEqual(MIN_RETENTION_HOURS);
     for (const name of ASSAY_SEARCH_ATTRIBUTES) expect(first.searchAttributes[name]).toBe('INDEXED_VALUE_TYPE_KEYWORD');
     const status = await temporalServerStatus({ root: repoRoot, port });
