@@ -2,11 +2,18 @@
 // containers (made by runAgentContainer, as activities make them) carry their server's address and
 // namespace, and a worker removes only its own server's containers whose workflow is not running.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { LABEL_TEMPORAL_ADDRESS, LABEL_TEMPORAL_NAMESPACE, containerNameFor, reapContainers } from '@assay/activities';
+import {
+  LABEL_MANAGED,
+  LABEL_TEMPORAL_ADDRESS,
+  LABEL_TEMPORAL_NAMESPACE,
+  containerNameFor,
+  reapContainers,
+  reapRelayFolders,
+} from '@assay/activities';
 import { runAgentContainer, type TemporalServerRef } from '../activities/src/run-agent-container.js';
 import { SNAPSHOT_REPO } from '../activities/src/harbor/run-harbor-agent.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,5 +122,29 @@ describe('reapContainers', () => {
     expect(await exists(ids.finished)).toBe(false);
     for (const kept of [ids.running, ids.otherServer, ids.otherNamespace]) expect(await exists(kept)).toBe(true);
     expect(lines[0]).toContain(`removed stray container /${containerNameFor(ids.finished)}`);
+  }, 60_000);
+});
+
+// A killed worker leaves its model CLI run's relay folder in the temporary folder; the next worker start
+// removes one no container binds, once it is an hour old.
+describe('reapRelayFolders', () => {
+  it('removes an old folder no container binds, and keeps a bound one and a fresh one', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'assay-relay-reap-'));
+    const dirs = Object.fromEntries(['stray', 'bound', 'fresh'].map((n) => [n, path.join(root, n)]));
+    for (const dir of Object.values(dirs)) mkdirSync(dir);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    for (const n of ['stray', 'bound']) utimesSync(dirs[n]!, twoHoursAgo, twoHoursAgo);
+    // Created, never started: as a run's container is between its creation and its start.
+    await docker.createContainer({
+      Image: image,
+      Cmd: ['true'],
+      Labels: { [LABEL_MANAGED]: 'true', 'assay.test-run': run },
+      HostConfig: { Binds: [`${dirs.bound}:/assay-relay:ro`], NetworkMode: 'none' },
+    });
+    const lines: string[] = [];
+    const removed = await reapRelayFolders(docker, (l) => lines.push(l), { root });
+    expect(removed).toEqual([dirs.stray]);
+    expect(lines).toEqual([`removed stray model proxy relay folder ${dirs.stray} (no container uses it)`]);
+    expect([existsSync(dirs.stray!), existsSync(dirs.bound!), existsSync(dirs.fresh!)]).toEqual([false, true, true]);
   }, 60_000);
 });

@@ -15,6 +15,7 @@ export {
   serverLabels,
 } from './run-agent-container.js';
 export type { TemporalServerRef } from './run-agent-container.js';
+export { containerRuntime, chooseRuntime, PREFERRED_RUNTIME } from './container-runtime.js';
 export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
 export { SCRIPTED_AGENTS } from '@assay/core';
 export { trialPaths } from './trial-paths.js';

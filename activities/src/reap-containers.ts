@@ -3,7 +3,7 @@
 // workflows stay, so a retried activity can re-attach to them; containers of another server or
 // namespace on a shared Docker engine are not ours to judge, and neither are unlabelled ones
 // (made before containers carried their server): those are left alone. The trial networks of Harbor compose
-// tasks go the same way, after their containers.
+// tasks go the same way, after their containers, and so do model proxy relay folders (reap-relay-folders.ts).
 import type Docker from 'dockerode';
 import {
   LABEL_MANAGED,
@@ -13,6 +13,7 @@ import {
   type TemporalServerRef,
 } from './run-agent-container.js';
 import { SNAPSHOT_REPO } from './harbor/run-harbor-agent.js';
+import { reapRelayFolders } from './reap-relay-folders.js';
 
 export async function reapContainers(
   docker: Docker,
@@ -37,6 +38,8 @@ export async function reapContainers(
   );
   await noteUnlabelled(docker, log);
   await reapNetworks(docker, server, isWorkflowRunning, log);
+  // Relay folders only once their stray containers are gone; one that cannot be read waits for the next start.
+  await reapRelayFolders(docker, log).catch(() => undefined);
   // A committed agent container keeps its labels: Harbor snapshot images of a workflow no longer running
   // (its record was written, which removes them, or it ended without one) are read by nobody again.
   const images = await docker.listImages({
