@@ -3,7 +3,7 @@
 // workspace, network none, tini, CPU/memory/pids limits), N runs at concurrency C.
 //
 //   npx tsx bench/overhead/container-phases.ts [--runs 12] [--concurrency 4] [--image assay/scripted-agent:TAG]
-//       [--network none|disabled|bridge]
+//       [--network none|disabled|bridge] [--runtime crun]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -18,6 +18,8 @@ const { values } = parseArgs({
     image: { type: 'string' },
     // none: NetworkMode none (a network namespace with only loopback); disabled: NetworkDisabled.
     network: { type: 'string', default: 'none' },
+    // An OCI runtime the engine has registered (e.g. crun); default: the engine's default.
+    runtime: { type: 'string' },
   },
 });
 const image =
@@ -46,6 +48,7 @@ async function oneRun(i: number): Promise<Record<Phase, number>> {
       WorkingDir: '/workspace',
       ...(values.network === 'disabled' ? { NetworkDisabled: true } : {}),
       HostConfig: {
+        ...(values.runtime ? { Runtime: values.runtime } : {}),
         Binds: [`${ws}:/workspace`],
         ...(values.network === 'disabled' ? {} : { NetworkMode: values.network }),
         NanoCpus: 2e9,
