@@ -6,6 +6,7 @@ export { forwardThrottles, type NotifyThrottled, type ThrottleForwarder } from '
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';
 export { reapContainers, reapNetworks } from './reap-containers.js';
+export { reapRelayFolders } from './reap-relay-folders.js';
 export {
   containerNameFor,
   LABEL_MANAGED,
@@ -15,7 +16,6 @@ export {
   serverLabels,
 } from './run-agent-container.js';
 export type { TemporalServerRef } from './run-agent-container.js';
-export { containerRuntime, chooseRuntime, PREFERRED_RUNTIME } from './container-runtime.js';
 export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
 export { SCRIPTED_AGENTS } from '@assay/core';
 export { trialPaths } from './trial-paths.js';

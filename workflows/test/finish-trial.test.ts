@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type Docker from 'dockerode';
+import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { createTrialActivities, isMountPoint, trialPaths, type AgentRun, type EvidenceTools } from '@assay/activities';
 import { judgeSetupSchema, limitsSchema, resourcesSchema, type TrialInput } from '@assay/core';
@@ -65,7 +65,8 @@ describe.skipIf(!root)('finishTrial', () => {
       heartbeatSeconds: 30,
     };
     const acts = createTrialActivities({
-      docker: {} as Docker,
+      // A real engine: finishTrial removes the trial's agent container (none here: the engine says 404).
+      docker: new Docker(),
       evidence: textEvidence,
       images: { scriptedAgent: 'unused' },
     });
