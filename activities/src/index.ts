@@ -14,6 +14,7 @@ export {
   LABEL_TEMPORAL_NAMESPACE,
   LABEL_WORKFLOW,
   serverLabels,
+  settleContainerRemovals,
 } from './run-agent-container.js';
 export type { TemporalServerRef } from './run-agent-container.js';
 export { RUNNABLE_HARNESSES } from './harness/plan-container.js';

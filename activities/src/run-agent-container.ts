@@ -172,6 +172,21 @@ export function removeContainerLater(docker: Docker, workflowId: string): void {
   removals.set(name, removal);
 }
 
+/**
+ * At a trial's end: the agent container goes, without the trial waiting for the engine. A removal
+ * this process started after the agent is left to finish; otherwise (the agent ran on a worker that
+ * died) one is started. A worker that dies before either is done leaves the container to the next
+ * worker's reaper (its workflow has ended by then).
+ */
+export function removeContainerSoon(docker: Docker, workflowId: string): void {
+  if (!removals.has(containerNameFor(workflowId))) removeContainerLater(docker, workflowId);
+}
+
+/** Background removals still under way, settled (a worker awaits them before it exits). */
+export async function settleContainerRemovals(): Promise<void> {
+  while (removals.size > 0) await Promise.allSettled([...removals.values()]);
+}
+
 /** Wait for a background removal of the container, if one is under way; true when it removed it. */
 async function removalSettled(name: string): Promise<boolean> {
   const pending = removals.get(name);

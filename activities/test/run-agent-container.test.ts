@@ -11,7 +11,9 @@ import {
   containerNameFor,
   removeContainer,
   removeContainerLater,
+  removeContainerSoon,
   runAgentContainer,
+  settleContainerRemovals,
 } from '../src/run-agent-container.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
 import { TEST_WAIT_HOOKS } from '../../test/support/wait-hooks.js';
@@ -121,5 +123,29 @@ describe.skipIf(!dockerReady)('an agent container removed in the background', ()
         (err: { statusCode?: number }) => err.statusCode === 404,
       );
     expect(gone).toBe(true);
+  }, 60_000);
+});
+
+// A trial's end does not wait for its agent container's removal; a worker settles what is under way
+// before it exits, and a trial whose agent ran on a worker that died starts one itself.
+describe.skipIf(!dockerReady)('an agent container removed at the end of a trial', () => {
+  const gone = (workflowId: string) =>
+    docker
+      .getContainer(containerNameFor(workflowId))
+      .inspect()
+      .then(
+        () => false,
+        (err: { statusCode?: number }) => err.statusCode === 404,
+      );
+  it('is gone once the worker settles its removals, whether or not the agent run started one', async () => {
+    const afterAgent = `assay-trial:soon-${randomUUID()}`;
+    const deadWorkers = `assay-trial:soon-${randomUUID()}`;
+    await runOn(baseImageTag(), ['/bin/sh', '-c', 'true'], 'none', afterAgent);
+    await runOn(baseImageTag(), ['/bin/sh', '-c', 'true'], 'none', deadWorkers);
+    removeContainerLater(docker, afterAgent); // as runHarness does once the agent's result is in
+    removeContainerSoon(docker, afterAgent);
+    removeContainerSoon(docker, deadWorkers); // no removal under way in this process: it starts one
+    await settleContainerRemovals();
+    expect([await gone(afterAgent), await gone(deadWorkers)]).toEqual([true, true]);
   }, 60_000);
 });

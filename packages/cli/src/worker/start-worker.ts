@@ -20,6 +20,7 @@ import {
   heartbeating,
   parseFaultDelays,
   reapContainers,
+  settleContainerRemovals,
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
 import type { TemporalConnectionOptions } from '@assay/infra/temporal-connection';
@@ -177,6 +178,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   }
   const workers = [worker, hostWorker];
   const done = runAll(workers).finally(async () => {
+    // Agent containers whose removal a trial's end left running: gone before the worker is.
+    await settleContainerRemovals();
     parsers.close();
     await connection.close().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);
