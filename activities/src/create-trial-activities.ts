@@ -163,6 +163,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     async prepareWorkspace(trial: TrialInput, placement?: Placement): Promise<PreparedWorkspace> {
       const p = pathsOf(trial);
       const plan = harbor.stepsPlanOf(taskOf(trial));
+      // Parsers warm while the workspace is made and the agent runs, not after the agent on the evaluation's path.
+      if (!harbor.isHarborTask(taskOf(trial))) deps.evidence.warm?.();
       const out = { workspace: p.workspace, instructionDir: p.instructionDir, hostId: host.id, ...plan };
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(

@@ -7,6 +7,8 @@ export interface EvidenceTools {
   /** Build whatever view `evaluateCheck` needs over a submission folder. */
   buildView(dir: string): Promise<unknown>;
   evaluateCheck(check: Check, view: unknown): Promise<CheckOutcome> | CheckOutcome;
+  /** Start what evaluations will need (warm parsers) without waiting: a trial that will be evaluated begins. */
+  warm?(): void;
 }
 
 export interface FormatCompliance {

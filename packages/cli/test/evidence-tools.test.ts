@@ -1,7 +1,7 @@
 // The worker's parser pool starts no process until a trial collects its first deliverable (not at
 // worker start, where it competed with the job's start-up), then warms while the evaluation follows.
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ParserPool } from '@assay/evidence';
 import { createEvidenceTools } from '../src/worker/evidence-tools.js';
 
@@ -20,5 +20,17 @@ describe('createEvidenceTools', () => {
     // A second deliverable starts nothing more.
     await tools.detectFormat(CSV);
     expect(pool.running).toBe(2);
+  }, 30_000);
+
+  it('starts the pool when told a trial begins, before any deliverable', async () => {
+    const fresh = new ParserPool({ size: 2 });
+    try {
+      const tools = createEvidenceTools(fresh);
+      expect(fresh.running).toBe(0);
+      tools.warm?.();
+      await vi.waitFor(() => expect(fresh.running).toBe(2), { timeout: 10_000 });
+    } finally {
+      fresh.close();
+    }
   }, 30_000);
 });

@@ -47,9 +47,11 @@ export function createEvidenceTools(
   pool: ParserPool = sharedParserPool(),
   cache: ExtractionCache = sharedExtractionCache(),
 ): EvidenceTools {
-  // The pool's processes start with a trial's first collected deliverable (its evaluation follows),
-  // not at worker start: there they competed with the job's start-up for the CPU, and a worker
-  // that never evaluates (Harbor tasks, workflows only) never needs them.
+  // The pool's processes start when a trial that will be evaluated is prepared (warm), or with the
+  // first collected deliverable of a project's subtask, not at worker start: there they competed
+  // with the job's start-up for the CPU, and a worker that never evaluates (Harbor tasks, workflows
+  // only) never needs them. Started after the agent instead, the first trials' evaluations waited
+  // for them (finishTrial 0.25 s against 0.11 s per trial, mean of 24, in bench/harbor).
   let warmed = false;
   const warm = (): void => {
     if (warmed) return;
@@ -63,5 +65,6 @@ export function createEvidenceTools(
     },
     buildView: async (dir) => buildPooledView(pool, dir, cache),
     evaluateCheck: async (check, view) => evaluateCheck(check, view as SubmissionView),
+    warm,
   };
 }
