@@ -144,7 +144,9 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     if (other) return other;
     // Cancelled (the container is gone too): its sidecars go with it, so the next run starts them fresh; and
     // so does the step's setup snapshot, so that the next run's setup.sh runs again against fresh sidecars.
-    if (ctx.cancellationSignal.aborted && setup?.image) await removeImage(docker, setup.image);
+    // Only a requested cancel: a timed-out or shut-down attempt leaves the agent's container to its retry.
+    if (setup?.image && ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true)
+      await removeImage(docker, setup.image);
     if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
     throw err;
   } finally {
