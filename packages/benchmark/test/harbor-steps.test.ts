@@ -159,5 +159,9 @@ describe('Harbor multi-step tasks', () => {
     const read = inspectBenchmark(`harbor:${copy}`, root);
     expect(read.issues).toEqual([]);
     expect(read.benchmark?.tasks[0]?.harbor?.steps?.[0]?.workdirDir).toBe(path.join(copy, 'steps/draft/workdir'));
+    // A file named workdir is not a workdir/ (Harbor would fail to upload it).
+    expect(gatedWith((d) => writeFileSync(path.join(d, 'steps/extend/workdir'), 'x\n'))).toEqual([
+      `${path.join('gated-mean', 'task.toml')}:steps[1].name: steps/extend/workdir must be a folder: its contents are uploaded to the agent's working directory before the step`,
+    ]);
   });
 });

@@ -185,13 +185,16 @@ function stepsOf(dir: string, steps: HarborStepConfig[], ctx: Ctx): HarborStep[]
     if (!existsSync(path.join(own, 'test.sh')) && !existsSync(path.join(shared, 'test.sh')))
       ctx.issues.push(stepIssue(dir, i, ctx, m.stepTestsMissing(s.name)));
     const workdir = path.join(stepDir, 'workdir');
+    const hasWorkdir = existsSync(workdir);
+    if (hasWorkdir && !statSync(workdir).isDirectory())
+      ctx.issues.push(stepIssue(dir, i, ctx, m.stepWorkdirNotFolder(s.name)));
     const solution = path.join(stepDir, 'solution');
     return {
       ...s,
       instructionFile: path.join(stepDir, 'instruction.md'),
       testsDirs: [shared, own].filter((d) => existsSync(d)),
       solutionDir: existsSync(solution) ? solution : path.join(dir, 'solution'),
-      workdirDir: existsSync(workdir) ? workdir : null,
+      workdirDir: hasWorkdir ? workdir : null,
     };
   });
 }
