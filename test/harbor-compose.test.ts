@@ -134,13 +134,22 @@ describe('Harbor tasks with a compose file', () => {
     expect(await status.exit, status.text()).toBe(0);
     const [record, ...others] = await readTrials(path.join(path.dirname(file), 'results'));
     expect(others).toEqual([]);
-    // Step two's reward needs the count step one left in the sidecar, and the sidecar started once.
+    // Step two's reward needs the count step one left in the sidecar, and the sidecar started once; step one's,
+    // that its setup.sh reached the same sidecar before the agent.
     expect(record?.steps?.map((st) => [st.name, st.verifier.reward])).toEqual([
       ['one', 1],
       ['two', 1],
     ]);
     creates.stop();
-    expect(creates.seen().sort()).toEqual(['agent one', 'agent two', 'sidecar -', 'verifier one', 'verifier two']);
+    // Step one's workdir/setup.sh ran in a container of its own, on the same sidecars (its reward needs that).
+    expect(creates.seen().sort()).toEqual([
+      'agent one',
+      'agent two',
+      'sidecar -',
+      'step-setup one',
+      'verifier one',
+      'verifier two',
+    ]);
     process.kill(w.pid ?? 0, 'SIGTERM');
     await w.exit;
     expect(await leftOf(jobId)).toEqual([]);

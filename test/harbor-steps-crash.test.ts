@@ -1,7 +1,10 @@
 // A multi-step Harbor trial survives kill -9 of its worker during step 2's agent: the next worker resumes at
 // step 2 (re-attaching to its running container), step 1's agent and verifier never run again, and the record
 // equals an undisturbed run's. With step 2's container gone as well, step 2 runs again from step 1's snapshot
-// (the checkpoint), step 1 still never runs again, and the record says the step was restarted.
+// (the checkpoint), step 1 still never runs again, and the record says the step was restarted. A step with a
+// workdir/: killed during its setup.sh, the next worker re-attaches to the setup's container (setup.sh runs
+// once); its agent's container gone, the agent starts again from the setup's snapshot (no second upload or
+// setup.sh over the interrupted agent's work).
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +16,8 @@ import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from 
 
 const docker = new Docker();
 const server = useTestServer();
-const SLOW = path.join(ROOT, 'test/fixtures/harbor/steps-slow');
+const SLOW = { dir: path.join(ROOT, 'test/fixtures/harbor/steps-slow'), task: 'slow-steps' };
+const SLOW_SETUP = { dir: path.join(ROOT, 'test/fixtures/harbor/steps-slow-workdir'), task: 'slow-setup' };
 /** `role step name`: which step made each container. */
 const describeStep = (a: CreatedAttributes) => `${a['assay.role'] ?? '?'} ${a['assay.step'] ?? '?'} ${a.name ?? '?'}`;
 
@@ -40,10 +44,14 @@ const comparable = (r: TrialRecord | undefined) => ({
 });
 
 /** Run the job on workers of its own; `disturb` acts once the job is submitted. */
-async function runJob(jobId: string, disturb: (killWorker: () => void) => Promise<void>) {
+async function runJob(
+  jobId: string,
+  disturb: (killWorker: () => void) => Promise<void>,
+  fixture: { dir: string; task: string } = SLOW,
+) {
   const file = writeJob({
     id: jobId,
-    benchmark: `harbor:${SLOW}`,
+    benchmark: `harbor:${fixture.dir}`,
     trials: 1,
     systems: [{ id: 'oracle', harness: 'oracle' }],
   });
@@ -70,7 +78,7 @@ async function runJob(jobId: string, disturb: (killWorker: () => void) => Promis
   const [record, ...others] = await readTrials(path.join(path.dirname(file), 'results'));
   expect(others).toEqual([]);
   expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
-  return { record, seen: creates.seen(), id: trialWorkflowId(jobId, trialKey('oracle', 'slow-steps', 1)) };
+  return { record, seen: creates.seen(), id: trialWorkflowId(jobId, trialKey('oracle', fixture.task, 1)) };
 }
 
 describe('Harbor multi-step crash recovery', () => {
@@ -120,5 +128,51 @@ describe('Harbor multi-step crash recovery', () => {
       `agent build ${containerNameFor(`${id}:step-2`)}`,
       `agent build ${containerNameFor(`${id}:step-2`)}`,
     ]);
+  }, 900_000);
+
+  it("resumes a step's setup.sh after kill -9 during it (run once), and restarts its agent from the setup's snapshot", async () => {
+    const calm = await runJob('harbor-setup-calm', async () => undefined, SLOW_SETUP);
+    // Reward 1 at step 2 needs setup.sh to have run once, its agent started once, on the workdir's data.
+    expect(calm.record?.steps?.map((s) => [s.name, s.score, s.setup?.exitCode ?? null])).toEqual([
+      ['one', 100, null],
+      ['two', 100, 0],
+    ]);
+
+    const jobId = 'harbor-setup-crash';
+    const crashed = await runJob(
+      jobId,
+      async (kill) => {
+        await running(jobId, 'step-setup', 'two');
+        kill();
+      },
+      SLOW_SETUP,
+    );
+    expect(comparable(crashed.record)).toEqual(comparable(calm.record));
+    expect(crashed.record?.steps?.[1]?.agent.restarted).toBe(false);
+    // The setup's container was made once (re-attached, never a second setup.sh), then step 2's agent once.
+    const id = crashed.id;
+    expect(crashed.seen.filter((c) => c.includes(' two '))).toEqual([
+      `step-setup two ${containerNameFor(`${id}:step-2:setup`)}`,
+      `agent two ${containerNameFor(`${id}:step-2`)}`,
+      `verifier two ${containerNameFor(`${id}:step-2:verifier`)}`,
+    ]);
+
+    const restartId = 'harbor-setup-restart';
+    const restarted = await runJob(
+      restartId,
+      async (kill) => {
+        const container = await running(restartId, 'agent', 'two');
+        kill();
+        await docker.getContainer(container).remove({ force: true });
+      },
+      SLOW_SETUP,
+    );
+    // From the setup's snapshot: one setup.sh run and one agent start in the environment the verifier sees.
+    expect(restarted.record?.steps?.map((s) => [s.name, s.score, s.agent.restarted])).toEqual([
+      ['one', 100, false],
+      ['two', 100, true],
+    ]);
+    expect(restarted.seen.filter((c) => c.startsWith('step-setup two '))).toHaveLength(1);
+    expect(restarted.seen.filter((c) => c.startsWith('agent two '))).toHaveLength(2);
   }, 900_000);
 });

@@ -2,7 +2,8 @@
 // containers: each step's agent continues from the previous step's snapshot (its files persist, the
 // verifier's side effects and /tests do not), each step's verifier result is in the record, the trial's score
 // follows multi_step_reward_strategy (mean, final), a step below its min_reward ends the trial there, and no
-// snapshot image is left once the records are written.
+// snapshot image is left once the records are written. A step's workdir/ reaches its agent's working
+// directory with what its setup.sh did there; a failing setup.sh is the step's failure and ends the trial.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { ROOT, collectOutput, spawnCli, useTestServer, writeJob } from './suppor
 import { readTrials } from './support/records.js';
 
 const STEPS = path.join(ROOT, 'test/fixtures/harbor/steps');
+const STEP_WORKDIR = path.join(ROOT, 'test/fixtures/harbor/step-workdir');
 const server = useTestServer();
 const docker = new Docker();
 
@@ -112,5 +114,79 @@ describe('Harbor multi-step tasks under assay run', () => {
     const board = readFileSync(path.join(out, 'tables', 'leaderboard.csv'), 'utf8');
     expect(board).toMatch(/^oracle,/m);
     expect(board).toMatch(/^nop,/m);
+  }, 900_000);
+
+  it("uploads a step's workdir/ and runs its setup.sh before the step's agent; a failing setup.sh ends the trial", async () => {
+    const jobId = 'harbor-step-workdir';
+    const job = writeJob({
+      id: jobId,
+      benchmark: `harbor:${STEP_WORKDIR}`,
+      trials: 1,
+      concurrency: 2,
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+    });
+    await runCli(['run', job, '--json']);
+    const results = path.join(path.dirname(job), 'results');
+    const records = await readTrials(results);
+    const by = Object.fromEntries(records.map((r) => [`${r.system.id}/${r.task.id}`, r]));
+    expect(Object.keys(by).sort()).toEqual([
+      'nop/setup-fails',
+      'nop/workdir-setup',
+      'oracle/setup-fails',
+      'oracle/workdir-setup',
+    ]);
+
+    // Step 1 never saw step 2's files; step 2's oracle used the uploaded data file and setup.sh's output
+    // (reward), and setup.sh ran in /app as the step's agent user "worker" with [environment.env] (setup).
+    const oracle = by['oracle/workdir-setup'];
+    expect(oracle?.steps?.map(stepView)).toEqual([
+      { name: 'first', rewards: { reward: 1 }, score: 100, aborted: null, restarted: false },
+      { name: 'second', rewards: { reward: 1, setup: 1 }, score: 100, aborted: null, restarted: false },
+    ]);
+    expect(oracle?.steps?.[0]?.setup).toBeUndefined();
+    expect(oracle?.steps?.[1]?.setup).toMatchObject({ exitCode: 0, timedOut: false, reason: null });
+    expect(oracle?.score).toMatchObject({ value: 100, source: 'verifier' });
+    expect(oracle?.status).toBe('completed');
+    // Whatever the agent does, the setup ran before it: nop gets setup 1 and reward 0.
+    expect(by['nop/workdir-setup']?.steps?.map((s) => s.verifier.rewards)).toEqual([
+      { reward: 0 },
+      { reward: 0, setup: 1 },
+    ]);
+
+    // setup.sh exits 3: recorded on step 2 as Harbor words it; its agent and verifier never ran, nor did step 3.
+    for (const system of ['oracle', 'nop']) {
+      const failed = by[`${system}/setup-fails`];
+      const reason = "Step 'second' setup.sh exited with code 3: the fixture cannot be prepared";
+      expect(failed?.steps?.map((s) => s.name)).toEqual(['first', 'second']);
+      expect(failed?.multiStep).toEqual({ strategy: 'mean', declared: ['first', 'second', 'third'] });
+      const second = failed?.steps?.[1];
+      expect(second?.setup).toMatchObject({ exitCode: 3, timedOut: false, reason });
+      expect(second?.aborted).toEqual({ by: 'setup', reason });
+      expect(second?.score).toBeNull();
+      expect(second?.verifier).toMatchObject({
+        rewards: {},
+        reward: null,
+        exitCode: null,
+        reason: `not run: ${reason}`,
+      });
+      expect(second?.agent).toMatchObject({ exitCode: null, durationSeconds: 0, reason: `not run: ${reason}` });
+      // The mean is over the steps that gave a result (Harbor leaves the failed step out): step 1's alone.
+      expect(failed?.verifier?.rewards).toEqual({ reward: system === 'oracle' ? 1 : 0 });
+      expect(failed?.score.value).toBe(system === 'oracle' ? 100 : 0);
+      expect(failed?.agent.reason).toBe(`not run: ${reason}`);
+      const stepDir = path.join(results, 'trials', system, 'setup-fails', '1', 'steps', 'second');
+      expect(existsSync(path.join(stepDir, 'verifier', 'result.json'))).toBe(false);
+      expect(readFileSync(path.join(stepDir, 'setup.log'), 'utf8')).toContain('preparing step two'); // its stdout too
+    }
+
+    // No container of the job and no snapshot (the setup's included) is left.
+    expect(await docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`] } })).toEqual([]);
+    for (const r of records) {
+      const id = trialWorkflowId(jobId, `${r.system.id}/${r.task.id}/1`);
+      expect(await docker.listImages({ filters: { label: [`assay.workflow-id=${id}`] } })).toEqual([]);
+    }
   }, 900_000);
 });

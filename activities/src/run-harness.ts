@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import type { JobSpec, SystemSpec, Usage } from '@assay/core';
+import type { HarborStepSetup, JobSpec, SystemSpec, Usage } from '@assay/core';
 import { parseUsageLine, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
 import { throttleForwarder, type NotifyThrottled } from './forward-throttles.js';
 import { planHarnessRun, type HarnessUsageReport } from './harness/plan-container.js';
@@ -34,6 +34,8 @@ export interface AgentRun {
   harnessSessionId?: string | null;
   /** The container key of a trial that moved host (not recorded: it tells attempts apart). */
   containerKey?: string;
+  /** A Harbor step with a workdir/: its setup, run before the agent (a failed one: the agent never ran). */
+  setup?: HarborStepSetup;
 }
 
 /**

@@ -3,6 +3,7 @@
 // snapshot. Each activity keeps its result in the store and in this history, so a worker killed during step k
 // resumes at step k (re-attaching to its container) and no finished step, agent or verifier, runs again.
 // A step below its min_reward, or whose verifier gave no reward, ends the trial there, as in Harbor.
+import { patched } from '@temporalio/workflow';
 import type { AgentRun, PreparedWorkspace, TrialActivities } from '@assay/activities';
 import {
   minRewardFailure,
@@ -17,6 +18,12 @@ import {
 
 /** The patch around the step loop: histories of trials before it never take it. */
 export const HARBOR_STEPS_PATCH = 'harbor-multi-step';
+
+/**
+ * A step whose workdir/setup.sh failed (its runAgent result says so) ends the trial without its verifier.
+ * Histories before it never had such a result (a step workdir was refused), so they never reach it.
+ */
+export const HARBOR_STEP_SETUP_PATCH = 'harbor-step-setup';
 
 type Result<K extends keyof TrialActivities> = Awaited<ReturnType<TrialActivities[K]>>;
 
@@ -39,9 +46,19 @@ export async function runHarborSteps(
   let last: Result<'evaluateTrial'> | null = null;
   for (const [i, step] of plan.steps.entries()) {
     const index = i + 1;
+    // A step with a workdir/ uploads it and runs its setup.sh first, inside the same activity.
     ctx.setStage(`step ${index}/${plan.steps.length} ${step.name}: agent`);
     const key = ctx.containerKey ? { containerKey: ctx.containerKey } : {};
     const run = await host.agent.runAgent({ trial: input, workspace, workflowId: ctx.workflowId, step: index, ...key });
+    const setupFailure = setupFailureOf(run);
+    if (setupFailure !== null && patched(HARBOR_STEP_SETUP_PATCH)) {
+      // As Harbor: the step's exception, no agent, no verifier; the steps after it never run.
+      const verifier = notVerified(setupFailure);
+      runs.push(run);
+      verifiers.push(verifier);
+      steps.push(stepRecordOf(step.name, run, verifier, { by: 'setup', reason: setupFailure }));
+      break;
+    }
     ctx.setStage(`step ${index}/${plan.steps.length} ${step.name}: verifier`);
     last = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables: [], step: index, ...key });
     const verifier = last.verifier;
@@ -52,9 +69,39 @@ export async function runHarborSteps(
     steps.push(stepRecordOf(step.name, run, verifier, aborted));
     if (aborted) break;
   }
-  if (!last) throw new Error('a multi-step task without steps');
-  const evaluation = { ...last, verifier: multiStepVerifierOf(verifiers, plan.strategy), steps };
+  if (runs.length === 0) throw new Error('a multi-step task without steps');
+  // A Harbor task has no deliverables or rubric: what its verifier's evaluation holds besides the reward.
+  const base = last ?? {
+    verdicts: [],
+    formatCompliance: { required: false, compliant: true, missing: [], wrongType: [] },
+  };
+  const evaluation = { ...base, verifier: multiStepVerifierOf(verifiers, plan.strategy), steps };
   return { run: combinedRun(runs), deliverables: [], evaluation };
+}
+
+/** The step's setup failure (workdir/setup.sh), or null: none, or no workdir. */
+function setupFailureOf(run: AgentRun): string | null {
+  const { setup } = run;
+  if (!setup || (!setup.timedOut && (setup.exitCode === null || setup.exitCode === 0))) return null;
+  return setup.reason ?? `setup.sh exited with code ${setup.exitCode}`;
+}
+
+/**
+ * The verifier entry of a step that never got to its verifier: no reward, so the mean leaves it out and
+ * under `final` the trial has none, as Harbor's step without a verifier result.
+ */
+function notVerified(why: string): HarborVerifierRun {
+  const reason = `not run: ${why}`;
+  return {
+    rewards: {},
+    rewardKey: null,
+    reward: null,
+    file: null,
+    exitCode: null,
+    timedOut: false,
+    durationSeconds: 0,
+    reason,
+  };
 }
 
 /** Harbor stops after a step whose verifier gave nothing, or whose rewards miss its min_reward. */
@@ -71,7 +118,7 @@ function stepRecordOf(
   verifier: HarborVerifierRun,
   aborted: HarborStepRecord['aborted'],
 ): HarborStepRecord {
-  const { exitCode, timedOut, reason, startedAt, endedAt, durationSeconds, containerAttempts } = run;
+  const { exitCode, timedOut, reason, startedAt, endedAt, durationSeconds, containerAttempts, setup } = run;
   const restarted = (run as AgentRun & { restarted?: boolean }).restarted === true;
   return {
     name,
@@ -79,6 +126,7 @@ function stepRecordOf(
     source: 'verifier',
     agent: { exitCode, timedOut, reason, startedAt, endedAt, durationSeconds, containerAttempts, restarted },
     verifier,
+    ...(setup ? { setup } : {}),
     aborted,
   };
 }

@@ -120,6 +120,79 @@ describe('multi-step Harbor trials in the trial workflow', () => {
     await expect(replay(json, input)).resolves.toBeUndefined();
   }, 120_000);
 
+  it("ends the trial at a step whose workdir/setup.sh failed: no verifier for it, Harbor's reward rules", async () => {
+    const reason = "Step 'b' setup.sh exited with code 3: no data";
+    const setupFailed = {
+      ...agentRun(),
+      exitCode: null,
+      reason: `not run: ${reason}`,
+      durationSeconds: 0,
+      setup: { exitCode: 3, timedOut: false, durationSeconds: 0.5, reason },
+    };
+    const ok = { ...agentRun(), setup: { exitCode: 0, timedOut: false, durationSeconds: 0.5, reason: null } };
+    /** A trial of two steps (b's setup fails when `failAt` is 2, a's when 1) under `strategy`. */
+    const run = async (taskId: string, strategy: 'mean' | 'final', failAt: number) => {
+      const calls: string[] = [];
+      const recorded: unknown[] = [];
+      const stubs: Stubs = {
+        ...trialStubs([]),
+        prepareWorkspace: async () => ({
+          workspace: '/w',
+          instructionDir: '/i',
+          harborSteps: {
+            strategy,
+            steps: [
+              { name: 'a', minReward: null },
+              { name: 'b', minReward: null },
+              { name: 'c', minReward: null },
+            ],
+          },
+        }),
+        runAgent: async ({ step }) => {
+          calls.push(`agent ${step}`);
+          return step === failAt ? setupFailed : step === 1 ? agentRun() : ok;
+        },
+        evaluateTrial: async ({ step }) => {
+          calls.push(`verifier ${step}`);
+          return resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun({ reward: 0.8 }) });
+        },
+        recordTrial: async (args) => {
+          recorded.push(args);
+          return trialStubs([]).recordTrial(args);
+        },
+      };
+      const input = harborTrial(taskId);
+      const json = await recordTrial(bundle, input, stubs);
+      await expect(replay(json, input)).resolves.toBeUndefined();
+      return { calls, recorded: recorded[0] as { run: unknown; evaluation: Record<string, unknown> } };
+    };
+
+    const notRun = { rewards: {}, reward: null, exitCode: null, reason: `not run: ${reason}` };
+    // Step 2's setup fails: step 1 verified, step 2's verifier and step 3 never run; the mean leaves step 2 out.
+    const mean = await run('setup-mean', 'mean', 2);
+    expect(mean.calls).toEqual(['agent 1', 'verifier 1', 'agent 2']);
+    expect(mean.recorded.evaluation).toMatchObject({
+      verifier: { rewards: { reward: 0.8 }, reward: 0.8 },
+      steps: [
+        { name: 'a', score: 80, aborted: null },
+        { name: 'b', score: null, verifier: notRun, setup: setupFailed.setup, aborted: { by: 'setup', reason } },
+      ],
+    });
+    expect(mean.recorded.run).toMatchObject({ exitCode: null, reason: `not run: ${reason}` });
+    // final: the last step that ran has no verifier result, so the trial has no reward (Harbor's None).
+    const final = await run('setup-final', 'final', 2);
+    expect(final.recorded.evaluation).toMatchObject({ verifier: { rewards: {}, reward: null } });
+    // Step 1's setup fails: nothing was verified at all; the record still gets its (empty) evaluation.
+    const first = await run('setup-first', 'mean', 1);
+    expect(first.calls).toEqual(['agent 1']);
+    expect(first.recorded.evaluation).toMatchObject({
+      verdicts: [],
+      formatCompliance: { required: false, compliant: true },
+      verifier: { rewards: {}, reward: null },
+      steps: [{ name: 'a', aborted: { by: 'setup', reason } }],
+    });
+  }, 180_000);
+
   it('replays a single-step Harbor trial recorded by the workflows before steps', async () => {
     const input = harborTrial('single');
     const stubs: Stubs = {

@@ -99,14 +99,26 @@ async function oneAtATime(runId: string, step: () => Promise<void>): Promise<voi
 export async function runHarborContainer(
   docker: Docker,
   spec: HarborContainerSpec,
-  hooks: { fresh: () => void; finished: () => Promise<boolean>; heartbeat?: () => void },
+  hooks: {
+    fresh: () => void;
+    finished: () => Promise<boolean>;
+    heartbeat?: () => void;
+    /** Runs on a container created but never started, a re-attached one too: files put into it (idempotent). */
+    beforeStart?: (container: Docker.Container) => Promise<void>;
+  },
 ): Promise<AgentContainerResult> {
   const ctx = Context.current();
   await oneAtATime(spec.runId, async () => {
-    if (await containerExists(docker, spec.runId)) return;
-    if (await hooks.finished()) throw new FinishedElsewhere();
-    hooks.fresh();
-    await createContainer(docker, spec);
+    if (!(await containerExists(docker, spec.runId))) {
+      if (await hooks.finished()) throw new FinishedElsewhere();
+      hooks.fresh();
+      await createContainer(docker, spec);
+    }
+    if (!hooks.beforeStart) return;
+    // A worker killed between create and start left it unstarted: what goes in before the start goes in again.
+    const container = docker.getContainer(containerNameFor(spec.runId));
+    const info = await container.inspect();
+    if (!info.State.Running && info.State.StartedAt.startsWith('0001')) await hooks.beforeStart(container);
   });
   const plan = { image: spec.image, cmd: spec.cmd, env: {}, binds: spec.binds, readOnlyRoot: false };
   const cancelRequested = (): boolean =>

@@ -2,6 +2,7 @@
 // overrides applied (Harbor's rules in trial/multi_step.py: a step's agent timeout and users fall back to the
 // task's, its verifier env goes over [verifier.env]), and the names of its container and snapshot.
 import type { HarborStep, HarborTask } from '@assay/benchmark';
+import { setupRunIdOf } from './harbor-step-setup.js';
 import { snapshotImageOf } from './run-harbor-agent.js';
 
 /** Step `index` (1-based) of the trial: its agent container and its snapshot are named by this. */
@@ -36,8 +37,11 @@ export function harborTaskForStep(task: HarborTask, step: HarborStep): HarborTas
   };
 }
 
-/** Every snapshot a trial of this task may have made (one per step, or the single-step trial's). */
+/** Every snapshot a trial of this task may have made (one per step and step setup, or the single-step trial's). */
 export function snapshotsOf(task: HarborTask, workflowId: string): string[] {
   if (!task.steps) return [snapshotImageOf(workflowId)];
-  return task.steps.map((_s, i) => snapshotImageOf(stepRunId(workflowId, i + 1)));
+  return task.steps.flatMap((s, i) => {
+    const runId = stepRunId(workflowId, i + 1);
+    return [snapshotImageOf(runId), ...(s.workdirDir ? [snapshotImageOf(setupRunIdOf(runId))] : [])];
+  });
 }

@@ -118,7 +118,7 @@ export function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: n
   return runHarborAgent(docker, {
     ...rest,
     labels: { ...labelsOf(args.trial, 'agent', args.server), 'assay.step': step.name },
-    step: { runId, baseImage: stepBaseImage(harborRunKey(args), index) },
+    step: { runId, baseImage: stepBaseImage(harborRunKey(args), index), name: step.name, workdirDir: step.workdirDir },
     ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
 }

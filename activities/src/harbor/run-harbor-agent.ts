@@ -22,6 +22,7 @@ import { containerExists, runHarborContainer, type HarborContainerSpec } from '.
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
 import { ensureSidecars, removeSidecars } from './harbor-sidecars.js';
+import { runStepSetup, setupBegun, type StepSetupArgs, type StepSetupOutcome } from './harbor-step-setup.js';
 
 export const SNAPSHOT_REPO = 'assay/harbor-snapshot';
 
@@ -44,8 +45,11 @@ export interface HarborAgentArgs {
   labels: Record<string, string>;
   /** Tells the trial's job its endpoint answered 429 / overloaded (back-pressure); absent: nothing is reported. */
   notifyThrottled?: NotifyThrottled;
-  /** A step of a multi-step task: its own container and snapshot, started from the previous step's snapshot. */
-  step?: { runId: string; baseImage: string | null };
+  /**
+   * A step of a multi-step task: its own container and snapshot, started from the previous step's snapshot;
+   * with a steps/<name>/workdir/, from its setup snapshot (harbor-step-setup.ts) instead.
+   */
+  step?: { runId: string; baseImage: string | null; name?: string; workdirDir?: string | null };
   /**
    * Set once the trial has moved host (`<workflowId>:move-N`): names this attempt's containers and snapshots,
    * and tells its results from those the lost host left in the store.
@@ -92,25 +96,41 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const harness = trial.system.harness;
   const s = harborSettings(harbor, trial.limits, trial.resources);
   const ctx = Context.current();
+  const taskEnv = resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`);
   const plan = await heartbeatWhile(ctx, async () => {
     const taskImage = await ensureHarborImage(docker, task, s.buildSeconds);
     const env = {
-      ...resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`),
+      ...taskEnv,
       ...(harness === 'oracle'
         ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
         : {}),
     };
     return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s });
   });
-  const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
+  const setupArgs = stepSetupArgs(args, plan, taskEnv, runId);
   // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
   const network = harbor.compose
     ? {
-        network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s, runId)),
+        network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s, runId, setupArgs)),
         aliases: ['main'],
       }
     : { network: plan.network };
-  const spec = agentSpecOf(args, plan, s, network, runId);
+  let image = args.step?.baseImage ?? plan.image;
+  let setup: StepSetupOutcome | null = null;
+  if (setupArgs) {
+    try {
+      const limits = { cpus: s.cpus, memoryGiB: s.memoryGiB, pids: s.pids };
+      setup = await runStepSetup(docker, { ...setupArgs, image, network, limits });
+    } catch (err) {
+      if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
+      throw err;
+    }
+    if (setup.image === null) return setupFailedRun(args, setup, resultKey, ctx.info.attempt);
+    image = setup.image;
+  }
+  // After the setup: a start noted means the agent's own container was made once already.
+  const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
+  const spec = { ...agentSpecOf(args, plan, s, network, runId), image };
   const throttles = harborThrottleForwarder(args, plan);
   let result: AgentContainerResult;
   try {
@@ -122,7 +142,11 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   } catch (err) {
     const other = err instanceof FinishedElsewhere ? await done() : null;
     if (other) return other;
-    // Cancelled (the container is gone too): its sidecars go with it, so the next run starts them fresh.
+    // Cancelled (the container is gone too): its sidecars go with it, so the next run starts them fresh; and
+    // so does the step's setup snapshot, so that the next run's setup.sh runs again against fresh sidecars.
+    // Only a requested cancel: a timed-out or shut-down attempt leaves the agent's container to its retry.
+    if (setup?.image && ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true)
+      await removeImage(docker, setup.image);
     if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
     throw err;
   } finally {
@@ -133,6 +157,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const run: AgentRun | HarborStepAgentRun = {
     ...agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null),
     ...(restarted === null ? {} : { restarted }),
+    ...(setup ? { setup: setup.setup } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
   // The transcript first: agent-result.json is what marks the run finished.
@@ -155,6 +180,68 @@ async function noteStepStart(docker: Docker, args: HarborAgentArgs, runId: strin
   const containerKey = args.containerKey ? { containerKey: args.containerKey } : {};
   await args.store.putJson(key, { starts: (before?.starts ?? 0) + 1, ...containerKey });
   return before !== null;
+}
+
+/** A step with a workdir/: what its setup needs but the image it starts from and the network (null: none). */
+function stepSetupArgs(
+  args: HarborAgentArgs,
+  plan: HarborAgentPlan,
+  taskEnv: Record<string, string>,
+  runId: string,
+): Omit<StepSetupArgs, 'image' | 'network' | 'limits'> | null {
+  const { step } = args;
+  if (!step?.workdirDir || !step.name) return null;
+  return {
+    stepName: step.name,
+    workdirDir: step.workdirDir,
+    runId,
+    workflowId: args.workflowId,
+    ...(args.containerKey ? { containerKey: args.containerKey } : {}),
+    store: args.store,
+    resultKey: args.resultKey,
+    user: plan.user,
+    workdir: plan.workdir,
+    // The task's environment as Harbor's exec has it: not [solution.env], which only the oracle's run gets.
+    env: { ...taskEnv, ...composeMainEnv(args.task.harbor) },
+    labels: args.labels,
+    seconds: args.trial.limits.setupSeconds,
+  };
+}
+
+/**
+ * The step's result when its setup.sh failed: its agent never ran (no exit code, no time), the reason is the
+ * setup's. Written as the step's agent result, so a retry returns it and the workflow skips the verifier.
+ */
+async function setupFailedRun(
+  args: HarborAgentArgs,
+  setup: StepSetupOutcome,
+  resultKey: string,
+  attempt: number,
+): Promise<HarborStepAgentRun> {
+  const run: HarborStepAgentRun = {
+    exitCode: null,
+    timedOut: false,
+    reason: `not run: ${setup.setup.reason ?? 'the step setup failed'}`,
+    startedAt: setup.endedAt,
+    endedAt: setup.endedAt,
+    durationSeconds: 0,
+    containerAttempts: attempt,
+    usage: null,
+    restarted: false,
+    setup: setup.setup,
+    ...(args.containerKey ? { containerKey: args.containerKey } : {}),
+  };
+  await args.store.putJson(resultKey, run);
+  return run;
+}
+
+async function removeImage(docker: Docker, image: string): Promise<void> {
+  await docker
+    .getImage(image)
+    .remove({ force: true })
+    .catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 404) throw err;
+    });
 }
 
 /** The agent's container: the plan, the task's limits, and main's part of the compose file. */
@@ -226,10 +313,14 @@ async function freshSidecarsUnlessRunning(
   args: HarborAgentArgs,
   s: HarborSettings,
   runId: string,
+  setup: Omit<StepSetupArgs, 'image' | 'network' | 'limits'> | null,
 ): Promise<string> {
   // By this attempt's container: after a move, sidecars the lost host left on this engine held its agent's state.
+  // A step 1 whose setup has begun: setup.sh may have changed them already.
   const laterStep = args.step !== undefined && args.step.baseImage !== null;
-  if (!laterStep && !(await containerExists(docker, runId))) await removeSidecars(docker, args.workflowId);
+  const begun = async () =>
+    (await containerExists(docker, runId)) || (setup !== null && (await setupBegun(docker, setup)));
+  if (!laterStep && !(await begun())) await removeSidecars(docker, args.workflowId);
   return ensureTrialSidecars(docker, args, s);
 }
 

@@ -9,6 +9,7 @@ import { formatIssue, inspectBenchmark, readTaskConfig } from '../src/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const STEPS = path.join(ROOT, 'test/fixtures/harbor/steps');
+const STEP_WORKDIR = path.join(ROOT, 'test/fixtures/harbor/step-workdir');
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -49,6 +50,7 @@ describe('Harbor multi-step tasks', () => {
         instructionFile: path.join(dir, 'steps/draft/instruction.md'),
         testsDirs: [path.join(dir, 'tests'), path.join(dir, 'steps/draft/tests')],
         solutionDir: path.join(dir, 'steps/draft/solution'),
+        workdirDir: null,
       },
       expect.objectContaining({
         name: 'extend',
@@ -121,7 +123,7 @@ describe('Harbor multi-step tasks', () => {
     ]);
   });
 
-  it('needs each step folder with its instruction and a test; refuses a step workdir', () => {
+  it('needs each step folder with its instruction and a test', () => {
     const file = path.join('gated-mean', 'task.toml');
     expect(gatedWith((d) => rmSync(path.join(d, 'steps/extend/instruction.md')))).toEqual([
       `${file}:steps[1].name: steps/extend/instruction.md is missing: every step needs its instruction`,
@@ -137,13 +139,29 @@ describe('Harbor multi-step tasks', () => {
         writeFileSync(toml, `multi_step_reward_strategy = "best"\n${readFileSync(toml, 'utf8')}`);
       }),
     ).toEqual([`${file}:multi_step_reward_strategy: must be "mean" or "final" (got "best")`]);
-    expect(
-      gatedWith((d) => {
-        mkdirSync(path.join(d, 'steps/draft/workdir'));
-        writeFileSync(path.join(d, 'steps/draft/workdir/setup.sh'), 'true\n');
-      }),
-    ).toEqual([
-      `${file}:steps[0].name: steps/draft/workdir/ is not supported yet: assay does not upload a step's files or run its setup.sh`,
+  });
+
+  it("reads a step's workdir/ (its files and setup.sh, uploaded and run before the step's agent)", () => {
+    const r = inspectBenchmark(`harbor:${STEP_WORKDIR}`);
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    const byId = Object.fromEntries((r.benchmark?.tasks ?? []).map((t) => [t.spec.id, t.harbor?.steps]));
+    const dir = path.join(STEP_WORKDIR, 'workdir-setup');
+    expect(byId['workdir-setup']?.map((s) => s.workdirDir)).toEqual([null, path.join(dir, 'steps/second/workdir')]);
+    expect(byId['setup-fails']?.map((s) => s.workdirDir !== null)).toEqual([false, true, false]);
+    // A workdir/ without setup.sh (files only) is a step's workdir too.
+    const root = mkdtempSync(path.join(os.tmpdir(), 'assay-harbor-steps-'));
+    dirs.push(root);
+    const copy = path.join(root, 'gated-mean');
+    cpSync(path.join(STEPS, 'gated-mean'), copy, { recursive: true });
+    mkdirSync(path.join(copy, 'steps/draft/workdir'));
+    writeFileSync(path.join(copy, 'steps/draft/workdir/notes.txt'), 'n\n');
+    const read = inspectBenchmark(`harbor:${copy}`, root);
+    expect(read.issues).toEqual([]);
+    expect(read.benchmark?.tasks[0]?.harbor?.steps?.[0]?.workdirDir).toBe(path.join(copy, 'steps/draft/workdir'));
+    // A file named workdir is not a workdir/ (Harbor would fail to upload it).
+    expect(gatedWith((d) => writeFileSync(path.join(d, 'steps/extend/workdir'), 'x\n'))).toEqual([
+      `${path.join('gated-mean', 'task.toml')}:steps[1].name: steps/extend/workdir must be a folder: its contents are uploaded to the agent's working directory before the step`,
     ]);
   });
 });

@@ -87,6 +87,19 @@ export const agentRunSchema = z.object({
 });
 export type AgentRunSummary = z.infer<typeof agentRunSchema>;
 
+/**
+ * A step's `steps/<name>/workdir/` before its agent: the files uploaded to the agent's working directory and
+ * its `setup.sh` run there as the step's agent user (exit null and no reason: there is no setup.sh).
+ */
+export const harborStepSetupSchema = z.object({
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  durationSeconds: z.number().nonnegative(),
+  /** Why the setup failed (its exit code and the end of its stderr), null when it did not. */
+  reason: z.string().nullable(),
+});
+export type HarborStepSetup = z.infer<typeof harborStepSetupSchema>;
+
 /** One step of a multi-step Harbor trial as its record keeps it. */
 export const harborStepSchema = z.object({
   name: z.string(),
@@ -98,8 +111,13 @@ export const harborStepSchema = z.object({
     restarted: z.boolean(),
   }),
   verifier: harborVerifierSchema,
-  /** Why the steps after this one did not run: its min_reward was not met, or its verifier gave no reward. */
-  aborted: z.object({ by: z.enum(['min_reward', 'no-verifier-result']), reason: z.string() }).nullable(),
+  /** The step's workdir/ and setup.sh, when it has a workdir/ (absent otherwise, and in records before it). */
+  setup: harborStepSetupSchema.optional(),
+  /**
+   * Why the steps after this one did not run: its min_reward was not met, its verifier gave no reward, or its
+   * setup.sh failed (then neither its agent nor its verifier ran: both say so, with no exit code).
+   */
+  aborted: z.object({ by: z.enum(['min_reward', 'no-verifier-result', 'setup']), reason: z.string() }).nullable(),
 });
 export type HarborStepRecord = z.infer<typeof harborStepSchema>;
 

@@ -60,6 +60,6 @@ export const harborMessages = {
   stepInstructionMissing: (name: string) => `steps/${name}/instruction.md is missing: every step needs its instruction`,
   stepTestsMissing: (name: string) =>
     `step "${name}" has no test: neither steps/${name}/tests/test.sh nor tests/test.sh exists`,
-  stepWorkdirNotSupported: (name: string) =>
-    `steps/${name}/workdir/ is not supported yet: assay does not upload a step's files or run its setup.sh`,
+  stepWorkdirNotFolder: (name: string) =>
+    `steps/${name}/workdir must be a folder: its contents are uploaded to the agent's working directory before the step`,
 } as const;

@@ -60,6 +60,8 @@ export interface HarborStep extends HarborStepConfig {
   testsDirs: string[];
   /** steps/<name>/solution when present (Harbor's oracle prefers it), else solution/. */
   solutionDir: string;
+  /** steps/<name>/workdir/ when present: put into the agent's working directory before the step, setup.sh run. */
+  workdirDir: string | null;
 }
 
 export interface HarborTask {

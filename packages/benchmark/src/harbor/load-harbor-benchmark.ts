@@ -176,7 +176,7 @@ function stepInstructions(dir: string, steps: HarborStepConfig[], ctx: Ctx): str
   return texts.every((t) => t !== null) ? texts.map((t, i) => `## ${steps[i]?.name}\n\n${t}`).join('\n') : null;
 }
 
-/** Each step's files, as Harbor's TaskPaths finds them; a step without a test or with a workdir is an issue. */
+/** Each step's files, as Harbor's TaskPaths finds them; a step without a test is an issue. */
 function stepsOf(dir: string, steps: HarborStepConfig[], ctx: Ctx): HarborStep[] {
   const shared = path.join(dir, 'tests');
   return steps.map((s, i) => {
@@ -184,14 +184,17 @@ function stepsOf(dir: string, steps: HarborStepConfig[], ctx: Ctx): HarborStep[]
     const own = path.join(stepDir, 'tests');
     if (!existsSync(path.join(own, 'test.sh')) && !existsSync(path.join(shared, 'test.sh')))
       ctx.issues.push(stepIssue(dir, i, ctx, m.stepTestsMissing(s.name)));
-    if (existsSync(path.join(stepDir, 'workdir')))
-      ctx.issues.push(stepIssue(dir, i, ctx, m.stepWorkdirNotSupported(s.name)));
+    const workdir = path.join(stepDir, 'workdir');
+    const hasWorkdir = existsSync(workdir);
+    if (hasWorkdir && !statSync(workdir).isDirectory())
+      ctx.issues.push(stepIssue(dir, i, ctx, m.stepWorkdirNotFolder(s.name)));
     const solution = path.join(stepDir, 'solution');
     return {
       ...s,
       instructionFile: path.join(stepDir, 'instruction.md'),
       testsDirs: [shared, own].filter((d) => existsSync(d)),
       solutionDir: existsSync(solution) ? solution : path.join(dir, 'solution'),
+      workdirDir: hasWorkdir ? workdir : null,
     };
   });
 }
