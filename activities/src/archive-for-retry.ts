@@ -30,9 +30,12 @@ export async function archiveForRetry(args: { resultsDir: string; retry: RetryKi
     const files = new Map<string, Set<string>>();
     for (const key of await store.list(prefix)) {
       const parts = key.split('/');
-      if (parts.length !== 5) continue; // files of the unit folder itself, not of attempts/ or subtasks/
+      if (parts.length < 5 || parts[4] === ATTEMPTS_DIR) continue;
+      // A project's subtasks/ stay (it resumes from them); a trial's own folders go with it (a Harbor
+      // trial's steps/<name>/: a retry that found them would take the old steps as finished).
+      if (parts.length > 5 && prefix !== TRIALS_PREFIX) continue;
       const dir = parts.slice(0, 4).join('/');
-      files.set(dir, (files.get(dir) ?? new Set()).add(parts[4] ?? ''));
+      files.set(dir, (files.get(dir) ?? new Set()).add(parts.slice(4).join('/')));
     }
     for (const [dir, names] of files) {
       const status = names.has(RECORD_FILE)

@@ -78,4 +78,23 @@ describe('archiveForRetry', () => {
       'trials/s/failed/1/attempts/2/transcript.log',
     ]);
   });
+
+  it("moves a Harbor multi-step trial's steps/ with it, so the retry runs its steps again", async () => {
+    const dir = results({
+      'trials/s/steps/1/record.json': { status: 'agent-failed' },
+      'trials/s/steps/1/steps/one/agent-result.json': { exitCode: 0 },
+      'trials/s/steps/1/steps/one/verifier/reward.txt': '1',
+      'trials/s/steps/1/steps/two/agent-result.json': { exitCode: 2 },
+      'trials/s/steps/1/attempts/1/record.json': { status: 'agent-failed' },
+    });
+    const store = openResultsStore(dir);
+    expect(await archiveForRetry({ resultsDir: dir, retry: ['agent-failed'] })).toEqual(['trials/s/steps/1']);
+    expect(await store.list('trials/s/steps/1')).toEqual([
+      'trials/s/steps/1/attempts/1/record.json',
+      'trials/s/steps/1/attempts/2/record.json',
+      'trials/s/steps/1/attempts/2/steps/one/agent-result.json',
+      'trials/s/steps/1/attempts/2/steps/one/verifier/reward.txt',
+      'trials/s/steps/1/attempts/2/steps/two/agent-result.json',
+    ]);
+  });
 });
