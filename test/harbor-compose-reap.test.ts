@@ -1,5 +1,6 @@
 // The sidecars of Harbor compose trials are reaped like agent containers: a worker's start-up reaper removes
-// the sidecars AND the trial network of its server's workflows that no longer run, and keeps a running one's.
+// the sidecars, the trial network AND the named volumes of its server's workflows that no longer run, and keeps
+// a running one's.
 // Real sidecars, made by ensureSidecars from the compose fixture, on a real engine.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectBenchmark, type HarborTask } from '@assay/benchmark';
 import { reapContainers, serverLabels } from '../activities/src/index.js';
-import { ensureSidecars, networkNameFor } from '../activities/src/harbor/harbor-sidecars.js';
+import { ensureSidecars, networkNameFor, volumeNameFor } from '../activities/src/harbor/harbor-sidecars.js';
 import { ROOT } from './support/e2e.js';
 
 const docker = new Docker();
@@ -22,10 +23,11 @@ afterAll(async () => {
   for (const c of await docker.listContainers({ all: true, filters }))
     await docker.getContainer(c.Id).remove({ force: true });
   for (const n of await docker.listNetworks({ filters })) await docker.getNetwork(n.Id).remove();
+  for (const v of (await docker.listVolumes({ filters })).Volumes ?? []) await docker.getVolume(v.Name).remove();
 });
 
-function composeTask(): { id: string; harbor: HarborTask } {
-  const root = path.join(ROOT, 'test/fixtures/harbor/compose');
+function composeTask(fixture = 'compose'): { id: string; harbor: HarborTask } {
+  const root = path.join(ROOT, 'test/fixtures/harbor', fixture);
   const task = inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0];
   if (!task?.harbor) throw new Error('the compose fixture did not load');
   return { id: task.spec.id, harbor: task.harbor };
@@ -35,7 +37,12 @@ const left = async (workflowId: string): Promise<string[]> => {
   const filters = { label: [`assay.workflow-id=${workflowId}`] };
   const containers = await docker.listContainers({ all: true, filters });
   const networks = await docker.listNetworks({ filters });
-  return [...containers.map((c) => `container ${c.Labels['assay.role']}`), ...networks.map((n) => `network ${n.Name}`)];
+  const { Volumes } = await docker.listVolumes({ filters });
+  return [
+    ...containers.map((c) => `container ${c.Labels['assay.role']}`),
+    ...networks.map((n) => `network ${n.Name}`),
+    ...(Volumes ?? []).map((v) => `volume ${v.Name}`),
+  ];
 };
 
 describe('reaping Harbor compose trials', () => {
@@ -68,5 +75,31 @@ describe('reaping Harbor compose trials', () => {
     expect(await left(ids.finished)).toEqual([]);
     expect(await left(ids.running)).toEqual(['container sidecar', `network ${networkNameFor(ids.running)}`]);
     expect(lines.join('\n')).toContain(`removed stray network ${networkNameFor(ids.finished)}`);
+  }, 600_000);
+
+  it("removes a finished trial's named volume after its sidecars, keeps a running trial's", async () => {
+    const task = composeTask('compose-volumes');
+    const limits = { cpus: 0.5, memoryGiB: 0.25, pids: 64, buildSeconds: 600 };
+    const heartbeat = () => undefined;
+    const vols = { finished: `${ids.finished}:volumes`, running: `${ids.running}:volumes` };
+    for (const workflowId of [vols.finished, vols.running])
+      await ensureSidecars(docker, { task, workflowId, labels, internal: true, limits, heartbeat });
+    const lines: string[] = [];
+    await reapContainers(
+      docker,
+      server,
+      async (id) => id === vols.running,
+      (l) => lines.push(l),
+    );
+    expect(await left(vols.finished)).toEqual([]);
+    expect((await left(vols.running)).sort()).toEqual(
+      [
+        'container sidecar',
+        'container sidecar',
+        `network ${networkNameFor(vols.running)}`,
+        `volume ${volumeNameFor(vols.running, 'shared')}`,
+      ].sort(),
+    );
+    expect(lines.join('\n')).toContain(`removed stray volume ${volumeNameFor(vols.finished, 'shared')}`);
   }, 600_000);
 });

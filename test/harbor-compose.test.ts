@@ -2,7 +2,8 @@
 // sidecar built FROM the local base image on the trial's own (internal) network, reached by its service name
 // from the agent's container and from the verifier's; nothing left on the engine afterwards; and a worker
 // killed during the agent, whose replacement finds the sidecar instead of starting it again. A multi-step
-// compose task keeps one set of sidecars through its steps, a worker killed during step 2 included.
+// compose task keeps one set of sidecars through its steps, a worker killed during step 2 included. Two sidecars
+// share a named volume (one of them read-only), which goes with them.
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
@@ -12,15 +13,21 @@ import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from 
 
 const DATASET = path.join(ROOT, 'test/fixtures/harbor/compose');
 const STEPS = path.join(ROOT, 'test/fixtures/harbor/compose-steps');
+const VOLUMES = path.join(ROOT, 'test/fixtures/harbor/compose-volumes');
 const docker = new Docker();
 const server = useTestServer();
 
-/** Containers and networks of a job still on the engine. */
+/** Containers, networks and volumes of a job still on the engine. */
 async function leftOf(jobId: string): Promise<string[]> {
   const filters = { label: [`assay.job=${jobId}`] };
   const containers = await docker.listContainers({ all: true, filters });
   const networks = await docker.listNetworks({ filters });
-  return [...containers.map((c) => `container ${c.Names[0] ?? c.Id}`), ...networks.map((n) => `network ${n.Name}`)];
+  const { Volumes } = await docker.listVolumes({ filters });
+  return [
+    ...containers.map((c) => `container ${c.Names[0] ?? c.Id}`),
+    ...networks.map((n) => `network ${n.Name}`),
+    ...(Volumes ?? []).map((v) => `volume ${v.Name}`),
+  ];
 }
 
 const sidecarsOf = (jobId: string) =>
@@ -49,6 +56,37 @@ describe('Harbor tasks with a compose file', () => {
       expect(r.score).toMatchObject({ value: oracle ? 100 : 0, source: 'verifier' });
       expect(r.verifier).toMatchObject({ rewards: { reward: oracle ? 1 : 0 }, exitCode: 0 });
     }
+    expect(await leftOf(jobId)).toEqual([]);
+  }, 900_000);
+
+  it('two sidecars share a named volume, one read-only: oracle gets reward 1 through it; the volume goes too', async () => {
+    const jobId = 'harbor-compose-volumes';
+    const job = writeJob({
+      id: jobId,
+      benchmark: `harbor:${VOLUMES}`,
+      trials: 1,
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
+    const volumes: string[] = [];
+    const events = await docker.getEvents({ filters: { type: ['volume'], event: ['create'] } });
+    events.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        const name = (JSON.parse(line) as { Actor?: { ID?: string } }).Actor?.ID ?? '';
+        if (name.startsWith('assay-vol-')) volumes.push(name);
+      }
+    });
+    try {
+      const run = collectOutput(spawnCli(['run', job, '--json'], server().address));
+      expect(await run.exit, run.text()).toBe(0);
+    } finally {
+      (events as unknown as { destroy: () => void }).destroy();
+    }
+    const [record] = await readTrials(path.join(path.dirname(job), 'results'));
+    expect(record?.score, JSON.stringify(record?.verifier)).toMatchObject({ value: 100, source: 'verifier' });
+    // The engine says "create" again for each container that mounts an existing volume: one name, not one event.
+    expect([...new Set(volumes)], 'one volume for the trial').toEqual([
+      expect.stringMatching(/^assay-vol-[0-9a-f]{24}-shared$/),
+    ]);
     expect(await leftOf(jobId)).toEqual([]);
   }, 900_000);
 

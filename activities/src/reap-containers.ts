@@ -2,8 +2,8 @@
 // whose workflow is no longer running there (finished, terminated or unknown). Containers of running
 // workflows stay, so a retried activity can re-attach to them; containers of another server or
 // namespace on a shared Docker engine are not ours to judge, and neither are unlabelled ones
-// (made before containers carried their server): those are left alone. The trial networks of Harbor compose
-// tasks go the same way, after their containers, and so do model proxy relay folders (reap-relay-folders.ts).
+// (made before containers carried their server): those are left alone. The trial networks and volumes of Harbor
+// compose tasks go the same way, after their containers, and so do model proxy relay folders (reap-relay-folders.ts).
 import type Docker from 'dockerode';
 import {
   LABEL_MANAGED,
@@ -38,6 +38,7 @@ export async function reapContainers(
   );
   await noteUnlabelled(docker, log);
   await reapNetworks(docker, server, isWorkflowRunning, log);
+  await reapVolumes(docker, server, isWorkflowRunning, log);
   // Relay folders only once their stray containers are gone; one that cannot be read waits for the next start.
   await reapRelayFolders(docker, log).catch(() => undefined);
   // A committed agent container keeps its labels: Harbor snapshot images of a workflow no longer running
@@ -113,6 +114,27 @@ export async function reapNetworks(
       name: n.Name,
       workflowId: n.Labels?.[LABEL_WORKFLOW],
       remove: () => docker.getNetwork(n.Id).remove(),
+    })),
+    isWorkflowRunning,
+    log,
+  );
+}
+
+/** The named volumes of Harbor compose trials, as their networks: once their sidecars are gone. */
+export async function reapVolumes(
+  docker: Docker,
+  server: TemporalServerRef,
+  isWorkflowRunning: (workflowId: string) => Promise<boolean>,
+  log: (line: string) => void = () => undefined,
+): Promise<string[]> {
+  const ours = Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`);
+  const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_MANAGED}=true`, ...ours] } });
+  return reapLabelled(
+    'volume',
+    (Volumes ?? []).map((v) => ({
+      name: v.Name,
+      workflowId: v.Labels?.[LABEL_WORKFLOW],
+      remove: () => docker.getVolume(v.Name).remove(),
     })),
     isWorkflowRunning,
     log,

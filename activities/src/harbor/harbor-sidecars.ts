@@ -1,8 +1,9 @@
 // The sidecars of a Harbor task with environment/docker-compose.yaml, run over dockerode (this machine has no
 // `docker compose`): per trial one user-defined bridge network (`internal` when the task has no network), each
 // sidecar on it under its service name, started in depends_on order (service_healthy waits for its
-// healthcheck). Everything is named by the trial's workflow id and labelled with it, so a retried activity (a
-// killed worker) finds the network and sidecars instead of starting them twice, and the reaper removes orphans.
+// healthcheck). The file's named volumes are made empty for the trial and shared by the sidecars that mount them.
+// Everything is named by the trial's workflow id and labelled with it, so a retried activity (a killed worker)
+// finds the network, volumes and sidecars instead of starting them twice, and the reaper removes orphans.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,10 @@ export const networkNameFor = (workflowId: string): string =>
 
 export const sidecarRunId = (workflowId: string, service: string): string => `${workflowId}:sidecar:${service}`;
 
+/** One of the trial's named volumes: by its workflow id, as its network. */
+export const volumeNameFor = (workflowId: string, volume: string): string =>
+  `assay-vol-${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}-${volume}`;
+
 export interface SidecarArgs {
   task: { id: string; harbor: HarborTask };
   workflowId: string;
@@ -40,6 +45,7 @@ export async function ensureSidecars(docker: Docker, args: SidecarArgs): Promise
   const compose = args.task.harbor.compose;
   if (!compose) throw new Error('ensureSidecars: the task has no compose file');
   const network = await ensureNetwork(docker, args);
+  for (const volume of compose.volumes) await ensureVolume(docker, args, volume);
   const byName = new Map(compose.sidecars.map((s) => [s.name, s]));
   // Only what this call started is waited for: a re-attaching attempt finds the trial as it is.
   const started = new Set<string>();
@@ -67,6 +73,21 @@ async function ensureNetwork(docker: Docker, args: SidecarArgs): Promise<string>
     Labels: { ...args.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: args.workflowId },
   });
   return name;
+}
+
+async function ensureVolume(docker: Docker, args: SidecarArgs, volume: string): Promise<void> {
+  const name = volumeNameFor(args.workflowId, volume);
+  const found = await docker
+    .getVolume(name)
+    .inspect()
+    .then(() => true)
+    .catch((err: { statusCode?: number }) => (err.statusCode === 404 ? false : Promise.reject(err)));
+  if (found) return;
+  await docker.createVolume({
+    Name: name,
+    Driver: 'local',
+    Labels: { ...args.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: args.workflowId },
+  });
 }
 
 /** A `build:` context is built and tagged by its content hash; an `image:` must be on this engine already. */
@@ -181,6 +202,12 @@ function sidecarSpec(
       SecurityOpt: ['no-new-privileges'],
       Init: s.init,
       AutoRemove: false,
+      Mounts: s.mounts.map((v) => ({
+        Type: 'volume' as const,
+        Source: volumeNameFor(args.workflowId, v.volume),
+        Target: v.target,
+        ReadOnly: v.readOnly,
+      })),
     },
     NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [s.name] } } },
   };
@@ -214,7 +241,7 @@ async function waitForDependencies(
   }
 }
 
-/** Once the trial is recorded: its sidecars and network go (each found by its label, so nothing of another's). */
+/** Once the trial is recorded: its sidecars, network and volumes go (found by label, so nothing of another's). */
 export async function removeSidecars(docker: Docker, workflowId: string): Promise<void> {
   const sidecars = await docker.listContainers({
     all: true,
@@ -233,4 +260,12 @@ export async function removeSidecars(docker: Docker, workflowId: string): Promis
     .catch((err: { statusCode?: number }) => {
       if (err.statusCode !== 404) throw err;
     });
+  const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_WORKFLOW}=${workflowId}`] } });
+  for (const v of Volumes ?? [])
+    await docker
+      .getVolume(v.Name)
+      .remove()
+      .catch((err: { statusCode?: number }) => {
+        if (err.statusCode !== 404) throw err;
+      });
 }

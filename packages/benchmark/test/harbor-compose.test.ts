@@ -85,7 +85,7 @@ describe('Harbor compose files', () => {
     );
     expect(issues).toEqual(
       expect.arrayContaining([
-        `${file}:networks: "networks" is not supported in a Harbor task's compose file: assay honours "services" only (and ignores x- extensions as Compose does)`,
+        `${file}:networks: "networks" is not supported in a Harbor task's compose file: assay honours "services" and "volumes" only (and ignores x- extensions as Compose does)`,
         `${file}:services.web.network_mode: "host" is refused: a sidecar joins the trial's own network only, never the host's or another container's`,
         `${file}:services.web.privileged: is refused: a sidecar never runs privileged`,
         `${file}:services.web.shm_size: "shm_size" is not supported by assay's compose subset (remove it to run the task)`,
@@ -95,6 +95,46 @@ describe('Harbor compose files', () => {
       ]),
     );
     expect(issues).toHaveLength(7);
+  });
+
+  it('reads named volumes: declared at the top, mounted by sidecars (short and long form, read-only)', () => {
+    const root = datasetWith(
+      'services:\n  main: {}\n' +
+        '  web:\n    image: assay/base:bookworm\n    volumes: ["data:/data", "cache:/cache:ro"]\n' +
+        '  db:\n    image: assay/base:bookworm\n    volumes:\n      - {type: volume, source: data, target: /var/lib/db, read_only: true}\n' +
+        'volumes:\n  data: {}\n  cache:\n  unused: {}\n',
+    );
+    const r = inspectBenchmark(`harbor:${root}`, root);
+    expect(r.issues.map(formatIssue)).toEqual([]);
+    const compose = r.benchmark?.tasks[0]?.harbor?.compose;
+    expect(compose?.volumes).toEqual(['data', 'cache']);
+    expect(compose?.sidecars.map((s) => [s.name, s.mounts])).toEqual([
+      [
+        'web',
+        [
+          { volume: 'data', target: '/data', readOnly: false },
+          { volume: 'cache', target: '/cache', readOnly: true },
+        ],
+      ],
+      ['db', [{ volume: 'data', target: '/var/lib/db', readOnly: true }]],
+    ]);
+  });
+
+  it('refuses volumes it cannot give a trial of its own: undeclared, anonymous, options, task folders, on main', () => {
+    const file = COMPOSE;
+    const issues = issuesOf(
+      'services:\n  main:\n    volumes: ["data:/data"]\n' +
+        '  web:\n    image: assay/base:bookworm\n    volumes: ["other:/x", "/anon", "data:/y:z", "./web:/srv"]\n' +
+        'volumes:\n  data:\n    external: true\n',
+    );
+    expect(issues).toEqual([
+      `${file}:volumes.data.external: "external" is not supported: each trial gets its own empty local volume, removed with its sidecars`,
+      `${file}:services.main.volumes: volumes cannot be mounted on main: its container is snapshotted for the verifier and each step, and a snapshot holds no volume`,
+      `${file}:services.web.volumes: volume "other" is not declared under the top-level "volumes"`,
+      `${file}:services.web.volumes: "/anon" is not supported: name the volume ("name:/anon") and declare it under the top-level "volumes"`,
+      `${file}:services.web.volumes: "data:/y:z" must be "volume:/path", "volume:/path:ro" or {type: volume, source, target, read_only}`,
+      `${file}:services.web.volumes: "./web" is not supported yet: a sidecar mounts named volumes of the top-level "volumes" only, not folders of the task`,
+    ]);
   });
 
   it('needs a main service, a sidecar image or build inside environment/, known services and a healthcheck to wait for', () => {

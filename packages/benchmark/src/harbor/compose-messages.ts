@@ -9,7 +9,7 @@ export const composeMessages = {
   badServiceName: (name: string) =>
     `service "${name}" must be lowercase letters, digits, "_" or "-": it is the host name main reaches it by`,
   unknownTopKey: (key: string) =>
-    `"${key}" is not supported in a Harbor task's compose file: assay honours "services" only (and ignores x- extensions as Compose does)`,
+    `"${key}" is not supported in a Harbor task's compose file: assay honours "services" and "volumes" only (and ignores x- extensions as Compose does)`,
   unknownKey: (key: string) => `"${key}" is not supported by assay's compose subset (remove it to run the task)`,
   mainKey: (key: string) =>
     `"${key}" cannot be set on main: the agent's container is assay's (main takes build, image, environment and depends_on)`,
@@ -45,7 +45,17 @@ export const composeMessages = {
   privileged: 'is refused: a sidecar never runs privileged',
   dockerSocket: "is refused: the Docker engine's socket is never given to a sidecar",
   bindOutside: (v: string) => `"${v}" is refused: a sidecar gets no host folder outside the task folder`,
-  volumesNotYet: 'volumes are not supported yet (a sidecar starts from its image alone)',
+  bindNotYet: (v: string) =>
+    `"${v}" is not supported yet: a sidecar mounts named volumes of the top-level "volumes" only, not folders of the task`,
+  anonymousVolume: (v: string) =>
+    `"${v}" is not supported: name the volume ("name:${v}") and declare it under the top-level "volumes"`,
+  undeclaredVolume: (name: string) => `volume "${name}" is not declared under the top-level "volumes"`,
+  badVolumeEntry: (v: unknown) =>
+    `${shown(v)} must be "volume:/path", "volume:/path:ro" or {type: volume, source, target, read_only}`,
+  volumeOption: (key: string) =>
+    `"${key}" is not supported: each trial gets its own empty local volume, removed with its sidecars`,
+  volumeOnMain:
+    'volumes cannot be mounted on main: its container is snapshotted for the verifier and each step, and a snapshot holds no volume',
   portsRefused: 'is refused: a sidecar publishes no port on the host (main reaches every port by the service name)',
   capRefused: (key: string) => `"${key}" is refused: a sidecar gets no extra kernel capabilities or devices`,
   phaseNetworks:

@@ -16,6 +16,13 @@ export interface HarborComposeDependency {
   condition: 'service_started' | 'service_healthy';
 }
 
+/** A named volume of the file's top-level `volumes`, mounted into a sidecar; one per trial, shared by its sidecars. */
+export interface HarborComposeMount {
+  volume: string;
+  target: string;
+  readOnly: boolean;
+}
+
 export interface HarborComposeSidecar {
   name: string;
   /** A build context folder inside environment/ holding a Dockerfile, or null for a local `image`. */
@@ -32,6 +39,7 @@ export interface HarborComposeSidecar {
   init: boolean;
   dependsOn: HarborComposeDependency[];
   healthcheck: HarborComposeHealthcheck | null;
+  mounts: HarborComposeMount[];
   cpus: number | null;
   memoryMb: number | null;
 }
@@ -42,4 +50,6 @@ export interface HarborCompose {
   main: { environment: Record<string, string>; dependsOn: HarborComposeDependency[] };
   /** In start order: every sidecar after the ones it depends on. */
   sidecars: HarborComposeSidecar[];
+  /** The top-level named volumes that a sidecar mounts (made empty for each trial, removed with its sidecars). */
+  volumes: string[];
 }

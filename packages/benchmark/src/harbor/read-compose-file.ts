@@ -9,6 +9,7 @@ import type {
   HarborCompose,
   HarborComposeDependency,
   HarborComposeHealthcheck,
+  HarborComposeMount,
   HarborComposeSidecar,
 } from './harbor-compose.js';
 
@@ -24,6 +25,7 @@ const SIDECAR_KEYS = ['image', 'build', 'environment', 'command', 'entrypoint', 
   'expose',
   'init',
   'restart',
+  'volumes',
 ]);
 const MAIN_KEYS = ['build', 'image', 'environment', 'depends_on'];
 const MAIN_IMAGES = ['${MAIN_IMAGE_NAME}', '${PREBUILT_IMAGE_NAME}'];
@@ -107,17 +109,33 @@ export function readComposeFile(
     return { compose: null, issues: r.issues };
   }
   for (const key of Object.keys(root))
-    if (key !== 'services' && key !== 'version' && !key.startsWith('x-')) r.error(key, m.unknownTopKey(key));
+    if (!['services', 'version', 'volumes'].includes(key) && !key.startsWith('x-')) r.error(key, m.unknownTopKey(key));
   const services = root.services;
   if (!isMap(services)) {
     r.error('services', services === undefined ? m.servicesRequired : m.notAMapping);
     return { compose: null, issues: r.issues };
   }
-  const compose = readServices(r, services);
+  const compose = readServices(r, services, readVolumeDeclarations(r, root.volumes));
   return { compose: r.issues.length === 0 ? compose : null, issues: r.issues };
 }
 
-function readServices(r: Reader, services: Map): HarborCompose | null {
+/** The top-level `volumes`: names only (each trial gets its own empty local volume), no driver or options. */
+function readVolumeDeclarations(r: Reader, raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!isMap(raw)) {
+    r.error('volumes', m.notAMapping);
+    return [];
+  }
+  for (const [name, options] of Object.entries(raw)) {
+    if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(name)) r.error(`volumes.${name}`, m.badVolumeEntry(name));
+    if (options === null) continue;
+    if (!isMap(options)) r.error(`volumes.${name}`, m.notAMapping);
+    else for (const key of Object.keys(options)) r.error(`volumes.${name}.${key}`, m.volumeOption(key));
+  }
+  return Object.keys(raw);
+}
+
+function readServices(r: Reader, services: Map, declared: string[]): HarborCompose | null {
   const names = Object.keys(services);
   if (!names.includes('main')) r.error('services', m.mainRequired);
   let main: HarborCompose['main'] = { environment: {}, dependsOn: [] };
@@ -132,7 +150,7 @@ function readServices(r: Reader, services: Map): HarborCompose | null {
     }
     if (name === 'main') main = readMain(r, raw, names);
     else {
-      const sidecar = readSidecar(r, name, raw, names);
+      const sidecar = readSidecar(r, name, raw, names, declared);
       if (sidecar) sidecars.push(sidecar);
     }
   }
@@ -140,11 +158,14 @@ function readServices(r: Reader, services: Map): HarborCompose | null {
   for (const d of main.dependsOn)
     if (d.condition === 'service_healthy' && sidecars.find((s) => s.name === d.service)?.healthcheck === null)
       r.error(`services.main.depends_on.${d.service}.condition`, m.healthyWithoutCheck(d.service));
-  return ordered ? { file: r.file, main, sidecars: ordered } : null;
+  const mounted = new Set(sidecars.flatMap((s) => s.mounts.map((v) => v.volume)));
+  const volumes = declared.filter((v) => mounted.has(v));
+  return ordered ? { file: r.file, main, sidecars: ordered, volumes } : null;
 }
 
 function readMain(r: Reader, raw: Map, names: string[]): HarborCompose['main'] {
-  for (const key of Object.keys(raw)) if (!MAIN_KEYS.includes(key)) r.error(`services.main.${key}`, m.mainKey(key));
+  for (const key of Object.keys(raw))
+    if (!MAIN_KEYS.includes(key)) r.error(`services.main.${key}`, key === 'volumes' ? m.volumeOnMain : m.mainKey(key));
   const build = raw.build;
   const context = isMap(build) ? build.context : build;
   if (build !== undefined && context !== '.' && context !== './' && context !== '${CONTEXT_DIR}')
@@ -156,7 +177,13 @@ function readMain(r: Reader, raw: Map, names: string[]): HarborCompose['main'] {
   };
 }
 
-function readSidecar(r: Reader, name: string, raw: Map, names: string[]): HarborComposeSidecar | null {
+function readSidecar(
+  r: Reader,
+  name: string,
+  raw: Map,
+  names: string[],
+  declared: string[],
+): HarborComposeSidecar | null {
   const field = `services.${name}`;
   for (const key of Object.keys(raw)) refuseKey(r, `${field}.${key}`, key, raw[key]);
   const buildContext = readBuild(r, raw.build, `${field}.build`);
@@ -177,6 +204,7 @@ function readSidecar(r: Reader, name: string, raw: Map, names: string[]): Harbor
     init: raw.init === true,
     dependsOn,
     healthcheck: readHealthcheck(r, raw.healthcheck, `${field}.healthcheck`),
+    mounts: readMounts(r, raw.volumes, `${field}.volumes`, declared),
     ...limits,
   };
 }
@@ -189,19 +217,73 @@ function refuseKey(r: Reader, field: string, key: string, value: unknown): void 
   }
   if (key === 'network_mode') r.error(field, m.hostNetwork(value));
   else if (key === 'networks') r.error(field, m.hostNetwork('networks'));
-  else if (key === 'volumes') r.error(field, volumesReason(r, value));
   else r.error(field, REFUSED[key] ?? m.unknownKey(key));
 }
 
-/** The most telling reason a `volumes` entry is refused: the socket, then a host folder outside the task. */
-function volumesReason(r: Reader, value: unknown): string {
-  const sources = (Array.isArray(value) ? value : []).map((v) =>
-    typeof v === 'string' ? (v.split(':')[0] ?? '') : isMap(v) ? String(v.source ?? '') : '',
-  );
-  if (sources.some((s) => s.includes('docker.sock'))) return m.dockerSocket;
+/** A sidecar's `volumes`: named volumes of the top-level `volumes`; a host folder is refused, saying why. */
+function readMounts(r: Reader, value: unknown, field: string, declared: string[]): HarborComposeMount[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    r.error(field, m.badVolumeEntry(value));
+    return [];
+  }
+  const mounts: HarborComposeMount[] = [];
+  for (const entry of value) {
+    const mount = readMount(r, entry, field);
+    if (!mount) continue;
+    if (!declared.includes(mount.volume)) r.error(field, m.undeclaredVolume(mount.volume));
+    else mounts.push(mount);
+  }
+  return mounts;
+}
+
+function readMount(r: Reader, entry: unknown, field: string): HarborComposeMount | null {
+  let source: string;
+  let target: string;
+  let readOnly = false;
+  if (typeof entry === 'string') {
+    const parts = entry.split(':');
+    if (parts.length === 1) {
+      r.error(field, m.anonymousVolume(entry));
+      return null;
+    }
+    [source = '', target = ''] = parts;
+    const mode = parts[2];
+    if (parts.length > 3 || (mode !== undefined && mode !== 'ro' && mode !== 'rw')) {
+      r.error(field, m.badVolumeEntry(entry));
+      return null;
+    }
+    readOnly = mode === 'ro';
+  } else if (isMap(entry)) {
+    for (const key of Object.keys(entry))
+      if (!['type', 'source', 'target', 'read_only'].includes(key)) r.error(`${field}.${key}`, m.unknownKey(key));
+    source = typeof entry.source === 'string' ? entry.source : '';
+    target = typeof entry.target === 'string' ? entry.target : '';
+    if (entry.type === 'bind') return refuseBind(r, source, field);
+    if (entry.type !== 'volume' || (entry.read_only !== undefined && typeof entry.read_only !== 'boolean')) {
+      r.error(field, m.badVolumeEntry(entry));
+      return null;
+    }
+    readOnly = entry.read_only === true;
+  } else {
+    r.error(field, m.badVolumeEntry(entry));
+    return null;
+  }
+  if (/^[./~]/.test(source) || source.includes('/')) return refuseBind(r, source, field);
+  if (!source || !target.startsWith('/')) {
+    r.error(field, m.badVolumeEntry(entry));
+    return null;
+  }
+  return { volume: source, target, readOnly };
+}
+
+/** The most telling reason a host folder is refused: the socket, then a folder outside the task, then not yet. */
+function refuseBind(r: Reader, source: string, field: string): null {
   const taskDir = path.dirname(r.envDir);
-  const outside = sources.find((s) => /^[./~]/.test(s) && !inside(taskDir, path.resolve(r.envDir, s)));
-  return outside !== undefined ? m.bindOutside(outside) : m.volumesNotYet;
+  if (source.includes('docker.sock')) r.error(field, m.dockerSocket);
+  else if (!inside(taskDir, path.resolve(r.envDir, source))) r.error(field, m.bindOutside(source));
+  else r.error(field, m.bindNotYet(source));
+  return null;
 }
 
 const inside = (dir: string, p: string): boolean => p === dir || p.startsWith(dir + path.sep);
