@@ -32,7 +32,8 @@ const USER_DATASET = path.join(ROOT, 'test/fixtures/harbor-model-user');
 /** The crash test's shell command sleeps first, so its worker can be killed while the CLI waits on it. */
 let slowShell = false;
 
-const SHELL_TOOL = /^(bash|shell|shell_command|exec_command|run_shell_command)$/i;
+const SHELL_TOOL =
+  /^(bash|shell|shell_command|exec|exec_command|run_shell_command|terminal|run_command|execute_command)$/i;
 
 /**
  * The model's side: write the word to the named relative file with the CLI's shell tool (it runs in the CLI's
@@ -48,7 +49,7 @@ function reply(req: MockRequest): MockReply {
   const fetch = FETCH.exec(said);
   const shell = tools.find((t) => SHELL_TOOL.test(t.name));
   const params = (shell?.params.properties ?? {}) as Record<string, { type?: unknown }>;
-  const key = ['command', 'cmd'].find((k) => k in params);
+  const key = ['command', 'cmd', 'script'].find((k) => k in params);
   if (!(ask || fetch) || !shell || !key)
     return { text: 'I cannot do that.', usage: { input: 1500, output: 20, cachedInput: 0 } };
   // No command substitution: Gemini CLI refuses it. A compose task's file comes from its sidecar, by name.

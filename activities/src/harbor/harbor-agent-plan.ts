@@ -48,16 +48,16 @@ export interface HarborPlanArgs {
   settings: HarborSettings;
 }
 
-/** Harnesses whose chain layers on any glibc image: the npm CLIs. */
+/** The model CLIs: the npm CLIs' chain layers on any glibc image; a Python CLI comes bundled onto it. */
 export const isHarborModelHarness = (harness: string): harness is keyof typeof INSTALLS =>
-  isModelHarness(harness) && INSTALLS[harness].registry === 'npm';
+  isModelHarness(harness) && harness in INSTALLS;
 
 export async function planHarborAgent(docker: Docker, args: HarborPlanArgs): Promise<HarborAgentPlan> {
   const harness = args.trial.system.harness;
   if (harness === 'oracle' || harness === 'nop') return planScripted(args, harness);
   if (isHarborModelHarness(harness)) return planModelCli(docker, args, harness);
   throw new HarnessNotAvailable(
-    `harness "${harness}" is not supported on Harbor tasks (oracle, nop and the npm CLIs claude-code, codex, gemini-cli, qwen-code are)`,
+    `harness "${harness}" is not supported on Harbor tasks (oracle, nop and the model CLIs are)`,
   );
 }
 

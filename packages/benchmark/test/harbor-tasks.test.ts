@@ -155,8 +155,7 @@ describe('Harbor task folders', () => {
     writeFileSync(jobFile, stringify(job));
     const { issues } = inspectJob(jobFile, { repoRoot: ROOT, cwd: path.dirname(root), machine: false });
     expect(issues.map(formatIssue)).toEqual([
-      "job.yaml:systems[nanobot].harness: harness \"nanobot\" is not supported yet on Harbor tasks: its image installs into the offline base image's Python (a 3.11 venv; kimi-cli also Debian's apt sources), which a task's own image need not have; the npm CLIs (claude-code, codex, gemini-cli, qwen-code) are layered on the task's image (line 14, column 5)",
-      'job.yaml:systems[mine].harness: harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or an npm CLI (claude-code, codex, gemini-cli, qwen-code) (line 17, column 5)',
+      'job.yaml:systems[mine].harness: harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or a model CLI (line 17, column 5)',
       'dataset/write-hello/task.toml:environment.network_mode: "public" needs a network, but the job\'s resources.network is "none": set resources.network to "bridge" or "host" (the job\'s network is the upper bound), or make the task "no-network"',
       'dataset/write-hello:(file): solution/solve.sh is missing: the oracle harness cannot run this task',
     ]);

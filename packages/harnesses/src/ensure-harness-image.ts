@@ -73,6 +73,8 @@ export function registryCaBundle(): string {
 
 export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promise<HarnessImage> {
   const install: HarnessInstall = INSTALLS[opts.harness];
+  if (install.registry === 'pypi' && opts.baseImage)
+    return ensurePortablePythonImage({ ...opts, baseImage: opts.baseImage }, install);
   const runtime =
     install.on === 'node22' ? await ensureNodeRuntimeImage(opts.root, opts.log, opts.baseImage) : undefined;
   // npm CLIs sit on the runtime image; Python CLIs directly on the base (ensureImage's default, or baseImage).
@@ -92,4 +94,55 @@ export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promi
     ...(opts.log ? { log: opts.log } : {}),
   });
   return { ...built, harness: opts.harness, install, ...(runtime ? { runtime } : {}) };
+}
+
+/**
+ * A Python CLI on another image (a Harbor task's): its recipe builds on the offline base as usual, and its
+ * bundle goes onto the node22 runtime layered on `baseImage` (node for the model proxy's relay).
+ */
+async function ensurePortablePythonImage(
+  opts: EnsureHarnessImageOptions & { baseImage: string },
+  install: HarnessInstall,
+): Promise<HarnessImage> {
+  const { baseImage, ...onOfflineBase } = opts;
+  const own = await ensureHarnessImage(onOfflineBase);
+  const runtime = await ensureNodeRuntimeImage(opts.root, opts.log, baseImage);
+  const { image } = await ensurePythonBundle({
+    root: opts.root,
+    name: `harness-${opts.harness}`,
+    cliImage: own.tag,
+    onImage: runtime.tag,
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+  return { ...image, harness: opts.harness, install, runtime };
+}
+
+/**
+ * A Python CLI image's venv (/opt/harness) bundled with the interpreter, standard library, shared libraries and
+ * loader it runs on (python-bundle/), then copied onto `onImage` (python-portable/), which needs neither Python,
+ * Debian's sources, nor the CLI image's libc: nothing runs in it.
+ */
+export async function ensurePythonBundle(args: {
+  root: string;
+  name: string;
+  cliImage: string;
+  onImage: string;
+  log?: Log;
+}): Promise<{ bundle: BuiltImage; image: BuiltImage }> {
+  const log = args.log ? { log: args.log } : {};
+  const bundle = await ensureImage({
+    root: args.root,
+    name: `${args.name}-bundle`,
+    dockerfileDir: path.join(HARNESS_IMAGES_DIR, 'python-bundle'),
+    buildArgs: { BASE_IMAGE: args.cliImage },
+    ...log,
+  });
+  const image = await ensureImage({
+    root: args.root,
+    name: args.name,
+    dockerfileDir: path.join(HARNESS_IMAGES_DIR, 'python-portable'),
+    buildArgs: { BASE_IMAGE: args.onImage, BUNDLE_IMAGE: bundle.tag },
+    ...log,
+  });
+  return { bundle, image };
 }

@@ -9,6 +9,7 @@ export { parseGeminiResult } from './adapters/gemini-cli.js';
 export {
   ensureHarnessImage,
   ensureNodeRuntimeImage,
+  ensurePythonBundle,
   HARNESS_IMAGES_DIR,
   packNpm,
   registryCaBundle,

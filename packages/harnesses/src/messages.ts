@@ -13,7 +13,7 @@ export const messages = {
     `model proxy: no route for ${path} (the run it belonged to is over, or the worker restarted)`,
   proxyUpstreamFailed: (detail: string) => `model proxy: upstream request failed: ${detail}`,
   relayNeedsNode: (harness: string) =>
-    `harness ${harness} cannot reach the model proxy through the relay: only the npm CLIs' images have node for it`,
+    `harness ${harness} cannot reach the model proxy through the relay: it is not an installed CLI, whose images have node for it`,
   relayPathTooLong: (socket: string) =>
     `model proxy relay: the socket path ${socket} is longer than a Unix socket allows (107 bytes); set ASSAY_RELAY_DIR to a shorter folder`,
   commandTemplateMissing: (system: string) =>

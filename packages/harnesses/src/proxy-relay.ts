@@ -40,9 +40,12 @@ export function relayDirFor(routeId: string): string {
   return path.join(process.env.ASSAY_RELAY_DIR ?? path.join(os.tmpdir(), 'assay-relay'), routeId);
 }
 
-/** Only the npm CLIs' images are known to have node at RELAY_NODE. */
+/**
+ * Images with node at RELAY_NODE: every npm CLI's, and a Python CLI's when it is built onto another image
+ * (ensureHarnessImage with a baseImage: the bundle sits on the node22 runtime), which is where the relay is used.
+ */
 export function canRelay(harness: string): boolean {
-  return harness in INSTALLS && INSTALLS[harness as keyof typeof INSTALLS].on === 'node22';
+  return harness in INSTALLS;
 }
 
 /** The route's relay folder with the relay script in it, and what the container needs to use it. */

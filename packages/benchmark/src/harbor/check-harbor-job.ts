@@ -9,16 +9,22 @@ import { records, rec, str, type Raw } from '../loose.js';
 import type { YamlFile } from '../yaml-file.js';
 import { harborMessages as m } from './harbor-messages.js';
 
-// The npm CLIs: their chain (node22 runtime, then the CLI) layers on any glibc image, a Harbor task's too.
-const HARBOR_HARNESSES = ['oracle', 'nop', 'claude-code', 'codex', 'gemini-cli', 'qwen-code'];
-const PYTHON_CLIS = ['kimi-cli', 'nanobot', 'hermes'];
+// Every model CLI: the npm CLIs' chain (node22 runtime, then the CLI) layers on any glibc image, a Harbor
+// task's too; a Python CLI's venv comes bundled with its interpreter, libraries and loader onto that runtime.
+const HARBOR_HARNESSES = [
+  'oracle',
+  'nop',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  'kimi-cli',
+  'nanobot',
+  'hermes',
+];
 
 const refusalOf = (harness: string): string =>
-  harness === 'command'
-    ? m.commandNotSupported
-    : PYTHON_CLIS.includes(harness)
-      ? m.pythonCliNotSupported(harness)
-      : m.harnessNotSupported(harness);
+  harness === 'command' ? m.commandNotSupported : m.harnessNotSupported(harness);
 
 export function checkHarborJob(
   yaml: YamlFile,

@@ -41,11 +41,9 @@ export const harborMessages = {
   notADataset: (id: string) => `"${id}" cannot be a benchmark id: use lowercase letters, digits, ".", "_" or "-"`,
   solutionMissing: (dir: string) => `${dir}/solve.sh is missing: the oracle harness cannot run this task`,
   commandNotSupported:
-    'harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or an npm CLI (claude-code, codex, gemini-cli, qwen-code)',
-  pythonCliNotSupported: (harness: string) =>
-    `harness "${harness}" is not supported yet on Harbor tasks: its image installs into the offline base image's Python (a 3.11 venv; kimi-cli also Debian's apt sources), which a task's own image need not have; the npm CLIs (claude-code, codex, gemini-cli, qwen-code) are layered on the task's image`,
+    'harness "command" is not supported on Harbor tasks: it runs its own image (settings.image), but the agent of a Harbor task runs in the task\'s own image, whose snapshot the verifier checks; use oracle, nop or a model CLI',
   harnessNotSupported: (harness: string) =>
-    `harness "${harness}" is not supported on Harbor tasks (oracle, nop, claude-code, codex, gemini-cli and qwen-code are)`,
+    `harness "${harness}" is not supported on Harbor tasks (oracle, nop and the model CLIs claude-code, codex, gemini-cli, qwen-code, kimi-cli, nanobot and hermes are)`,
   publicNeedsNetwork: (network: string) =>
     `"public" needs a network, but the job's resources.network is "${network}": set resources.network to "bridge" or "host" (the job's network is the upper bound), or make the task "no-network"`,
   strategyWithoutSteps: 'only applies to a multi-step task: this task has no [[steps]]',
