@@ -77,7 +77,7 @@ describe('reaping Harbor compose trials', () => {
     expect(lines.join('\n')).toContain(`removed stray network ${networkNameFor(ids.finished)}`);
   }, 600_000);
 
-  it("removes a finished trial's named volume after its sidecars, keeps a running trial's", async () => {
+  it("removes a finished trial's volumes (named and bound folder) after its sidecars, keeps a running trial's", async () => {
     const task = composeTask('compose-volumes');
     const limits = { cpus: 0.5, memoryGiB: 0.25, pids: 64, buildSeconds: 600 };
     const heartbeat = () => undefined;
@@ -92,12 +92,15 @@ describe('reaping Harbor compose trials', () => {
       (l) => lines.push(l),
     );
     expect(await left(vols.finished)).toEqual([]);
+    // The named volume and the bound folder's; the bound file is a copy inside its container.
+    const bound = task.harbor.compose?.sidecars.flatMap((sc) => sc.mounts).find((m) => m.source && !m.file);
     expect((await left(vols.running)).sort()).toEqual(
       [
         'container sidecar',
         'container sidecar',
         `network ${networkNameFor(vols.running)}`,
         `volume ${volumeNameFor(vols.running, 'shared')}`,
+        `volume ${volumeNameFor(vols.running, bound?.volume ?? 'none')}`,
       ].sort(),
     );
     expect(lines.join('\n')).toContain(`removed stray volume ${volumeNameFor(vols.finished, 'shared')}`);

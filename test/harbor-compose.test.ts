@@ -4,6 +4,7 @@
 // killed during the agent, whose replacement finds the sidecar instead of starting it again. A multi-step
 // compose task keeps one set of sidecars through its steps, a worker killed during step 2 included. Two sidecars
 // share a named volume (one of them read-only), which goes with them.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
@@ -59,7 +60,7 @@ describe('Harbor tasks with a compose file', () => {
     expect(await leftOf(jobId)).toEqual([]);
   }, 900_000);
 
-  it('two sidecars share a named volume, one read-only: oracle gets reward 1 through it; the volume goes too', async () => {
+  it('sidecars share a named volume and a bound folder of environment/ (one read-only), get a bound file: reward 1; the volumes go, the task folder is untouched', async () => {
     const jobId = 'harbor-compose-volumes';
     const job = writeJob({
       id: jobId,
@@ -84,10 +85,13 @@ describe('Harbor tasks with a compose file', () => {
     const [record] = await readTrials(path.join(path.dirname(job), 'results'));
     expect(record?.score, JSON.stringify(record?.verifier)).toMatchObject({ value: 100, source: 'verifier' });
     // The engine says "create" again for each container that mounts an existing volume: one name, not one event.
-    expect([...new Set(volumes)], 'one volume for the trial').toEqual([
+    expect([...new Set(volumes)].sort(), 'the named volume and the bound folder').toEqual([
+      expect.stringMatching(/^assay-vol-[0-9a-f]{24}-bind-[0-9a-f]{12}$/),
       expect.stringMatching(/^assay-vol-[0-9a-f]{24}-shared$/),
     ]);
     expect(await leftOf(jobId)).toEqual([]);
+    // The writer wrote into its copy of the folder, never into the task's.
+    expect(readdirSync(path.join(VOLUMES, 'shared-token/environment/web-conf'))).toEqual(['greeting.txt']);
   }, 900_000);
 
   it('keeps the sidecar through a worker killed during the agent: found by its name, never started twice', async () => {

@@ -34,6 +34,25 @@ export function tarFolderContents(dir: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** The archive of one file under another name (a compose file bind's target), root-owned with its mode and mtime. */
+export function tarFile(file: string, name: string): Buffer {
+  const st = lstatSync(file);
+  const data = readFileSync(file);
+  const pad = (BLOCK - (data.length % BLOCK)) % BLOCK;
+  return Buffer.concat([
+    header(name, {
+      mode: st.mode & 0o7777,
+      mtime: Math.floor(st.mtimeMs / 1000),
+      size: data.length,
+      type: '0',
+      link: '',
+    }),
+    data,
+    Buffer.alloc(pad),
+    Buffer.alloc(BLOCK * 2),
+  ]);
+}
+
 function header(
   name: string,
   e: { mode: number; mtime: number; size: number; type: '0' | '2' | '5'; link: string },

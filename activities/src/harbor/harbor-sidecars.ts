@@ -1,22 +1,26 @@
 // The sidecars of a Harbor task with environment/docker-compose.yaml, run over dockerode (this machine has no
 // `docker compose`): per trial one user-defined bridge network (`internal` when the task has no network), each
 // sidecar on it under its service name, started in depends_on order (service_healthy waits for its
-// healthcheck). The file's named volumes are made empty for the trial and shared by the sidecars that mount them.
+// healthcheck). The file's named volumes are made empty for the trial and shared by the sidecars that mount them;
+// a bound folder of environment/ is a volume of the trial seeded with a copy of it, a bound file is copied into
+// the sidecar's container before it starts (the task folder itself is never mounted).
 // Everything is named by the trial's workflow id and labelled with it, so a retried activity (a killed worker)
 // finds the network, volumes and sidecars instead of starting them twice, and the reaper removes orphans.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Docker from 'dockerode';
-import type { HarborComposeSidecar, HarborTask } from '@assay/benchmark';
+import type { HarborComposeMount, HarborComposeSidecar, HarborTask } from '@assay/benchmark';
 import { ensureImage } from '@assay/infra';
 import { HarnessNotAvailable } from '../harness/harness-context.js';
 import { LABEL_MANAGED, LABEL_WORKFLOW, containerNameFor } from '../run-agent-container.js';
+import { tarFile, tarFolderContents } from './folder-tar.js';
 import { resolveEnv } from './harbor-settings.js';
 
 const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const LABEL_SERVICE = 'assay.compose-service';
 const SIDECAR_ROLE = 'sidecar';
+const SEED_ROLE = 'volume-seed';
 
 /** The trial's network: named by its workflow id, as its containers are. */
 export const networkNameFor = (workflowId: string): string =>
@@ -73,6 +77,37 @@ async function ensureNetwork(docker: Docker, args: SidecarArgs): Promise<string>
     Labels: { ...args.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: args.workflowId },
   });
   return name;
+}
+
+/**
+ * A bound folder's volume, seeded with the folder's contents unless a sidecar already mounts it (a retried
+ * activity must not overwrite what a started sidecar wrote there). Seeded through a container that is never
+ * started, so a read-only mount of the sidecar's does not stand in the way.
+ */
+async function ensureBindVolume(docker: Docker, args: SidecarArgs, mount: HarborComposeMount, image: string) {
+  await ensureVolume(docker, args, mount.volume);
+  const name = volumeNameFor(args.workflowId, mount.volume);
+  const seedName = containerNameFor(`${args.workflowId}:seed:${mount.volume}`);
+  await docker
+    .getContainer(seedName)
+    .remove({ force: true })
+    .catch((err: { statusCode?: number }) => {
+      if (err.statusCode !== 404) throw err;
+    });
+  const users = await docker.listContainers({ all: true, filters: { volume: [name] } });
+  if (users.length > 0) return;
+  const seed = await docker.createContainer({
+    name: seedName,
+    Image: image,
+    Entrypoint: ['true'],
+    Labels: { ...args.labels, 'assay.role': SEED_ROLE, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: args.workflowId },
+    HostConfig: { NetworkMode: 'none', Mounts: [{ Type: 'volume', Source: name, Target: '/assay-seed' }] },
+  });
+  try {
+    await seed.putArchive(tarFolderContents(mount.source ?? ''), { path: '/assay-seed' });
+  } finally {
+    await seed.remove({ force: true });
+  }
 }
 
 async function ensureVolume(docker: Docker, args: SidecarArgs, volume: string): Promise<void> {
@@ -138,6 +173,8 @@ async function ensureSidecar(
   });
   if (!info) {
     const image = await sidecarImage(docker, args, s);
+    for (const mount of s.mounts)
+      if (mount.source !== null && !mount.file) await ensureBindVolume(docker, args, mount, image);
     await docker.createContainer(sidecarSpec(args, s, image, network, name)).catch((err: { statusCode?: number }) => {
       if (err.statusCode !== 409) throw err; // another attempt made it first: that one is used
     });
@@ -145,6 +182,8 @@ async function ensureSidecar(
   }
   // Created but never started (a worker died in between): start it; a started one is never started again.
   if (info.State.Running || !info.State.StartedAt.startsWith('0001')) return false;
+  for (const mount of s.mounts.filter((m) => m.file && m.source !== null))
+    await putBoundFile(container, mount, args.task.harbor.compose?.file ?? 'docker-compose.yaml', s.name);
   await container.start();
   return true;
 }
@@ -202,15 +241,36 @@ function sidecarSpec(
       SecurityOpt: ['no-new-privileges'],
       Init: s.init,
       AutoRemove: false,
-      Mounts: s.mounts.map((v) => ({
-        Type: 'volume' as const,
-        Source: volumeNameFor(args.workflowId, v.volume),
-        Target: v.target,
-        ReadOnly: v.readOnly,
-      })),
+      Mounts: s.mounts
+        .filter((v) => !v.file)
+        .map((v) => ({
+          Type: 'volume' as const,
+          Source: volumeNameFor(args.workflowId, v.volume),
+          Target: v.target,
+          ReadOnly: v.readOnly,
+        })),
     },
     NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [s.name] } } },
   };
+}
+
+/** A bound file, copied into the created container where its target says (a volume cannot be a file). */
+async function putBoundFile(
+  container: Docker.Container,
+  mount: HarborComposeMount,
+  file: string,
+  service: string,
+): Promise<void> {
+  const dir = path.posix.dirname(mount.target);
+  await container
+    .putArchive(tarFile(mount.source ?? '', path.posix.basename(mount.target)), { path: dir })
+    .catch((err: { statusCode?: number; message?: string }) => {
+      if (err.statusCode === 404)
+        throw new Error(
+          `${file}:services.${service}.volumes: "${mount.target}": the folder ${dir} is not in the sidecar's image, so the file cannot be copied there`,
+        );
+      throw err;
+    });
 }
 
 /** depends_on: started (it is, once ensured) or healthy (its healthcheck passed; one that failed is an error). */

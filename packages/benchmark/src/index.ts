@@ -16,5 +16,10 @@ export type {
   HarborTask,
   HarborTaskConfig,
 } from './harbor/harbor-task.js';
-export type { HarborCompose, HarborComposeSidecar, HarborComposeHealthcheck } from './harbor/harbor-compose.js';
+export type {
+  HarborCompose,
+  HarborComposeSidecar,
+  HarborComposeHealthcheck,
+  HarborComposeMount,
+} from './harbor/harbor-compose.js';
 export { readJobOutline, type JobOutline } from './read-job-outline.js';

@@ -1,6 +1,15 @@
 // environment/docker-compose.yaml of a Harbor task: the subset assay runs is read into sidecars, and every
 // part it does not honour (or refuses for containment) is an issue `file:field: reason`.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,11 +121,11 @@ describe('Harbor compose files', () => {
       [
         'web',
         [
-          { volume: 'data', target: '/data', readOnly: false },
-          { volume: 'cache', target: '/cache', readOnly: true },
+          { volume: 'data', target: '/data', readOnly: false, source: null, file: false },
+          { volume: 'cache', target: '/cache', readOnly: true, source: null, file: false },
         ],
       ],
-      ['db', [{ volume: 'data', target: '/var/lib/db', readOnly: true }]],
+      ['db', [{ volume: 'data', target: '/var/lib/db', readOnly: true, source: null, file: false }]],
     ]);
   });
 
@@ -124,7 +133,7 @@ describe('Harbor compose files', () => {
     const file = COMPOSE;
     const issues = issuesOf(
       'services:\n  main:\n    volumes: ["data:/data"]\n' +
-        '  web:\n    image: assay/base:bookworm\n    volumes: ["other:/x", "/anon", "data:/y:z", "./web:/srv"]\n' +
+        '  web:\n    image: assay/base:bookworm\n    volumes: ["other:/x", "/anon", "data:/y:z", "../tests:/t", "./nope:/n"]\n' +
         'volumes:\n  data:\n    external: true\n',
     );
     expect(issues).toEqual([
@@ -133,8 +142,47 @@ describe('Harbor compose files', () => {
       `${file}:services.web.volumes: volume "other" is not declared under the top-level "volumes"`,
       `${file}:services.web.volumes: "/anon" is not supported: name the volume ("name:/anon") and declare it under the top-level "volumes"`,
       `${file}:services.web.volumes: "data:/y:z" must be "volume:/path", "volume:/path:ro" or {type: volume, source, target, read_only}`,
-      `${file}:services.web.volumes: "./web" is not supported yet: a sidecar mounts named volumes of the top-level "volumes" only, not folders of the task`,
+      `${file}:services.web.volumes: "../tests" is refused: a sidecar gets files of environment/ only (tests/ and solution/ are the verifier's and the oracle's, and the agent reaches the sidecars)`,
+      `${file}:services.web.volumes: "./nope" does not exist in environment/`,
     ]);
+  });
+
+  it('reads binds of environment/ (a folder or a file, by their real path), refuses a symlink out of it', () => {
+    const root = datasetWith(
+      'services:\n  main: {}\n' +
+        '  web:\n    image: assay/base:bookworm\n    volumes: ["./web:/srv:ro", "./Dockerfile:/etc/df", "./out:/o"]\n',
+    );
+    const env = path.join(root, 'fetch-token/environment');
+    symlinkSync('../tests', path.join(env, 'out'));
+    const r = inspectBenchmark(`harbor:${root}`, root);
+    expect(r.issues.map(formatIssue)).toEqual([
+      `${COMPOSE}:services.web.volumes: "./out" is refused: a sidecar gets files of environment/ only (tests/ and solution/ are the verifier's and the oracle's, and the agent reaches the sidecars)`,
+    ]);
+    rmSync(path.join(env, 'out'));
+    writeFileSync(
+      path.join(env, 'docker-compose.yaml'),
+      'services:\n  main: {}\n  web:\n    image: assay/base:bookworm\n    volumes: ["./web:/srv:ro", {type: bind, source: ./Dockerfile, target: /etc/df}]\n',
+    );
+    const ok = inspectBenchmark(`harbor:${root}`, root);
+    expect(ok.issues).toEqual([]);
+    const real = realpathSync(env);
+    expect(ok.benchmark?.tasks[0]?.harbor?.compose?.sidecars[0]?.mounts).toEqual([
+      {
+        volume: expect.stringMatching(/^bind-[0-9a-f]{12}$/),
+        target: '/srv',
+        readOnly: true,
+        source: path.join(real, 'web'),
+        file: false,
+      },
+      {
+        volume: expect.stringMatching(/^bind-[0-9a-f]{12}$/),
+        target: '/etc/df',
+        readOnly: false,
+        source: path.join(real, 'Dockerfile'),
+        file: true,
+      },
+    ]);
+    expect(ok.benchmark?.tasks[0]?.harbor?.compose?.volumes).toEqual([]);
   });
 
   it('needs a main service, a sidecar image or build inside environment/, known services and a healthcheck to wait for', () => {

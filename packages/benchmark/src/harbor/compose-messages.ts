@@ -45,8 +45,10 @@ export const composeMessages = {
   privileged: 'is refused: a sidecar never runs privileged',
   dockerSocket: "is refused: the Docker engine's socket is never given to a sidecar",
   bindOutside: (v: string) => `"${v}" is refused: a sidecar gets no host folder outside the task folder`,
-  bindNotYet: (v: string) =>
-    `"${v}" is not supported yet: a sidecar mounts named volumes of the top-level "volumes" only, not folders of the task`,
+  bindOutsideEnvironment: (v: string) =>
+    `"${v}" is refused: a sidecar gets files of environment/ only (tests/ and solution/ are the verifier's and the oracle's, and the agent reaches the sidecars)`,
+  bindMissing: (v: string) => `"${v}" does not exist in environment/`,
+  bindNotFileOrFolder: (v: string) => `"${v}" must be a file or a folder`,
   anonymousVolume: (v: string) =>
     `"${v}" is not supported: name the volume ("name:${v}") and declare it under the top-level "volumes"`,
   undeclaredVolume: (name: string) => `volume "${name}" is not declared under the top-level "volumes"`,

@@ -16,11 +16,21 @@ export interface HarborComposeDependency {
   condition: 'service_started' | 'service_healthy';
 }
 
-/** A named volume of the file's top-level `volumes`, mounted into a sidecar; one per trial, shared by its sidecars. */
+/**
+ * What a sidecar mounts: a named volume of the file's top-level `volumes` (one per trial, shared by its sidecars),
+ * or a file or folder of environment/ (`source`), which the sidecar gets a copy of: a folder as a volume of the
+ * trial seeded with its contents (shared by the sidecars that bind it, as the host folder would be), a file
+ * written into the sidecar's container before it starts.
+ */
 export interface HarborComposeMount {
+  /** The named volume, or for a folder of environment/ a name derived from its path (`bind-<hash>`). */
   volume: string;
   target: string;
   readOnly: boolean;
+  /** A bind's file or folder in environment/ (absolute, no symlink on the way out of it); null for a volume. */
+  source: string | null;
+  /** The bind's source is a file (copied into the container, not mounted: a volume cannot be a file). */
+  file: boolean;
 }
 
 export interface HarborComposeSidecar {

@@ -1,6 +1,8 @@
 // environment/docker-compose.yaml read into the subset assay honours (see harbor-compose.ts): everything the
 // file holds is either honoured or an issue `file:field: reason`, never silently ignored. A sidecar never gets
 // the host's network, the Docker socket, privileges, host folders or published ports.
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { Issue } from '../issue.js';
@@ -220,7 +222,10 @@ function refuseKey(r: Reader, field: string, key: string, value: unknown): void 
   else r.error(field, REFUSED[key] ?? m.unknownKey(key));
 }
 
-/** A sidecar's `volumes`: named volumes of the top-level `volumes`; a host folder is refused, saying why. */
+/**
+ * A sidecar's `volumes`: named volumes of the top-level `volumes`, and files or folders of environment/ (bind
+ * mounts, which the sidecar gets a copy of); any other host path is refused, saying why.
+ */
 function readMounts(r: Reader, value: unknown, field: string, declared: string[]): HarborComposeMount[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -231,7 +236,7 @@ function readMounts(r: Reader, value: unknown, field: string, declared: string[]
   for (const entry of value) {
     const mount = readMount(r, entry, field);
     if (!mount) continue;
-    if (!declared.includes(mount.volume)) r.error(field, m.undeclaredVolume(mount.volume));
+    if (mount.source === null && !declared.includes(mount.volume)) r.error(field, m.undeclaredVolume(mount.volume));
     else mounts.push(mount);
   }
   return mounts;
@@ -241,6 +246,7 @@ function readMount(r: Reader, entry: unknown, field: string): HarborComposeMount
   let source: string;
   let target: string;
   let readOnly = false;
+  let bind = false;
   if (typeof entry === 'string') {
     const parts = entry.split(':');
     if (parts.length === 1) {
@@ -259,8 +265,11 @@ function readMount(r: Reader, entry: unknown, field: string): HarborComposeMount
       if (!['type', 'source', 'target', 'read_only'].includes(key)) r.error(`${field}.${key}`, m.unknownKey(key));
     source = typeof entry.source === 'string' ? entry.source : '';
     target = typeof entry.target === 'string' ? entry.target : '';
-    if (entry.type === 'bind') return refuseBind(r, source, field);
-    if (entry.type !== 'volume' || (entry.read_only !== undefined && typeof entry.read_only !== 'boolean')) {
+    bind = entry.type === 'bind';
+    if (
+      !['volume', 'bind'].includes(String(entry.type)) ||
+      !['undefined', 'boolean'].includes(typeof entry.read_only)
+    ) {
       r.error(field, m.badVolumeEntry(entry));
       return null;
     }
@@ -269,20 +278,42 @@ function readMount(r: Reader, entry: unknown, field: string): HarborComposeMount
     r.error(field, m.badVolumeEntry(entry));
     return null;
   }
-  if (/^[./~]/.test(source) || source.includes('/')) return refuseBind(r, source, field);
   if (!source || !target.startsWith('/')) {
     r.error(field, m.badVolumeEntry(entry));
     return null;
   }
-  return { volume: source, target, readOnly };
+  if (bind || /^[./~]/.test(source) || source.includes('/')) return readBind(r, source, target, readOnly, field);
+  return { volume: source, target, readOnly, source: null, file: false };
 }
 
-/** The most telling reason a host folder is refused: the socket, then a folder outside the task, then not yet. */
-function refuseBind(r: Reader, source: string, field: string): null {
+/**
+ * A bind mount's source: a file or folder of environment/ (whose real path, symlinks followed, stays there).
+ * Refused, with the most telling reason: the Docker socket, a path outside the task, one outside environment/.
+ */
+function readBind(
+  r: Reader,
+  source: string,
+  target: string,
+  readOnly: boolean,
+  field: string,
+): HarborComposeMount | null {
   const taskDir = path.dirname(r.envDir);
+  const resolved = path.resolve(r.envDir, source);
   if (source.includes('docker.sock')) r.error(field, m.dockerSocket);
-  else if (!inside(taskDir, path.resolve(r.envDir, source))) r.error(field, m.bindOutside(source));
-  else r.error(field, m.bindNotYet(source));
+  else if (source.startsWith('~') || !inside(taskDir, resolved)) r.error(field, m.bindOutside(source));
+  else if (!existsSync(resolved))
+    r.error(field, inside(r.envDir, resolved) ? m.bindMissing(source) : m.bindOutsideEnvironment(source));
+  else {
+    const real = realpathSync(resolved);
+    const stat = statSync(real);
+    if (!inside(realpathSync(r.envDir), real)) r.error(field, m.bindOutsideEnvironment(source));
+    else if (!stat.isFile() && !stat.isDirectory()) r.error(field, m.bindNotFileOrFolder(source));
+    else {
+      const rel = path.relative(realpathSync(r.envDir), real) || '.';
+      const volume = `bind-${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`;
+      return { volume, target, readOnly, source: real, file: stat.isFile() };
+    }
+  }
   return null;
 }
 
