@@ -90,7 +90,9 @@ describe('isolation', () => {
   it('kills a parse that overruns its time limit, reports it, and carries on with a fresh process', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'assay-slow-'));
     try {
-      await writeFile(join(dir, 'big.xlsx'), xlsxWithSheet(rows(100_000)));
+      // Big enough that inflating and indexing the sheet, before any budget check, outlasts 100 ms even on an
+      // idle machine (at 100,000 rows a warm parser reached its own 50 ms budget first and returned truncated).
+      await writeFile(join(dir, 'big.xlsx'), xlsxWithSheet(rows(600_000)));
       const ex = new IsolatedExtractor({ perFileTimeoutMs: 100 });
       try {
         const slow = await ex.extract(join(dir, 'big.xlsx'), 'big.xlsx');
