@@ -38,7 +38,6 @@ export async function reapContainers(
   );
   await noteUnlabelled(docker, log);
   await reapNetworks(docker, server, isWorkflowRunning, log);
-  await reapVolumes(docker, server, isWorkflowRunning, log);
   // Relay folders only once their stray containers are gone; one that cannot be read waits for the next start.
   await reapRelayFolders(docker, log).catch(() => undefined);
   // A committed agent container keeps its labels: Harbor snapshot images of a workflow no longer running
@@ -97,8 +96,8 @@ async function noteUnlabelled(docker: Docker, log: (line: string) => void): Prom
 }
 
 /**
- * The networks of Harbor compose trials (harbor-sidecars.ts) whose workflow is no longer running on this
- * worker's server, once their containers are gone; another server's, or an unlabelled one, is left alone.
+ * The networks and volumes of Harbor compose trials (harbor-sidecars.ts) whose workflow is no longer running on
+ * this worker's server, once their containers are gone; another server's, or an unlabelled one, is left alone.
  */
 export async function reapNetworks(
   docker: Docker,
@@ -106,37 +105,21 @@ export async function reapNetworks(
   isWorkflowRunning: (workflowId: string) => Promise<boolean>,
   log: (line: string) => void = () => undefined,
 ): Promise<string[]> {
-  const ours = Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`);
-  const networks = await docker.listNetworks({ filters: { label: [`${LABEL_MANAGED}=true`, ...ours] } });
-  return reapLabelled(
-    'network',
-    networks.map((n) => ({
-      name: n.Name,
-      workflowId: n.Labels?.[LABEL_WORKFLOW],
-      remove: () => docker.getNetwork(n.Id).remove(),
-    })),
-    isWorkflowRunning,
-    log,
-  );
-}
-
-/** The named volumes of Harbor compose trials, as their networks: once their sidecars are gone. */
-export async function reapVolumes(
-  docker: Docker,
-  server: TemporalServerRef,
-  isWorkflowRunning: (workflowId: string) => Promise<boolean>,
-  log: (line: string) => void = () => undefined,
-): Promise<string[]> {
-  const ours = Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`);
-  const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_MANAGED}=true`, ...ours] } });
-  return reapLabelled(
-    'volume',
-    (Volumes ?? []).map((v) => ({
-      name: v.Name,
-      workflowId: v.Labels?.[LABEL_WORKFLOW],
-      remove: () => docker.getVolume(v.Name).remove(),
-    })),
-    isWorkflowRunning,
-    log,
-  );
+  const filters = {
+    label: [`${LABEL_MANAGED}=true`, ...Object.entries(serverLabels(server)).map(([k, v]) => `${k}=${v}`)],
+  };
+  const networks = (await docker.listNetworks({ filters })).map((n) => ({
+    name: n.Name,
+    workflowId: n.Labels?.[LABEL_WORKFLOW],
+    remove: () => docker.getNetwork(n.Id).remove(),
+  }));
+  const volumes = ((await docker.listVolumes({ filters })).Volumes ?? []).map((v) => ({
+    name: v.Name,
+    workflowId: v.Labels?.[LABEL_WORKFLOW],
+    remove: () => docker.getVolume(v.Name).remove(),
+  }));
+  return [
+    ...(await reapLabelled('network', networks, isWorkflowRunning, log)),
+    ...(await reapLabelled('volume', volumes, isWorkflowRunning, log)),
+  ];
 }

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '@assay/infra';
 import { ensureHarborHarnessImage, isRootUser, type BuildChain } from '../src/harbor/harbor-harness-image.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
+import { runContainer } from '../../test/support/run-container.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const docker = new Docker();
@@ -42,25 +43,6 @@ const standInChain: BuildChain = async ({ baseImage }) => {
   });
 };
 
-async function run(image: string, cmd: string[]): Promise<string> {
-  const container = await docker.createContainer({ Image: image, Cmd: cmd, HostConfig: { NetworkMode: 'none' } });
-  try {
-    await container.start();
-    await container.wait();
-    return demux(await container.logs({ stdout: true, stderr: true }));
-  } finally {
-    await container.remove({ force: true });
-  }
-}
-
-/** Docker's multiplexed log frames (an 8-byte header, the size at 4) joined as text. */
-function demux(raw: Buffer): string {
-  let text = '';
-  for (let at = 0; at + 8 <= raw.length; at += 8 + raw.readUInt32BE(at + 4))
-    text += raw.subarray(at + 8, at + 8 + raw.readUInt32BE(at + 4)).toString('utf8');
-  return text;
-}
-
 describe('isRootUser', () => {
   it('knows root by name, uid and with a group; anyone else is not', () => {
     expect([null, 'root', '0', '0:0', 'root:staff'].map(isRootUser)).toEqual([true, true, true, true, true]);
@@ -89,7 +71,11 @@ describe.skipIf(!dockerReady)('a harness image on a task image whose USER is not
     const config = (await docker.getImage(image.tag).inspect()).Config;
     expect([config.User, config.WorkingDir]).toEqual(['someone', '/home/someone/work']);
     // The CLI runs as the task's user in its working directory, which /workspace names, and may write there.
-    const out = await run(image.tag, ['sh', '-c', 'fake-cli; readlink /workspace; touch /workspace/x && echo wrote']);
+    const { out } = await runContainer(docker, image.tag, [
+      'sh',
+      '-c',
+      'fake-cli; readlink /workspace; touch /workspace/x && echo wrote',
+    ]);
     expect(out.trim().split('\n')).toEqual([
       'fake-cli as someone in /home/someone/work',
       '/home/someone/work',
@@ -114,6 +100,6 @@ describe.skipIf(!dockerReady)('a harness image on a task image whose USER is not
       standInChain,
     );
     expect(bases.at(-1)).toBe((await docker.getImage(task.tag).inspect()).Id);
-    expect((await run(image.tag, ['fake-cli'])).trim()).toBe('fake-cli as root in /app');
+    expect((await runContainer(docker, image.tag, ['fake-cli'])).out.trim()).toBe('fake-cli as root in /app');
   }, 300_000);
 });

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '@assay/infra';
 import { ensurePythonBundle, registryCaBundle } from '../src/ensure-harness-image.js';
 import { checkDockerReady, BASE_IMAGE } from '../../../test/support/docker-ready.js';
+import { runContainer } from '../../../test/support/run-container.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const docker = new Docker();
@@ -67,25 +68,6 @@ async function standInCli(): Promise<string> {
   return (await ensureImage({ root: ROOT, name: 'test-python-cli', dockerfileDir: dir, sources })).tag;
 }
 
-async function run(image: string, cmd: string[]): Promise<{ code: number; out: string }> {
-  const container = await docker.createContainer({ Image: image, Cmd: cmd, HostConfig: { NetworkMode: 'none' } });
-  try {
-    await container.start();
-    const { StatusCode } = (await container.wait()) as { StatusCode: number };
-    return { code: StatusCode, out: demux(await container.logs({ stdout: true, stderr: true })) };
-  } finally {
-    await container.remove({ force: true });
-  }
-}
-
-/** Docker's multiplexed log frames (an 8-byte header, the size at 4) joined as text. */
-function demux(raw: Buffer): string {
-  let text = '';
-  for (let at = 0; at + 8 <= raw.length; at += 8 + raw.readUInt32BE(at + 4))
-    text += raw.subarray(at + 8, at + 8 + raw.readUInt32BE(at + 4)).toString('utf8');
-  return text;
-}
-
 describe.skipIf(!dockerReady)('a Python CLI bundled for another image', () => {
   it('runs on an image with nothing in it: no libc, no loader, no shell, no Python', async () => {
     const cli = await standInCli();
@@ -95,7 +77,7 @@ describe.skipIf(!dockerReady)('a Python CLI bundled for another image', () => {
       cliImage: cli,
       onImage: 'scratch',
     });
-    const { code, out } = await run(image.tag, ['/usr/local/bin/fake-cli']);
+    const { code, out } = await runContainer(docker, image.tag, ['/usr/local/bin/fake-cli']);
     expect(code, out).toBe(0);
     const report = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
     expect(report).toMatchObject({
@@ -120,12 +102,12 @@ describe.skipIf(!dockerReady)('a Python CLI bundled for another image', () => {
     });
     const child =
       'import os, sys; print(sys.executable, sys.base_prefix, os.environ.get("LD_LIBRARY_PATH"), os.environ.get("PYTHONHOME"))';
-    const { code, out } = await run(image.tag, ['fake-cli', 'python3', '-c', child]);
+    const { code, out } = await runContainer(docker, image.tag, ['fake-cli', 'python3', '-c', child]);
     expect(code, out).toBe(0);
     const report = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
     expect(report.base_prefix).toBe('/opt/assay-python');
     expect(report.child).toBe('/usr/bin/python3 /usr None None');
-    const files = await run(image.tag, ['cat', '/opt/assay-harness-version']);
+    const files = await runContainer(docker, image.tag, ['cat', '/opt/assay-harness-version']);
     expect(files.out.trim()).toBe('fake-cli 1.0');
   }, 300_000);
 });

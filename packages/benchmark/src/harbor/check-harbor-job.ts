@@ -3,25 +3,16 @@
 // on a job without network is refused).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { MODEL_HARNESSES } from '@assay/core';
 import type { Issue } from '../issue.js';
 import type { LoadedBenchmark } from '../load-benchmark.js';
 import { records, rec, str, type Raw } from '../loose.js';
 import type { YamlFile } from '../yaml-file.js';
 import { harborMessages as m } from './harbor-messages.js';
 
-// Every model CLI: the npm CLIs' chain (node22 runtime, then the CLI) layers on any glibc image, a Harbor
-// task's too; a Python CLI's venv comes bundled with its interpreter, libraries and loader onto that runtime.
-const HARBOR_HARNESSES = [
-  'oracle',
-  'nop',
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'qwen-code',
-  'kimi-cli',
-  'nanobot',
-  'hermes',
-];
+// oracle, nop and every model CLI: the npm CLIs' chain (node22 runtime, then the CLI) layers on any glibc image, a
+// Harbor task's too; a Python CLI's venv comes bundled with its interpreter, libraries and loader onto that runtime.
+const HARBOR_HARNESSES: readonly string[] = ['oracle', 'nop', ...MODEL_HARNESSES];
 
 const refusalOf = (harness: string): string =>
   harness === 'command' ? m.commandNotSupported : m.harnessNotSupported(harness);
