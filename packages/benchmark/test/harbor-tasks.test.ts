@@ -136,7 +136,7 @@ describe('Harbor task folders', () => {
     expect(issues.join('\n')).toContain('Bad_Name:(file): task folder "Bad_Name" must be lowercase');
   });
 
-  it('checks the job against its Harbor tasks: harnesses (npm CLIs run), the network a task needs, the oracle script', () => {
+  it('checks the job against its Harbor tasks: harnesses (model CLIs run), the network a task needs, the oracle script', () => {
     const root = datasetWith('[environment]\nnetwork_mode = "public"\n');
     rmSync(path.join(root, 'write-hello/solution'), { recursive: true });
     const jobFile = path.join(path.dirname(root), 'job.yaml');

@@ -1,7 +1,8 @@
 // Build (or find) the image of one harness CLI: the node22 runtime image first for npm
 // CLIs, then the CLI itself, both content-addressed by @assay/infra's ensureImage. The chain
-// starts from the offline base image, or from `baseImage` (a Harbor task's own image): the base's
-// tag is a build arg, so it is part of every hash and each (base, harness) pair is built once.
+// starts from the offline base image, or from `baseImage` (a Harbor task's own image; a Python CLI is bundled
+// onto it, see ensurePortablePythonImage): the base's tag is a build arg, so it is part of every hash and each
+// (base, harness) pair is built once.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,7 +78,7 @@ export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promi
     return ensurePortablePythonImage({ ...opts, baseImage: opts.baseImage }, install);
   const runtime =
     install.on === 'node22' ? await ensureNodeRuntimeImage(opts.root, opts.log, opts.baseImage) : undefined;
-  // npm CLIs sit on the runtime image; Python CLIs directly on the base (ensureImage's default, or baseImage).
+  // npm CLIs sit on the runtime image; Python CLIs directly on the offline base (ensureImage's default).
   const base = runtime?.tag ?? opts.baseImage;
   const built = await ensureImage({
     root: opts.root,

@@ -98,12 +98,14 @@ describe('prepareHarnessRun with the relay', () => {
     expect(fs.existsSync(path.dirname(run.relaySocket!))).toBe(false);
     const plain = prepareHarnessRun({ system, runId: 'wf-plain', sessionDir, image: 'img', proxy, limits });
     expect(plain.container.network).toBe('host');
-    expect(() =>
-      prepareHarnessRun({
-        system: { id: 'k', harness: 'kimi-cli', model: 'm', settings: { baseUrl: mock.url } },
-        ...{ runId: 'wf-kimi', sessionDir, image: 'img', proxy, limits, relay: true },
-      }),
-    ).toThrow(/only the npm CLIs' images have node/);
+    // A Python CLI relays too: on another image its bundle sits on the node22 runtime.
+    const kimi = prepareHarnessRun({
+      system: { id: 'k', harness: 'kimi-cli', model: 'm', settings: { baseUrl: mock.url } },
+      ...{ runId: 'wf-kimi', sessionDir, image: 'img', proxy, limits, relay: true },
+    });
+    expect(kimi.container.cmd[0]).toBe(RELAY_NODE);
+    kimi.collect('');
+    expect(() => prepareProxyRelay('wf-mine', 'command')).toThrow(/not an installed CLI/);
   });
 
   it('replaces a stale socket file a dead worker left', async () => {
