@@ -15,6 +15,7 @@ import {
   baseImageTag,
   ensureVersitygw,
   freePort,
+  freeProductionTemporalPort,
   startProductionTemporal,
   startS3Server,
   stopProductionTemporal,
@@ -62,7 +63,7 @@ const where = () => ({ root: ROOT, stateDir: path.join(scratch, 'temporal'), ...
 
 beforeAll(async () => {
   const agentImage = await ensureAgentImage();
-  temporal = { port: await freePort(), postgresPort: await freePort(), address: '' };
+  temporal = { port: await freeProductionTemporalPort(), postgresPort: await freePort(), address: '' };
   const startS3 = async () => {
     const binary = await ensureVersitygw({ root: ROOT });
     mkdirSync(path.join(scratch, 's3', BUCKET), { recursive: true });

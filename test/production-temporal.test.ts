@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   ensureScriptedAgentImage,
   freePort,
+  freeProductionTemporalPort,
   startProductionTemporal,
   stopProductionTemporal,
   temporalCliPath,
@@ -27,7 +28,7 @@ let postgresPort = 0;
 let address = '';
 
 beforeAll(async () => {
-  [port, postgresPort] = [await freePort(), await freePort()];
+  [port, postgresPort] = [await freeProductionTemporalPort(), await freePort()];
   await ensureScriptedAgentImage({ root: ROOT });
   address = (await startProductionTemporal({ ...where(), log: (l) => console.log(l) })).address;
 }, 40 * 60_000);

@@ -19,6 +19,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import {
   freePort,
+  freeProductionTemporalPort,
   startProductionTemporal,
   startTemporalServer,
   stopProductionTemporal,
@@ -70,7 +71,7 @@ interface Server {
 }
 
 async function startServer(kind: string): Promise<Server> {
-  const port = await freePort();
+  const port = await freeProductionTemporalPort();
   const log = (l: string) => console.error(`  ${l}`);
   if (kind === 'dev') {
     const dbFile = path.join(mkdtempSync(path.join(tmpdir(), 'assay-scale-')), 'temporal.sqlite');

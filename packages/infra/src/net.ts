@@ -33,3 +33,29 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A base port P with P+offset free for every offset, chosen below Linux's ephemeral range
+ * (32768+): a server that binds several ports from one base (temporal-server binds P..P+10 and a
+ * membership block) would otherwise race outgoing connections taking those ports.
+ */
+export async function freePortBlock(
+  offsets: readonly number[],
+  range: [number, number] = [21000, 32000],
+): Promise<number> {
+  const [lo, hi] = range;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const base = lo + Math.floor(Math.random() * (hi - lo));
+    const checks = await Promise.all(offsets.map((o) => portFree(base + o)));
+    if (checks.every(Boolean)) return base;
+  }
+  throw new Error(`no block of free ports with offsets ${offsets.join(',')} in ${lo}-${hi}`);
+}

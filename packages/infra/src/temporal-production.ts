@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { withLock } from './lock.js';
 import { messages } from './messages.js';
-import { tcpAnswers } from './net.js';
+import { freePortBlock, tcpAnswers } from './net.js';
 import { assayDir, logsDir } from './paths.js';
 import { ensurePostgres, stopPostgres, type PostgresInfo } from './postgres.js';
 import { processAlive, readPidFile, run, runLogged, sleep, spawnDetached, tailFile, which, type Log } from './run.js';
@@ -189,6 +189,14 @@ async function setupSchemas(sqlTool: string, pg: PostgresInfo, log: Log): Promis
  */
 export function membershipBasePort(port: number): number {
   return port - 300 + 6 <= 32767 ? port - 300 : 20000 + (port % 12000);
+}
+
+/**
+ * A frontend port whose whole block is free (frontend, history, matching, worker, HTTP, and the
+ * membership ports at P-300), below the ephemeral range: for tests and benches.
+ */
+export function freeProductionTemporalPort(): Promise<number> {
+  return freePortBlock([0, 1, 2, 6, 10, -300, -299, -298, -294], [21000, 32000]);
 }
 
 function writeConfig(dir: string, port: number, pg: PostgresInfo, listen: string): string {
