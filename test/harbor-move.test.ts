@@ -108,7 +108,7 @@ describe('a Harbor trial that moves host', () => {
   it('never takes the agent result and snapshot the lost host wrote before it died', async () => {
     const jobId = 'harbor-move-result';
     const key = path.join('trials', 'oracle', 'slow-hello', '1', 'agent-result.json');
-    // The victim finishes the agent, then holds in finishTrial before its verifier: it dies there.
+    // The victim finishes the agent, then holds before its verifier (runAgentAndFinish): it dies there.
     const { record, seen, id } = await runWithLostHost(
       jobId,
       path.join(ROOT, 'test/fixtures/harbor/slow'),

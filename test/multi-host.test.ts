@@ -129,7 +129,7 @@ describe('multi-host', () => {
       expect(r.moves![0]).toMatchObject({ from: victim, to: survivor });
       expect(r.moves![0]!.reason).toMatch(
         new RegExp(
-          `^no worker of host "${victim}" took (runAgent within 5 s|finishTrial within 5 s after the agent finished there)$`,
+          `^no worker of host "${victim}" took runAgentAndFinish within 5 s( after the agent finished there)?$`,
         ),
       );
     }

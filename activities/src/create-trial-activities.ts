@@ -20,12 +20,12 @@ import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
 import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
 import type { NotifyThrottled } from './forward-throttles.js';
-import { runHarness, type AgentRun } from './run-harness.js';
+import { isThisAttempt, runHarness, type AgentRun } from './run-harness.js';
 import { removeContainerSoon, type TemporalServerRef } from './run-agent-container.js';
 import {
   emptyDir,
   mountWorkVolumeAsync,
-  unmountWorkVolumeAsync,
+  unmountWorkVolumeLater,
   volumePoolDir,
   type StorageCap,
 } from './workspace-volume.js';
@@ -41,6 +41,16 @@ export interface PreparedWorkspace {
   hostId?: string;
   /** A multi-step Harbor task: its steps in order, which the trial workflow runs one by one. */
   harborSteps?: HarborStepsPlan;
+}
+
+/** What runAgent is given: the trial, its workspace, and the key naming its container. */
+export interface AgentArgs {
+  trial: TrialInput;
+  workspace: PreparedWorkspace;
+  workflowId: string;
+  containerKey?: string;
+  /** A multi-step Harbor task's step (1-based). */
+  step?: number;
 }
 
 export interface TrialActivityDeps {
@@ -68,6 +78,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
   const taskOf = (trial: TrialInput): LoadedTask => benchmarks.task(trial.benchmark.root, trial.taskId);
   const host = deps.host ?? LOCAL_HOST;
   const pathsOf = (trial: TrialInput) => trialPaths(trial, host.workRoot);
+  const logUnmountFailure = (err: unknown) => deps.log?.(`could not unmount a work volume: ${String(err)}`);
 
   const evaluate = async (args: {
     trial: TrialInput;
@@ -122,7 +133,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
   const release = async (trial: TrialInput): Promise<void> => {
     const task = taskOf(trial);
     if (harbor.isHarborTask(task)) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
-    await unmountWorkVolumeAsync(pathsOf(trial).workDir);
+    unmountWorkVolumeLater(pathsOf(trial).workDir, logUnmountFailure);
   };
 
   const record = async (args: {
@@ -143,7 +154,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       : assembled;
     await writeTrialRecord(store, record);
     if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
-    await unmountWorkVolumeAsync(pathsOf(args.trial).workDir);
+    unmountWorkVolumeLater(pathsOf(args.trial).workDir, logUnmountFailure);
     return record;
   };
 
@@ -153,6 +164,69 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     const found = (await openResultsStore(trial.resultsDir).getJson(key)) as TrialRecord | null;
     const same = found?.agent.startedAt === run.startedAt && found.agent.endedAt === run.endedAt;
     return found && same ? found : null;
+  };
+
+  const runAgent = async (args: AgentArgs): Promise<AgentRun> => {
+    const { trial } = args;
+    const task = taskOf(trial);
+    if (harbor.isHarborTask(task)) {
+      const run = { ...args, task, server: deps.temporalServer, workRoot: host.workRoot };
+      const on = { ...run, notifyThrottled: deps.notifyThrottled };
+      return args.step === undefined
+        ? harbor.runHarborTrialAgent(deps.docker, on)
+        : harbor.runHarborStepAgent(deps.docker, on, args.step);
+    }
+    return runHarness(deps, {
+      workflowId: args.workflowId,
+      jobId: trial.jobId,
+      store: openResultsStore(trial.resultsDir),
+      resultKey: trialDirKey(trial.system.id, trial.taskId, trial.trial),
+      stateDir: pathsOf(trial).dir,
+      ...(args.containerKey ? { containerKey: args.containerKey } : {}),
+      system: trial.system,
+      evaluatorDir: path.join(task.dir, 'evaluator'),
+      workspace: args.workspace.workspace,
+      instructionDir: args.workspace.instructionDir,
+      env: { ASSAY_TASK_ID: trial.taskId, ASSAY_TRIAL: String(trial.trial) },
+      labels: {
+        'assay.job': trial.jobId,
+        'assay.system': trial.system.id,
+        'assay.task': trial.taskId,
+        'assay.trial': String(trial.trial),
+        'assay.role': 'agent',
+      },
+      limits: trial.limits,
+      resources: trial.resources,
+    });
+  };
+
+  const finishTrial = async (args: {
+    trial: TrialInput;
+    workspace: PreparedWorkspace;
+    run: AgentRun;
+    placement?: HostRecord;
+  }): Promise<TrialRecord> => {
+    let stage = 'collecting';
+    const finish = async () => {
+      const written = await recordOf(args.trial, args.run);
+      if (written) {
+        await release(args.trial);
+        return written;
+      }
+      const deliverables = await collect(args);
+      stage = 'evaluating';
+      const evaluation = await evaluate({ ...args, deliverables });
+      stage = 'recording';
+      return record({ ...args, deliverables, evaluation });
+    };
+    try {
+      return await withHeartbeat(() => stage, finish);
+    } finally {
+      // runAgent left its exited container's removal running; the trial does not wait for it (about
+      // 0.2 s at concurrency 4 here). One is started when the agent's worker died before removing it.
+      if (!harbor.isHarborTask(taskOf(args.trial)))
+        removeContainerSoon(deps.docker, args.run.containerKey ?? workflowIdNow());
+    }
   };
 
   return {
@@ -189,46 +263,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     },
 
     /** Run the harness container; agent failures are results, only infrastructure errors throw. */
-    async runAgent(args: {
-      trial: TrialInput;
-      workspace: PreparedWorkspace;
-      workflowId: string;
-      containerKey?: string;
-      /** A multi-step Harbor task's step (1-based). */
-      step?: number;
-    }): Promise<AgentRun> {
-      const { trial } = args;
-      const task = taskOf(trial);
-      if (harbor.isHarborTask(task)) {
-        const run = { ...args, task, server: deps.temporalServer, workRoot: host.workRoot };
-        const on = { ...run, notifyThrottled: deps.notifyThrottled };
-        return args.step === undefined
-          ? harbor.runHarborTrialAgent(deps.docker, on)
-          : harbor.runHarborStepAgent(deps.docker, on, args.step);
-      }
-      return runHarness(deps, {
-        workflowId: args.workflowId,
-        jobId: trial.jobId,
-        store: openResultsStore(trial.resultsDir),
-        resultKey: trialDirKey(trial.system.id, trial.taskId, trial.trial),
-        stateDir: pathsOf(trial).dir,
-        ...(args.containerKey ? { containerKey: args.containerKey } : {}),
-        system: trial.system,
-        evaluatorDir: path.join(task.dir, 'evaluator'),
-        workspace: args.workspace.workspace,
-        instructionDir: args.workspace.instructionDir,
-        env: { ASSAY_TASK_ID: trial.taskId, ASSAY_TRIAL: String(trial.trial) },
-        labels: {
-          'assay.job': trial.jobId,
-          'assay.system': trial.system.id,
-          'assay.task': trial.taskId,
-          'assay.trial': String(trial.trial),
-          'assay.role': 'agent',
-        },
-        limits: trial.limits,
-        resources: trial.resources,
-      });
-    },
+    runAgent,
 
     /** Hash every file in outputs/ into the job's content-addressed store. */
     collectDeliverables: collect,
@@ -253,33 +288,31 @@ export function createTrialActivities(deps: TrialActivityDeps) {
      * three). A retry finds the record this attempt already wrote (the same agent run) and only
      * releases the volume again: after a release the outputs are gone, so it must not collect twice.
      */
-    async finishTrial(args: {
+    finishTrial,
+
+    /**
+     * The agent, then collect, evaluate and record, in one activity on the workspace's host: one
+     * round trip through the server instead of two. A retry returns the agent run this trial already
+     * stored (runHarness) instead of starting a second agent, and then finishes as finishTrial does.
+     */
+    async runAgentAndFinish(args: AgentArgs & { placement?: HostRecord }): Promise<TrialRecord> {
+      const run = await runAgent(args);
+      const { placement } = args;
+      return finishTrial({ trial: args.trial, workspace: args.workspace, run, ...(placement ? { placement } : {}) });
+    },
+
+    /**
+     * For a host lost during runAgentAndFinish: this attempt's record if that host wrote it, and
+     * whether its agent had finished (the outputs were only there: the trial starts again elsewhere).
+     */
+    async findTrialRecordOf(args: {
       trial: TrialInput;
-      workspace: PreparedWorkspace;
-      run: AgentRun;
-      placement?: HostRecord;
-    }): Promise<TrialRecord> {
-      let stage = 'collecting';
-      const finish = async () => {
-        const written = await recordOf(args.trial, args.run);
-        if (written) {
-          await release(args.trial);
-          return written;
-        }
-        const deliverables = await collect(args);
-        stage = 'evaluating';
-        const evaluation = await evaluate({ ...args, deliverables });
-        stage = 'recording';
-        return record({ ...args, deliverables, evaluation });
-      };
-      try {
-        return await withHeartbeat(() => stage, finish);
-      } finally {
-        // runAgent left its exited container's removal running; the trial does not wait for it (about
-        // 0.2 s at concurrency 4 here). One is started when the agent's worker died before removing it.
-        if (!harbor.isHarborTask(taskOf(args.trial)))
-          removeContainerSoon(deps.docker, args.run.containerKey ?? workflowIdNow());
-      }
+      containerKey?: string;
+    }): Promise<{ record: TrialRecord | null; agentFinished: boolean }> {
+      const key = `${trialDirKey(args.trial.system.id, args.trial.taskId, args.trial.trial)}/agent-result.json`;
+      const run = (await openResultsStore(args.trial.resultsDir).getJson(key)) as AgentRun | null;
+      if (!run || !isThisAttempt(run, args.containerKey)) return { record: null, agentFinished: false };
+      return { record: await recordOf(args.trial, run), agentFinished: true };
     },
 
     /** This run's record if it was written (by a host lost before it could say so), else null. */

@@ -3,6 +3,8 @@ import { Context } from '@temporalio/activity';
 /** Run `fn` while heartbeating every 2 s (parsing and judging run off the event loop); `stage` read at each beat. */
 export async function withHeartbeat<T>(stage: string | (() => string), fn: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
+  // A local activity (prepare) has no heartbeat: its workflow task stands for it.
+  if (ctx.info.isLocal) return fn();
   const beat = setInterval(() => ctx.heartbeat({ stage: typeof stage === 'string' ? stage : stage() }), 2000);
   try {
     return await fn();

@@ -71,6 +71,12 @@ interface HistoryEvent {
   activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null;
   activityTaskStartedEventAttributes?: { scheduledEventId?: { toString(): string } | null } | null;
   activityTaskCompletedEventAttributes?: { scheduledEventId?: { toString(): string } | null } | null;
+  workflowTaskScheduledEventAttributes?: object | null;
+  workflowTaskStartedEventAttributes?: object | null;
+  workflowTaskCompletedEventAttributes?: {
+    scheduledEventId?: { toString(): string } | null;
+    startedEventId?: { toString(): string } | null;
+  } | null;
 }
 
 const timeOf = (e: HistoryEvent): number =>
@@ -117,8 +123,25 @@ function phasesOf(events: HistoryEvent[]): Omit<TrialTiming, 'agent' | 'reward' 
   const scheduled = new Map<string, { name: string; at: number; startedAt?: number }>();
   const phases: Record<string, number> = {};
   let inActivities = 0;
+  // Workflow tasks: queued (scheduled -> started) and running (started -> completed), the first apart.
+  const wtScheduled = new Map<string, number>();
+  const wtStarted = new Map<string, number>();
+  let wtIndex = 0;
   for (const e of events) {
     const id = e.eventId?.toString() ?? '';
+    if (e.workflowTaskScheduledEventAttributes) wtScheduled.set(id, timeOf(e));
+    const wts = e.workflowTaskStartedEventAttributes;
+    if (wts) wtStarted.set(id, timeOf(e));
+    const wtc = e.workflowTaskCompletedEventAttributes;
+    if (wtc) {
+      const sched = wtScheduled.get(wtc.scheduledEventId?.toString() ?? '');
+      const start = wtStarted.get(wtc.startedEventId?.toString() ?? '');
+      const which = wtIndex++ === 0 ? 'first workflow task' : 'later workflow tasks';
+      if (sched !== undefined && start !== undefined) {
+        phases[`  ${which} queued`] = (phases[`  ${which} queued`] ?? 0) + (start - sched) / 1000;
+        phases[`  ${which} running`] = (phases[`  ${which} running`] ?? 0) + (timeOf(e) - start) / 1000;
+      }
+    }
     const s = e.activityTaskScheduledEventAttributes;
     if (s) scheduled.set(id, { name: s.activityType?.name ?? '?', at: timeOf(e) });
     const st = e.activityTaskStartedEventAttributes;

@@ -7,13 +7,16 @@
 // Prepare runs on the shared queue, on whichever host takes it; everything after it runs on that
 // host's own queue. A host gone before the trial was evaluated: it starts again, clean, elsewhere.
 // Since 'assay-finish-trial', collect, evaluate and record are one host activity (finishTrial): three
-// activities and four workflow tasks per trial instead of five and six. Histories started before it
-// keep their five activities.
+// activities and four workflow tasks per trial instead of five and six. Since 'assay-one-hop-trial',
+// prepare is a local activity (on the worker of the workflow task, hence its host) and the agent runs
+// in the same host activity as the finish (runAgentAndFinish): one activity and two workflow tasks.
+// Histories started before either keep their activities.
 import {
   ActivityCancellationType,
   ApplicationFailure,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
   type ActivityOptions,
@@ -23,6 +26,12 @@ import { MAX_HOST_MOVES, unitUsageOf, type HostMove, type TrialRecord } from '@a
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
 import { HARBOR_STEPS_PATCH, runHarborSteps } from './harbor-steps.js';
 import { hostLostReason, onHost, showHost } from './host-routing.js';
+
+/**
+ * Since 'assay-one-hop-trial': prepare is a local activity and the agent, collect, evaluate and
+ * record are one host activity (runAgentAndFinish): one activity and two workflow tasks per trial.
+ */
+const ONE_HOP_PATCH = 'assay-one-hop-trial';
 
 export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   let stage = 'preparing';
@@ -90,7 +99,11 @@ async function finishedTrial(
   const shared = trialActivities(input, undefined);
   for (;;) {
     setStage('preparing');
-    const workspace = await shared.quick.prepareWorkspace(input, { key: `${workflowInfo().runId}:${moves.length}` });
+    const oneHop = patched(ONE_HOP_PATCH);
+    const placementKey = { key: `${workflowInfo().runId}:${moves.length}` };
+    const workspace = oneHop
+      ? await localActivities().prepareWorkspace(input, placementKey)
+      : await shared.quick.prepareWorkspace(input, placementKey);
     const last = moves.at(-1);
     if (last) last.to = workspace.hostId ?? null;
     showHost(workspace.hostId);
@@ -100,6 +113,11 @@ async function finishedTrial(
       if (attempt === null) continue;
       setStage('recording');
       return recordOnHost(input, attempt, moves);
+    }
+    if (oneHop) {
+      const record = await agentAndFinishOnHost(input, workspace, moves, setStage);
+      if (record === null) continue;
+      return record;
     }
     const run = await agentOnHost(input, workspace, moves, setStage);
     if (run === null) continue;
@@ -116,6 +134,40 @@ async function finishedTrial(
       if (written) return written;
       noteMove(moves, workspace.hostId, `${lost} after the agent finished there`);
     }
+  }
+}
+
+/**
+ * The agent, collect, evaluate and record in one activity on the workspace's host; null when that
+ * host was lost before it wrote the record (noted in `moves`).
+ */
+async function agentAndFinishOnHost(
+  input: TrialInput,
+  workspace: PreparedWorkspace,
+  moves: HostMove[],
+  setStage: (stage: string) => void,
+): Promise<TrialRecord | null> {
+  const { workflowId } = workflowInfo();
+  // A fresh container after a move: one left by the agent on the lost host is not this attempt's.
+  const containerKey = moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {};
+  const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves: [...moves] } } : {};
+  setStage('agent');
+  try {
+    return await trialActivities(input, workspace.hostId).agentAndFinish.runAgentAndFinish({
+      trial: input,
+      workspace,
+      workflowId,
+      ...containerKey,
+      ...placement,
+    });
+  } catch (err) {
+    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
+    if (!lost || !workspace.hostId) throw err;
+    // Lost after it wrote the record (while releasing the volume, or before it could answer): done.
+    const found = await trialActivities(input, undefined).quick.findTrialRecordOf({ trial: input, ...containerKey });
+    if (found.record) return found.record;
+    noteMove(moves, workspace.hostId, found.agentFinished ? `${lost} after the agent finished there` : lost);
+    return null;
   }
 }
 
@@ -228,10 +280,29 @@ function trialActivities(input: TrialInput, hostId: string | undefined) {
     ...verifier,
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds) + 600}s`,
   };
+  // Agent and finish in one activity: the agent's retries and cancellation, both limits.
+  const agentAndFinish: ActivityOptions = {
+    ...agent,
+    startToCloseTimeout: `${Math.ceil(input.limits.agentSeconds + input.limits.setupSeconds + input.limits.verifierSeconds + 900)}s`,
+  };
   return {
+    agentAndFinish: proxyActivities<TrialActivities>(onHost(agentAndFinish, input, hostId)),
     finish: proxyActivities<TrialActivities>(onHost(finish, input, hostId)),
     quick: proxyActivities<TrialActivities>(onHost(quick, input, hostId)),
     agent: proxyActivities<TrialActivities>(onHost(agent, input, hostId)),
     verifier: proxyActivities<TrialActivities>(onHost(verifier, input, hostId)),
   };
+}
+
+/**
+ * Prepare as a local activity, on the worker that runs this workflow task (so on its host): no
+ * queue and no workflow task of its own. A worker lost during it loses the workflow task, whose
+ * retry prepares again (idempotent for the placement) on whichever worker takes it.
+ */
+function localActivities() {
+  return proxyLocalActivities<TrialActivities>({
+    startToCloseTimeout: '10 minutes',
+    retry: { maximumAttempts: 5, initialInterval: '2s' },
+    localRetryThreshold: '10s',
+  });
 }

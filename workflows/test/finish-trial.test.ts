@@ -8,7 +8,14 @@ import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { createTrialActivities, isMountPoint, trialPaths, type AgentRun, type EvidenceTools } from '@assay/activities';
+import {
+  createTrialActivities,
+  isMountPoint,
+  settleWorkVolumeReleases,
+  trialPaths,
+  type AgentRun,
+  type EvidenceTools,
+} from '@assay/activities';
 import { judgeSetupSchema, limitsSchema, resourcesSchema, type TrialInput } from '@assay/core';
 
 const root = process.getuid?.() === 0;
@@ -84,6 +91,8 @@ describe.skipIf(!root)('finishTrial', () => {
     const first = await inActivity(() => acts.finishTrial(args));
     expect(first.deliverables.map((d) => d.path)).toEqual(['hello.txt']);
     expect(first.score.value).toBe(100);
+    // The unmount runs on after the activity answered; the worker awaits it before it exits.
+    await settleWorkVolumeReleases();
     expect(isMountPoint(workDir)).toBe(false);
 
     const retried = await inActivity(() => acts.finishTrial(args));
@@ -96,5 +105,14 @@ describe.skipIf(!root)('finishTrial', () => {
     // Another agent run's record (an earlier run's, archived or not) is not this attempt's.
     const other = { ...args.run, startedAt: new Date(Date.now() - 60_000).toISOString() };
     expect(await inActivity(() => acts.findTrialRecord({ trial, run: other }))).toBe(null);
+
+    // A host lost during runAgentAndFinish: the record is found through the stored agent run.
+    const find = (containerKey?: string) =>
+      inActivity(() => acts.findTrialRecordOf({ trial, ...(containerKey ? { containerKey } : {}) }));
+    expect(await find()).toEqual({ record: null, agentFinished: false });
+    writeFileSync(path.join(trial.resultsDir, 'trials/sys/write-hello/1/agent-result.json'), JSON.stringify(args.run));
+    expect(await find()).toEqual({ record: first, agentFinished: true });
+    // A moved trial's attempt (another container key) did not write it.
+    expect(await find('finish-wf:move-1')).toEqual({ record: null, agentFinished: false });
   }, 60_000);
 });

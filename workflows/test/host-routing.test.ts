@@ -1,10 +1,9 @@
-// Host-affine trials: prepare runs on the shared queue and names its host; everything after it
-// runs on that host's own queue. A host whose queue nobody polls is gone: the trial starts again
+// Host-affine trials: prepare runs on the worker of the workflow task (a local activity) and names
+// its host; everything after it runs on that host's own queue. A host whose queue nobody polls is gone: the trial starts again
 // from a clean workspace on whichever host prepares it next, a bounded number of times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
-import { MAX_HOST_MOVES, hostQueue, type HostMove } from '@assay/core';
+import { MAX_HOST_MOVES, type HostMove } from '@assay/core';
 import { projectWorkflow, trialWorkflow } from '@assay/workflows';
 import { trialWorkflowId } from '@assay/workflows/definitions';
 import {
@@ -14,7 +13,6 @@ import {
   resultOf,
   trialInput,
   trialStubs,
-  withFinishTrial,
 } from './support/stub-activities.js';
 
 const evaluationOf = () => resultOf('evaluateTrial', { verdicts: [] });
@@ -94,32 +92,28 @@ describe('host routing', () => {
     expect(more).toEqual([]);
     expect(seen.recorded[0]!.host).toBe('hr-b');
     expect(move).toMatchObject({ from: 'hr-gone', to: 'hr-b' });
-    expect(move!.reason).toBe('no worker of host "hr-gone" took runAgent within 5 s');
+    expect(move!.reason).toBe('no worker of host "hr-gone" took runAgentAndFinish within 5 s');
     expect(Date.parse(move!.at)).not.toBeNaN();
   });
 
+  // A host lost during runAgentAndFinish: its attempt's heartbeat times out and the retry waits on
+  // the host's queue until that wait runs out. The time-skipping test server never times out a
+  // retry's start, so a host whose queue nobody polls stands for it, and the shared queue's lookup
+  // answers what the lost attempt left in the store.
   it('moves a trial whose host is lost after its agent finished there: the outputs were only there', async () => {
     const seen: Seen = { placements: [], recorded: [] };
-    const stubs = hostStubs(seen);
-    // This host's worker stops once its agent has run: collection never starts there.
-    const dying: Worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      namespace: t.env.namespace ?? 'default',
-      taskQueue: hostQueue('hr-dies'),
-      activities: withFinishTrial({
-        ...stubs,
-        runAgent: async (args: Parameters<NonNullable<Stubs['runAgent']>>[0]) => {
-          const run = await stubs.runAgent!(args);
-          setTimeout(() => dying.shutdown(), 0);
-          return run;
-        },
-      }),
+    const asked: (string | undefined)[] = [];
+    const findTrialRecordOf: Stubs['findTrialRecordOf'] = async ({ containerKey }) => {
+      asked.push(containerKey);
+      return { record: null, agentFinished: true };
+    };
+    const outcome = await runTrial('lost-after', ['hr-dies', 'hr-c'], { 'hr-c': hostStubs(seen) }, seen, {
+      findTrialRecordOf,
     });
-    const running = dying.run();
-    const outcome = await runTrial('lost-after', ['hr-dies', 'hr-c'], { 'hr-c': hostStubs(seen) }, seen);
-    await running;
     expect(outcome).toMatchObject({ status: 'completed', score: 80 });
     expect(seen.placements).toHaveLength(2);
+    // Asked about the first placement's run only (no container key: it had not moved yet).
+    expect(asked).toEqual([undefined]);
     expect(seen.recorded).toEqual([
       {
         host: 'hr-c',
@@ -127,45 +121,27 @@ describe('host routing', () => {
           expect.objectContaining({
             from: 'hr-dies',
             to: 'hr-c',
-            reason: 'no worker of host "hr-dies" took finishTrial within 5 s after the agent finished there',
+            reason: 'no worker of host "hr-dies" took runAgentAndFinish within 5 s after the agent finished there',
           }),
         ],
       },
     ]);
   });
 
-  it('keeps the record found for this run when its host is lost during finishTrial: no move, no second run', async () => {
+  it('keeps the record the lost host wrote for this run: no move, no second run', async () => {
     const seen: Seen = { placements: [], recorded: [] };
-    const stubs = hostStubs(seen);
-    // The host goes once its agent has run. (The test server does not time out a retry's start, so a
-    // host that wrote the record and went before it answered is stood for by one that never answers.)
-    const dying: Worker = await Worker.create({
-      connection: t.env.nativeConnection,
-      namespace: t.env.namespace ?? 'default',
-      taskQueue: hostQueue('hr-writes'),
-      activities: withFinishTrial({
-        ...stubs,
-        runAgent: async (args: Parameters<NonNullable<Stubs['runAgent']>>[0]) => {
-          const run = await stubs.runAgent!(args);
-          setTimeout(() => dying.shutdown(), 0);
-          return { ...run, startedAt: '2026-12-01T00:00:00.000Z' };
-        },
-      }),
+    const written = await hostStubs(seen).recordTrial!({
+      trial: trialInput({ jobId: 'hosts', taskId: 'written' }),
+      run: agentRunOf(),
+      deliverables: [],
+      evaluation: evaluationOf(),
     });
-    const running = dying.run();
-    const looked: string[] = [];
-    const findTrialRecord: Stubs['findTrialRecord'] = async ({ trial, run }) => {
-      looked.push(run.startedAt);
-      return stubs.recordTrial!({ trial, run: agentRunOf(), deliverables: [], evaluation: evaluationOf() });
-    };
+    const findTrialRecordOf: Stubs['findTrialRecordOf'] = async () => ({ record: written, agentFinished: true });
     const outcome = await runTrial('written', ['hr-writes', 'hr-d'], { 'hr-d': hostStubs(seen) }, seen, {
-      findTrialRecord,
+      findTrialRecordOf,
     });
-    await running;
     expect(outcome).toMatchObject({ status: 'completed', score: 80 });
     expect(seen.placements).toHaveLength(1);
-    // Asked about the agent run the lost host finished.
-    expect(looked).toEqual(['2026-12-01T00:00:00.000Z']);
   });
 
   it('fails the trial with a clear reason once it has moved the most times allowed', async () => {
@@ -174,7 +150,7 @@ describe('host routing', () => {
     expect(outcome).toBeInstanceOf(WorkflowFailedError);
     const cause = (outcome as WorkflowFailedError).cause;
     expect(cause?.message).toBe(
-      `trial moved host ${MAX_HOST_MOVES} times, stopped: no worker of host "hr-never" took runAgent within 5 s`,
+      `trial moved host ${MAX_HOST_MOVES} times, stopped: no worker of host "hr-never" took runAgentAndFinish within 5 s`,
     );
     expect(seen.placements).toHaveLength(MAX_HOST_MOVES + 1);
     expect(seen.recorded).toEqual([]);

@@ -1,8 +1,9 @@
-// Replay: a trial history recorded on the five-activity trial workflow of commit ed91d9a (prepare,
-// agent, collect, evaluate, record; in fixtures/) replays on today's workflow, which keeps those
-// activities for it behind patched('assay-finish-trial'); and today's own history (prepare, agent,
-// finishTrial) replays too. To record the old fixture again: check out ed91d9a's workflows and run
-// this file with ASSAY_RECORD_OLD_HISTORY=1.
+// Replay: trial histories recorded on earlier trial workflows replay on today's, which keeps their
+// activities behind patches: the five-activity workflow of commit ed91d9a (prepare, agent, collect,
+// evaluate, record), and the three-activity one of 430b19e (prepare, agent, finishTrial, before
+// patched('assay-one-hop-trial')); today's own history (a local prepare, runAgentAndFinish) replays
+// too. To record the ed91d9a fixture again: check out its workflows and run this file with
+// ASSAY_RECORD_OLD_HISTORY=1 (430b19e's: the same with its own test's 'new' history).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { trialInput, trialStubs, withFinishTrial } from './support/stub-activiti
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(here, 'fixtures/trial-history-ed91d9a.json');
+const THREE_ACTIVITY_FIXTURE = path.join(here, 'fixtures/trial-history-430b19e.json');
 const KEYWORD = 2;
 
 let env: TestWorkflowEnvironment;
@@ -74,10 +76,23 @@ describe('trial workflow replay', () => {
     ).resolves.toBeUndefined();
   }, 120_000);
 
-  it("replays today's trial history: prepare, agent, finishTrial", async () => {
-    const json = await recordTrial('new');
+  it('replays a trial history of the three-activity workflow (430b19e)', async () => {
+    const json = readFileSync(THREE_ACTIVITY_FIXTURE, 'utf8');
     expect(json).toContain('finishTrial');
-    expect(json).not.toContain('recordTrial');
+    expect(json).not.toContain('runAgentAndFinish');
+    await expect(
+      Worker.runReplayHistory(
+        { workflowBundle: bundle },
+        historyFromJSON(JSON.parse(json)),
+        trialWorkflowId('replay', 'sys/three/1'),
+      ),
+    ).resolves.toBeUndefined();
+  }, 120_000);
+
+  it("replays today's trial history: a local prepare, then runAgentAndFinish", async () => {
+    const json = await recordTrial('new');
+    expect(json).toContain('runAgentAndFinish');
+    expect(json).toContain('EVENT_TYPE_MARKER_RECORDED');
     await expect(
       Worker.runReplayHistory(
         { workflowBundle: bundle },
@@ -85,5 +100,10 @@ describe('trial workflow replay', () => {
         trialWorkflowId('replay', 'sys/new/1'),
       ),
     ).resolves.toBeUndefined();
+    // One activity: prepare is a local activity (a marker), not a scheduled one.
+    const scheduled = (JSON.parse(json) as { events: { eventType: string }[] }).events.filter(
+      (e) => e.eventType === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
+    );
+    expect(scheduled).toHaveLength(1);
   }, 120_000);
 });

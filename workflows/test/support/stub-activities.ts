@@ -88,22 +88,30 @@ type TrialActivity = 'prepareWorkspace' | 'runAgent' | 'collectDeliverables' | '
 
 /**
  * `stubs` plus a finishTrial made of their own collect, evaluate and record (as the real activity is),
- * so a test that changes one of those steps changes the trial's finish too; and a findTrialRecord that
- * finds none unless a test gives one.
+ * and a runAgentAndFinish made of their runAgent and that finishTrial, so a test that changes one of
+ * those steps changes the trial's finish too; and record lookups that find none unless a test gives one.
  */
 export function withFinishTrial(stubs: Stubs): Stubs {
-  const { collectDeliverables, evaluateTrial, recordTrial } = stubs;
-  if (stubs.finishTrial || !collectDeliverables || !evaluateTrial || !recordTrial)
-    return { findTrialRecord: async () => null, ...stubs };
-  return {
+  const { collectDeliverables, evaluateTrial, recordTrial, runAgent } = stubs;
+  const lookups: Stubs = {
     findTrialRecord: async () => null,
-    ...stubs,
-    finishTrial: async ({ trial, workspace, run, placement }) => {
+    findTrialRecordOf: async () => ({ record: null, agentFinished: false }),
+  };
+  const composed: Stubs = { ...lookups, ...stubs };
+  if (!stubs.finishTrial && collectDeliverables && evaluateTrial && recordTrial)
+    composed.finishTrial = async ({ trial, workspace, run, placement }) => {
       const deliverables = await collectDeliverables({ trial, workspace });
       const evaluation = await evaluateTrial({ trial, workspace, deliverables });
       return recordTrial({ trial, run, deliverables, evaluation, ...(placement ? { placement } : {}) });
-    },
-  };
+    };
+  const { finishTrial } = composed;
+  if (!stubs.runAgentAndFinish && runAgent && finishTrial)
+    composed.runAgentAndFinish = async (args) => {
+      const run = await runAgent(args);
+      const { trial, workspace, placement } = args;
+      return finishTrial({ trial, workspace, run, ...(placement ? { placement } : {}) });
+    };
+  return composed;
 }
 
 export interface Stage {

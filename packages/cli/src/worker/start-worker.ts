@@ -21,6 +21,7 @@ import {
   parseFaultDelays,
   reapContainers,
   settleContainerRemovals,
+  settleWorkVolumeReleases,
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
 import type { TemporalConnectionOptions } from '@assay/infra/temporal-connection';
@@ -178,8 +179,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   }
   const workers = [worker, hostWorker];
   const done = runAll(workers).finally(async () => {
-    // Agent containers whose removal a trial's end left running: gone before the worker is.
+    // Agent containers and work volumes a trial's end left being removed: gone before the worker is.
     await settleContainerRemovals();
+    await settleWorkVolumeReleases();
     parsers.close();
     await connection.close().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);
