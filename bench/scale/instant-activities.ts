@@ -69,6 +69,17 @@ export function createInstantActivities(hostId: string, recorded: Set<string>) {
         agent: { durationSeconds: 0 },
       };
     },
+    // Today's trial workflow: collect, evaluate and record in one activity, with the agent in one more.
+    async finishTrial(args: { trial: TrialInput }) {
+      return activities.recordTrial(args);
+    },
+    async runAgentAndFinish(args: { trial: TrialInput }) {
+      await activities.runAgent();
+      return activities.recordTrial(args);
+    },
+    async findTrialRecordOf() {
+      return { record: null, agentFinished: false };
+    },
   };
   return { activities, prepared: () => prepared };
 }
