@@ -4,7 +4,8 @@
 // One agent attempt per trial: the agent activity reports an agent failure as a
 // result; only infrastructure errors (a lost worker, Docker down) are retried,
 // and a retried agent activity re-attaches to the container it already started.
-// Prepare runs on the shared queue, on whichever host takes it; everything after it runs on that
+// Prepare runs on whichever host takes it (from the shared queue; since 'assay-one-hop-trial', as a
+// local activity of the worker that takes the workflow task); everything after it runs on that
 // host's own queue. A host gone before the trial was evaluated: it starts again, clean, elsewhere.
 // Since 'assay-finish-trial', collect, evaluate and record are one host activity (finishTrial): three
 // activities and four workflow tasks per trial instead of five and six. Since 'assay-one-hop-trial',

@@ -29,7 +29,7 @@ export { CONTEXT_HASH_LABEL, contextHash, ensureImage, imageTagFor } from './ima
 export type { BuiltImage, EnsureImageOptions, ImageSource } from './image.js';
 export { withLock } from './lock.js';
 export { messages } from './messages.js';
-export { freePort, freePortBlock, splitAddress, tcpAnswers } from './net.js';
+export { freePort, splitAddress, tcpAnswers } from './net.js';
 export * from './paths.js';
 export type { Log } from './run.js';
 export {

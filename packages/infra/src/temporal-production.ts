@@ -191,12 +191,25 @@ export function membershipBasePort(port: number): number {
   return port - 300 + 6 <= 32767 ? port - 300 : 20000 + (port % 12000);
 }
 
-/**
- * A frontend port whose whole block is free (frontend, history, matching, worker, HTTP, and the
- * membership ports at P-300), below the ephemeral range: for tests and benches.
- */
+/** Each service's gRPC and membership port offset from P and M, and the frontend's HTTP port's from P. */
+const SERVICE_OFFSETS = { frontend: 0, history: 1, matching: 2, worker: 6 } as const;
+const HTTP_OFFSET = 10;
+
+/** Every port a server on `port` binds (gRPC, HTTP, membership). */
+function boundPorts(port: number): number[] {
+  const offsets = Object.values(SERVICE_OFFSETS);
+  const membership = membershipBasePort(port);
+  return [...offsets.map((o) => port + o), port + HTTP_OFFSET, ...offsets.map((o) => membership + o)];
+}
+
+/** A frontend port all of whose bound ports are free, below the ephemeral range: for tests and benches. */
 export function freeProductionTemporalPort(): Promise<number> {
-  return freePortBlock([0, 1, 2, 6, 10, -300, -299, -298, -294], [21000, 32000]);
+  // Membership is P-300 for every P of the range, so the block's shape does not depend on P.
+  const base = 21000;
+  return freePortBlock(
+    boundPorts(base).map((p) => p - base),
+    [base, 32000],
+  );
 }
 
 function writeConfig(dir: string, port: number, pg: PostgresInfo, listen: string): string {
@@ -246,12 +259,12 @@ function writeConfig(dir: string, port: number, pg: PostgresInfo, listen: string
       datastores: { default: store('temporal', 20), visibility: store('temporal_visibility', 4) },
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: listen } },
-    services: {
-      frontend: service(port, membership, { httpPort: port + 10 }),
-      history: service(port + 1, membership + 1),
-      matching: service(port + 2, membership + 2),
-      worker: service(port + 6, membership + 6),
-    },
+    services: Object.fromEntries(
+      Object.entries(SERVICE_OFFSETS).map(([name, o]) => [
+        name,
+        service(port + o, membership + o, name === 'frontend' ? { httpPort: port + HTTP_OFFSET } : {}),
+      ]),
+    ),
     clusterMetadata: {
       enableGlobalNamespace: false,
       failoverVersionIncrement: 10,
