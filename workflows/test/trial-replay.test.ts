@@ -62,44 +62,35 @@ async function recordTrial(key: string): Promise<string> {
   });
 }
 
+/** Replays a recorded history (JSON) of the trial `key` on today's bundle. */
+function replay(json: string, key: string): Promise<void> {
+  return Worker.runReplayHistory(
+    { workflowBundle: bundle },
+    historyFromJSON(JSON.parse(json)),
+    trialWorkflowId('replay', key),
+  );
+}
+
 describe('trial workflow replay', () => {
   it('replays a trial history of the five-activity workflow (ed91d9a)', async () => {
     if (process.env.ASSAY_RECORD_OLD_HISTORY) writeFileSync(FIXTURE, await recordTrial('old'));
     const json = readFileSync(FIXTURE, 'utf8');
     expect(json).toContain('recordTrial');
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: bundle },
-        historyFromJSON(JSON.parse(json)),
-        trialWorkflowId('replay', 'sys/old/1'),
-      ),
-    ).resolves.toBeUndefined();
+    await expect(replay(json, 'sys/old/1')).resolves.toBeUndefined();
   }, 120_000);
 
   it('replays a trial history of the three-activity workflow (430b19e)', async () => {
     const json = readFileSync(THREE_ACTIVITY_FIXTURE, 'utf8');
     expect(json).toContain('finishTrial');
     expect(json).not.toContain('runAgentAndFinish');
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: bundle },
-        historyFromJSON(JSON.parse(json)),
-        trialWorkflowId('replay', 'sys/three/1'),
-      ),
-    ).resolves.toBeUndefined();
+    await expect(replay(json, 'sys/three/1')).resolves.toBeUndefined();
   }, 120_000);
 
   it("replays today's trial history: a local prepare, then runAgentAndFinish", async () => {
     const json = await recordTrial('new');
     expect(json).toContain('runAgentAndFinish');
     expect(json).toContain('EVENT_TYPE_MARKER_RECORDED');
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle: bundle },
-        historyFromJSON(JSON.parse(json)),
-        trialWorkflowId('replay', 'sys/new/1'),
-      ),
-    ).resolves.toBeUndefined();
+    await expect(replay(json, 'sys/new/1')).resolves.toBeUndefined();
     // One activity: prepare is a local activity (a marker), not a scheduled one.
     const scheduled = (JSON.parse(json) as { events: { eventType: string }[] }).events.filter(
       (e) => e.eventType === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
