@@ -8,6 +8,7 @@ import { assayCreated, watchCreated } from './docker-events.js';
 import type { SideResult, TrialTiming } from './harbor-side.js';
 import { processCpuSeconds, runMeasured } from './measure-process.js';
 import { TASK_ID } from './generate-tasks.js';
+import { assayNodeArgs } from '../cli/assay-node-args.js';
 
 export interface AssaySetup {
   /** The checkout whose CLI runs (this one, or a baseline checkout). */
@@ -44,7 +45,9 @@ export async function runAssayRound(
   );
   const cpuBefore = processCpuSeconds(setup.temporal.pid);
   const watch = watchCreated();
-  const measured = await runMeasured(process.execPath, [path.join(setup.root, 'scripts/assay.mjs'), 'run', jobFile], {
+  // With the Node flags of that checkout's `pnpm assay`: what a user's command gets.
+  const cli = [...assayNodeArgs(setup.root), path.join(setup.root, 'scripts/assay.mjs')];
+  const measured = await runMeasured(process.execPath, [...cli, 'run', jobFile], {
     cwd: setup.root,
     env: { ...process.env, TEMPORAL_ADDRESS: setup.temporal.address },
     logFile: path.join(setup.workDir, `${jobId}.log`),

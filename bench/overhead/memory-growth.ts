@@ -5,9 +5,11 @@
 //
 //   npx tsx bench/overhead/memory-growth.ts [--trials 500] [--concurrency 4] [--marks 100,300,500]
 // The worker runs with the Node flags of `pnpm assay` (package.json); BENCH_WORKER_NODE_OPTIONS adds
-// NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare).
+// NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare); BENCH_WORKER_NODE_ARGS
+// replaces the flags themselves (e.g. `--max-semi-space-size=16 --trace-gc`). The worker's output goes to
+// worker.log in the work folder.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -70,8 +72,13 @@ async function main(): Promise<void> {
   const env = { ...process.env, TEMPORAL_ADDRESS: server.address };
   const cli = path.join(ROOT, 'scripts/assay.mjs');
   const workerEnv = { ...env, NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '' };
-  const nodeArgs = assayNodeArgs(ROOT);
-  const worker = spawn(process.execPath, [...nodeArgs, cli, 'worker'], { cwd: ROOT, env: workerEnv, stdio: 'ignore' });
+  const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? assayNodeArgs(ROOT);
+  const log = openSync(path.join(work, 'worker.log'), 'w');
+  const worker = spawn(process.execPath, [...nodeArgs, cli, 'worker'], {
+    cwd: ROOT,
+    env: workerEnv,
+    stdio: ['ignore', log, log],
+  });
   const pid = worker.pid ?? 0;
   const flags = `; worker node flags [${nodeArgs.join(' ')}] NODE_OPTIONS [${workerEnv.NODE_OPTIONS}]`;
   console.log(
