@@ -37,6 +37,11 @@ export interface AgentContainerRequest {
   env: Record<string, string>;
   limits: { agentSeconds: number };
   resources: { cpus: number; memoryGiB: number; pids: number; network: 'none' | 'host' | 'bridge' };
+  /**
+   * Nobody else creates this container: create it before looking for it (one engine call fewer
+   * for a fresh run, ~30 ms each under load); a name already taken re-attaches as usual.
+   */
+  createFirst?: boolean;
 }
 
 export interface AgentContainerResult {
@@ -74,17 +79,32 @@ export async function runAgentContainer(
   const name = containerNameFor(req.containerKey ?? req.workflowId);
   // Never re-attach to the finished container of an earlier run that is being removed.
   await removalSettled(name);
-  let container = docker.getContainer(name);
-  let reattached = true;
-  let info = await inspectOrNull(container);
-  if (!info) {
-    if (await hooks.finishedElsewhere()) throw new FinishedElsewhere();
-    reattached = false;
-    container = await createOrFind(docker, name, req);
-    info = await container.inspect();
+  let container = req.createFirst ? await createIfFree(docker, name, req) : null;
+  let reattached = container === null;
+  let startedNow = false;
+  if (container) {
+    // Created now: an attempt that finished meanwhile wrote its result before it removed its container.
+    if (await hooks.finishedElsewhere()) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw new FinishedElsewhere();
+    }
+    await container.start();
+    startedNow = true;
+  } else {
+    container = docker.getContainer(name);
+    let info = await inspectOrNull(container);
+    if (!info) {
+      if (await hooks.finishedElsewhere()) throw new FinishedElsewhere();
+      reattached = false;
+      container = await createOrFind(docker, name, req);
+      info = await container.inspect();
+    }
+    // Docker reports the zero time for a container that was created but never started.
+    if (!info.State.Running && info.State.StartedAt.startsWith('0001')) {
+      await container.start();
+      startedNow = true;
+    }
   }
-  // Docker reports the zero time for a container that was created but never started.
-  if (!info.State.Running && info.State.StartedAt.startsWith('0001')) await container.start();
 
   // Docker's wait answers the moment the container exits: a trivial agent is not held to the
   // next 1 s poll. The poll stays, for heartbeats and the time limit; a failed wait only polls.
@@ -92,6 +112,9 @@ export async function runAgentContainer(
     () => undefined,
     () => new Promise<void>(() => undefined),
   );
+  // One just started is running: the first look waits for its exit (or the first poll) instead.
+  if (startedNow) await Promise.race([hooks.sleep(1000), exited]);
+  let info: Docker.ContainerInspectInfo;
   let killedForTime = false;
   for (;;) {
     const current = await inspectOrNull(container);
@@ -218,43 +241,56 @@ function networkConfig(req: AgentContainerRequest): { disabled: boolean; binds: 
   return { disabled: true, binds: [`${hosts}:/etc/hosts:ro`] };
 }
 
-async function createOrFind(docker: Docker, name: string, req: AgentContainerRequest): Promise<Docker.Container> {
-  const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
-  const network = networkConfig(req);
+/** The container, created now; null when the name is taken (by an earlier attempt's container). */
+async function createIfFree(
+  docker: Docker,
+  name: string,
+  req: AgentContainerRequest,
+): Promise<Docker.Container | null> {
   try {
-    return await docker.createContainer({
-      name,
-      Image: req.plan.image,
-      ...(network.disabled ? { NetworkDisabled: true } : {}),
-      // A given command is the whole command line: an image's ENTRYPOINT would get it as arguments.
-      ...(req.plan.cmd.length > 0 ? { Cmd: req.plan.cmd, Entrypoint: [] } : {}),
-      Env: [...env, ...Object.entries(req.plan.env).map(([k, v]) => `${k}=${v}`)],
-      Labels: {
-        ...req.labels,
-        ...(req.server ? serverLabels(req.server) : {}),
-        [LABEL_MANAGED]: 'true',
-        [LABEL_WORKFLOW]: req.workflowId,
-      },
-      WorkingDir: '/workspace',
-      HostConfig: {
-        Binds: [`${req.workspace}:/workspace`, `${req.instructionDir}:/assay:ro`, ...network.binds, ...req.plan.binds],
-        ...(network.mode ? { NetworkMode: network.mode } : {}),
-        NanoCpus: Math.round(req.resources.cpus * 1e9),
-        Memory: Math.round(req.resources.memoryGiB * 1024 ** 3),
-        PidsLimit: req.resources.pids,
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: req.plan.readOnlyRoot,
-        Tmpfs: req.plan.readOnlyRoot ? { '/tmp': 'rw,size=256m' } : undefined,
-        AutoRemove: false,
-        // tini as PID 1, so signals (our kill at the time limit) reach the agent.
-        Init: true,
-      },
-    });
+    return await createContainer(docker, name, req);
   } catch (err) {
-    // Another attempt created it between our inspect and create: use that one.
-    if ((err as { statusCode?: number }).statusCode === 409) return docker.getContainer(name);
+    if ((err as { statusCode?: number }).statusCode === 409) return null;
     throw err;
   }
+}
+
+async function createOrFind(docker: Docker, name: string, req: AgentContainerRequest): Promise<Docker.Container> {
+  // Another attempt created it between our inspect and create: use that one.
+  return (await createIfFree(docker, name, req)) ?? docker.getContainer(name);
+}
+
+async function createContainer(docker: Docker, name: string, req: AgentContainerRequest): Promise<Docker.Container> {
+  const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
+  const network = networkConfig(req);
+  return docker.createContainer({
+    name,
+    Image: req.plan.image,
+    ...(network.disabled ? { NetworkDisabled: true } : {}),
+    // A given command is the whole command line: an image's ENTRYPOINT would get it as arguments.
+    ...(req.plan.cmd.length > 0 ? { Cmd: req.plan.cmd, Entrypoint: [] } : {}),
+    Env: [...env, ...Object.entries(req.plan.env).map(([k, v]) => `${k}=${v}`)],
+    Labels: {
+      ...req.labels,
+      ...(req.server ? serverLabels(req.server) : {}),
+      [LABEL_MANAGED]: 'true',
+      [LABEL_WORKFLOW]: req.workflowId,
+    },
+    WorkingDir: '/workspace',
+    HostConfig: {
+      Binds: [`${req.workspace}:/workspace`, `${req.instructionDir}:/assay:ro`, ...network.binds, ...req.plan.binds],
+      ...(network.mode ? { NetworkMode: network.mode } : {}),
+      NanoCpus: Math.round(req.resources.cpus * 1e9),
+      Memory: Math.round(req.resources.memoryGiB * 1024 ** 3),
+      PidsLimit: req.resources.pids,
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: req.plan.readOnlyRoot,
+      Tmpfs: req.plan.readOnlyRoot ? { '/tmp': 'rw,size=256m' } : undefined,
+      AutoRemove: false,
+      // tini as PID 1, so signals (our kill at the time limit) reach the agent.
+      Init: true,
+    },
+  });
 }
 
 async function readLogs(container: Docker.Container): Promise<string> {

@@ -162,6 +162,7 @@ function containerRequest(
     },
     limits: args.limits,
     resources: { ...args.resources, network: plan.network ?? args.resources.network },
+    createFirst: true,
   };
 }
 

@@ -9,11 +9,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { baseImageTag, ensureImage } from '@assay/infra';
 import {
   containerNameFor,
+  FinishedElsewhere,
   removeContainer,
   removeContainerLater,
   removeContainerSoon,
   runAgentContainer,
   settleContainerRemovals,
+  type WaitHooks,
 } from '../src/run-agent-container.js';
 import { checkDockerReady } from '../../test/support/docker-ready.js';
 import { TEST_WAIT_HOOKS } from '../../test/support/wait-hooks.js';
@@ -29,8 +31,9 @@ async function runOn(
   cmd: string[],
   network: 'none' | 'host' = 'none',
   workflowId = `assay-trial:entrypoint-${randomUUID()}`,
+  opts: { createFirst?: boolean; hooks?: WaitHooks; workspace?: string } = {},
 ): Promise<{ logs: string; workspace: string; exitCode: number | null; reattached: boolean }> {
-  const workspace = fs.mkdtempSync(path.join(tmp, 'ws-'));
+  const workspace = opts.workspace ?? fs.mkdtempSync(path.join(tmp, 'ws-'));
   const result = await runAgentContainer(
     docker,
     {
@@ -42,8 +45,9 @@ async function runOn(
       env: {},
       limits: { agentSeconds: 60 },
       resources: { cpus: 0.5, memoryGiB: 0.25, pids: 64, network },
+      ...(opts.createFirst ? { createFirst: true } : {}),
     },
-    TEST_WAIT_HOOKS,
+    opts.hooks ?? TEST_WAIT_HOOKS,
   );
   return { logs: result.logs, workspace, exitCode: result.exitCode, reattached: result.reattached };
 }
@@ -147,5 +151,42 @@ describe.skipIf(!dockerReady)('an agent container removed at the end of a trial'
     removeContainerSoon(docker, deadWorkers); // no removal under way in this process: it starts one
     await settleContainerRemovals();
     expect([await gone(afterAgent), await gone(deadWorkers)]).toEqual([true, true]);
+  }, 60_000);
+});
+
+// runHarness creates its container before looking for one (createFirst): a name already taken by an
+// earlier attempt's container must still re-attach to it, and a run another attempt finished must
+// never start a second agent.
+describe.skipIf(!dockerReady)('an agent container created before it is looked for', () => {
+  it('runs fresh, re-attaches to a running one of its name, and starts none when the run finished elsewhere', async () => {
+    const fresh = await runOn(baseImageTag(), ['/bin/sh', '-c', 'echo fresh'], 'none', undefined, {
+      createFirst: true,
+    });
+    expect([fresh.reattached, fresh.exitCode, fresh.logs.trim()]).toEqual([false, 0, 'fresh']);
+
+    const workflowId = `assay-trial:create-first-${randomUUID()}`;
+    const earlier = runOn(baseImageTag(), ['/bin/sh', '-c', 'sleep 2; echo earlier'], 'none', workflowId);
+    while (!(await docker.listContainers({ filters: { name: [containerNameFor(workflowId)] } })).length)
+      await new Promise((r) => setTimeout(r, 100));
+    const retry = await runOn(baseImageTag(), ['/bin/sh', '-c', 'echo second'], 'none', workflowId, {
+      createFirst: true,
+    });
+    expect([retry.reattached, retry.logs.trim()]).toEqual([true, 'earlier']);
+    expect((await earlier).logs.trim()).toBe('earlier');
+    await removeContainer(docker, workflowId);
+
+    const finished = `assay-trial:create-first-${randomUUID()}`;
+    const workspace = fs.mkdtempSync(path.join(tmp, 'ws-'));
+    const hooks = { ...TEST_WAIT_HOOKS, finishedElsewhere: () => true };
+    const run = runOn(baseImageTag(), ['/bin/sh', '-c', 'echo ran > /workspace/out.txt'], 'none', finished, {
+      createFirst: true,
+      hooks,
+      workspace,
+    });
+    await expect(run).rejects.toBeInstanceOf(FinishedElsewhere);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fs.existsSync(path.join(workspace, 'out.txt'))).toBe(false);
+    const left = await docker.listContainers({ all: true, filters: { name: [containerNameFor(finished)] } });
+    expect(left).toEqual([]);
   }, 60_000);
 });
