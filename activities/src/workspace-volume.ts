@@ -4,7 +4,7 @@
 // mount would not be covered by it anyway. The image is sparse: it costs only
 // what is written. When the machine cannot do this (not root, no free loop
 // device, no mkfs.ext4) the cap is reported as not enforced, never silently.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
@@ -19,9 +19,7 @@ import {
 import os from 'node:os';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { runCommand } from './run-command.js';
 
 export interface StorageCap {
   limitGiB: number;
@@ -91,7 +89,7 @@ export async function mountWorkVolumeAsync(workDir: string, limitGiB: number, po
       await formatImage(`${image}.tmp`, bytes);
       await rename(`${image}.tmp`, image);
     }
-    await execFileAsync('mount', ['-o', 'loop,nosuid,nodev', image, workDir]);
+    await runCommand('mount', ['-o', 'loop,nosuid,nodev', image, workDir]);
     return { limitGiB, enforced: true, note: null };
   } catch (err) {
     const detail = err instanceof Error && 'stderr' in err ? String((err as { stderr: unknown }).stderr).trim() : '';
@@ -107,7 +105,7 @@ export async function mountWorkVolumeAsync(workDir: string, limitGiB: number, po
 export async function unmountWorkVolumeAsync(workDir: string): Promise<void> {
   await releases.get(workDir);
   if (!isMountPoint(workDir)) return;
-  await execFileAsync('umount', [workDir]);
+  await runCommand('umount', [workDir]);
 }
 
 /** Unmounts under way in this process, by work folder. */
@@ -151,7 +149,7 @@ async function formatImage(file: string, bytes: number): Promise<void> {
   const fd = openSync(file, 'w');
   ftruncateSync(fd, bytes);
   closeSync(fd);
-  await execFileAsync('mkfs.ext4', ['-q', '-F', '-m', '0', '-E', 'lazy_itable_init=1,lazy_journal_init=1', file]);
+  await runCommand('mkfs.ext4', ['-q', '-F', '-m', '0', '-E', 'lazy_itable_init=1,lazy_journal_init=1', file]);
 }
 
 /**
