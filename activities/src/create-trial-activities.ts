@@ -29,6 +29,7 @@ import {
   volumePoolDir,
   type StorageCap,
 } from './workspace-volume.js';
+import { markPhase, startPhases } from './mark-phase.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import * as harbor from './harbor/harbor-trial.js';
@@ -214,10 +215,14 @@ export function createTrialActivities(deps: TrialActivityDeps) {
         return written;
       }
       const deliverables = await collect(args);
+      markPhase('finish: collect');
       stage = 'evaluating';
       const evaluation = await evaluate({ ...args, deliverables });
+      markPhase('finish: evaluate');
       stage = 'recording';
-      return record({ ...args, deliverables, evaluation });
+      const recorded = await record({ ...args, deliverables, evaluation });
+      markPhase('finish: record', true);
+      return recorded;
     };
     try {
       return await withHeartbeat(() => stage, finish);
@@ -235,6 +240,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
      * Idempotent for one placement; another placement (a new run, a move) starts clean.
      */
     async prepareWorkspace(trial: TrialInput, placement?: Placement): Promise<PreparedWorkspace> {
+      startPhases();
       const p = pathsOf(trial);
       const plan = harbor.stepsPlanOf(taskOf(trial));
       // Parsers warm while the workspace is made and the agent runs, not after the agent on the evaluation's path.
@@ -245,6 +251,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
         storageKey(trial),
         await mountWorkVolumeAsync(p.workDir, trial.resources.storageGiB, volumePoolDir()),
       );
+      markPhase('prepare: work volume');
       if (isPreparedFor(p.preparedMarker, placement)) return out;
       const { agent } = taskOf(trial);
       emptyDir(p.workDir);
@@ -259,6 +266,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       else
         writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
       writeFileSync(p.preparedMarker, placement?.key ?? new Date().toISOString());
+      markPhase('prepare: inputs and instruction');
       return out;
     },
 
@@ -296,6 +304,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
      * stored (runHarness) instead of starting a second agent, and then finishes as finishTrial does.
      */
     async runAgentAndFinish(args: AgentArgs & { placement?: HostRecord }): Promise<TrialRecord> {
+      markPhase('to the host activity');
       const run = await runAgent(args);
       const { placement } = args;
       return finishTrial({ trial: args.trial, workspace: args.workspace, run, ...(placement ? { placement } : {}) });

@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarnessContainerSpec } from '@assay/harnesses';
+import { markPhase } from './mark-phase.js';
 
 export const LABEL_MANAGED = 'assay.managed';
 export const LABEL_WORKFLOW = 'assay.workflow-id';
@@ -80,6 +81,7 @@ export async function runAgentContainer(
   // Never re-attach to the finished container of an earlier run that is being removed.
   await removalSettled(name);
   let container = req.createFirst ? await createIfFree(docker, name, req) : null;
+  markPhase('agent: container create');
   let reattached = container === null;
   let startedNow = false;
   if (container) {
@@ -89,6 +91,7 @@ export async function runAgentContainer(
       throw new FinishedElsewhere();
     }
     await container.start();
+    markPhase('agent: container start');
     startedNow = true;
   } else {
     container = docker.getContainer(name);
@@ -114,6 +117,7 @@ export async function runAgentContainer(
   );
   // One just started is running: the first look waits for its exit (or the first poll) instead.
   if (startedNow) await Promise.race([hooks.sleep(1000), exited]);
+  markPhase('agent: run and exit');
   let info: Docker.ContainerInspectInfo;
   let killedForTime = false;
   for (;;) {
@@ -140,6 +144,7 @@ export async function runAgentContainer(
   const endedAt = info.State.FinishedAt;
   const durationSeconds = Math.max(0, (Date.parse(endedAt) - Date.parse(startedAt)) / 1000);
   const logs = await readLogs(container);
+  markPhase('agent: inspect and logs');
   return {
     exitCode: typeof info.State.ExitCode === 'number' ? info.State.ExitCode : null,
     timedOut: killedForTime || durationSeconds >= req.limits.agentSeconds,

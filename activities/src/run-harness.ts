@@ -17,6 +17,7 @@ import {
   type AgentContainerResult,
   type TemporalServerRef,
 } from './run-agent-container.js';
+import { markPhase } from './mark-phase.js';
 import type { ResultsStore } from '@assay/results';
 
 export interface AgentRun {
@@ -137,6 +138,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
   await args.store.putJson(resultKey, run);
+  markPhase('agent: result stored');
   removeContainerLater(deps.docker, args.containerKey ?? args.workflowId);
   return run;
 }

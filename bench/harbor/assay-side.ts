@@ -49,7 +49,8 @@ export async function runAssayRound(
   const cli = [...assayNodeArgs(setup.root), path.join(setup.root, 'scripts/assay.mjs')];
   const measured = await runMeasured(process.execPath, [...cli, 'run', jobFile], {
     cwd: setup.root,
-    env: { ...process.env, TEMPORAL_ADDRESS: setup.temporal.address },
+    // The worker's own phases (activities/src/mark-phase.ts) go to the log; a checkout without them ignores it.
+    env: { ...process.env, TEMPORAL_ADDRESS: setup.temporal.address, ASSAY_PHASE_TIMINGS: '1' },
     logFile: path.join(setup.workDir, `${jobId}.log`),
   });
   const extraCpuSeconds = processCpuSeconds(setup.temporal.pid) - cpuBefore;
@@ -57,6 +58,8 @@ export async function runAssayRound(
   const problems: string[] = [];
   if (measured.exitCode !== 0) problems.push(`assay (${setup.label}) exited ${measured.exitCode}`);
   const trials = await readAssayTrials(setup.temporal.address, jobId, resultsDir, problems);
+  const workerPhases = readWorkerPhases(path.join(setup.workDir, `${jobId}.log`));
+  for (const t of trials) Object.assign(t.phases, workerPhases.get(t.workflowId ?? '') ?? {});
   if (trials.length !== 2 * opts.trials) problems.push(`${trials.length} of ${2 * opts.trials} assay trials`);
   return {
     side: `assay (${setup.label})`,
@@ -66,6 +69,21 @@ export async function runAssayRound(
     extraCpuSeconds,
     problems,
   };
+}
+
+/** Per trial workflow: seconds in each phase its worker marked (`assay-phase <id> <phase> <ms>` lines). */
+function readWorkerPhases(logFile: string): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  if (!existsSync(logFile)) return out;
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    const m = /^assay-phase (\S+) (.+) ([\d.]+)$/.exec(line);
+    if (!m) continue;
+    const phases = out.get(m[1]!) ?? {};
+    const key = `    worker: ${m[2]!}`;
+    phases[key] = (phases[key] ?? 0) + Number(m[3]) / 1000;
+    out.set(m[1]!, phases);
+  }
+  return out;
 }
 
 interface HistoryEvent {
@@ -109,7 +127,8 @@ async function readAssayTrials(
         const id = `assay-trial:${jobId}:${system}:${TASK_ID}:${trial}`;
         const history = await client.workflow.getHandle(id).fetchHistory();
         const timing = phasesOf((history.events ?? []) as HistoryEvent[]);
-        out.push({ agent: system, ...timing, reward: record.score.value, agentSeconds: record.agent.durationSeconds });
+        const agentSeconds = record.agent.durationSeconds;
+        out.push({ agent: system, workflowId: id, ...timing, reward: record.score.value, agentSeconds });
       }
     }
   } finally {
@@ -118,7 +137,7 @@ async function readAssayTrials(
   return out;
 }
 
-function phasesOf(events: HistoryEvent[]): Omit<TrialTiming, 'agent' | 'reward' | 'agentSeconds'> {
+function phasesOf(events: HistoryEvent[]): Omit<TrialTiming, 'agent' | 'reward' | 'agentSeconds' | 'workflowId'> {
   const first = events[0];
   const last = events[events.length - 1];
   const startMs = first ? timeOf(first) : NaN;

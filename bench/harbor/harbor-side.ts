@@ -15,6 +15,8 @@ export interface TrialTiming {
   reward: number | null;
   /** The agent's own run (Harbor: agent execution; assay: the container's start to exit). */
   agentSeconds: number;
+  /** assay: the trial's workflow id. */
+  workflowId?: string;
   /** Phase seconds (Harbor's own phase names). */
   phases: Record<string, number>;
 }
