@@ -4,7 +4,8 @@
 // Run through bench/harbor/run-bench.sh (it installs Harbor first).
 //
 //   npx tsx bench/harbor/run-bench.ts [--trials 12] [--concurrency 4] [--rounds 3]
-//       [--baseline DIR (another assay checkout, e.g. main, as a third column)] [--only assay|harbor]
+//       [--baseline DIR (another assay checkout, e.g. main, as a third column)] [--only assay|harbor] [--out FILE.json]
+//       [--keep (the work folder; removed at the end otherwise)]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { runAssayRound, type AssaySetup } from './assay-side.js';
 import { writeAssayBenchmark, writeHarborDataset } from './generate-tasks.js';
 import { runHarborRound, type SideResult } from './harbor-side.js';
 import { printPhases, printTable } from './print-table.js';
+import { removeWork } from '../remove-work.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     only: { type: 'string' },
     out: { type: 'string' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const opts = { trials: Number(values.trials), concurrency: Number(values.concurrency) };
@@ -93,6 +96,7 @@ async function main(): Promise<void> {
     mkdirSync(path.dirname(values.out), { recursive: true });
     writeFileSync(values.out, JSON.stringify(Object.fromEntries(results), null, 2));
   }
+  removeWork(work, values.keep!);
 }
 
 await main();

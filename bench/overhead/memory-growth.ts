@@ -3,11 +3,11 @@
 // `assay run --detach`; its RSS, and its tree's (the warm parser pool), are sampled every 0.5 s
 // and printed when 100, 300, 500... trials are recorded.
 //
-//   npx tsx bench/overhead/memory-growth.ts [--trials 500] [--concurrency 4] [--marks 100,300,500]
+//   npx tsx bench/overhead/memory-growth.ts [--trials 500] [--concurrency 4] [--marks 100,300,500] [--keep]
 // The worker runs with the Node flags of `pnpm assay` (package.json); BENCH_WORKER_NODE_OPTIONS adds
 // NODE_OPTIONS for the worker process only (e.g. V8 heap flags to compare); BENCH_WORKER_NODE_ARGS
 // replaces the flags themselves (e.g. `--max-semi-space-size=16 --trace-gc`). The worker's output goes to
-// worker.log in the work folder.
+// worker.log in the work folder, removed at the end unless --keep.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { freePort, startTemporalServer, stopTemporalServer } from '@assay/infra'
 import { TASK_ID, writeAssayBenchmark } from '../harbor/generate-tasks.js';
 import { processRssMb, sampleTree } from '../harbor/measure-process.js';
 import { assayNodeArgs } from '../cli/assay-node-args.js';
+import { removeWork } from '../remove-work.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     trials: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '4' },
     marks: { type: 'string', default: '100,300,500' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const total = Number(values.trials);
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
     await stopTemporalServer({ root: ROOT, port });
   }
   console.log(`load average ${loadavg().map((l) => l.toFixed(1))} at the end`);
+  removeWork(work, values.keep!);
 }
 
 await main();

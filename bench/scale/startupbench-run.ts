@@ -9,7 +9,7 @@
 // histories, the report's time, and whether every trial was scored (score.value not null).
 //
 //   npx tsx bench/scale/startupbench-run.ts [--tasks 97] [--items 25] [--trials 3] [--concurrency 8]
-//       [--checkout DIR (another assay checkout's CLI; default this one)] [--out FILE.json] [--work DIR]
+//       [--checkout DIR (another assay checkout's CLI; default this one)] [--out FILE.json] [--work DIR (kept)] [--keep]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { jobWorkflowId } from '@assay/core';
 import { loadScriptFile, startMockLlm } from '@assay/mock-llm';
 import { processCpuSeconds, processRssMb, sampleTree } from '../harbor/measure-process.js';
 import { generateStartupBench } from './generate-startupbench.js';
+import { removeWork } from '../remove-work.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const KEY_ENV = 'ASSAY_BENCH_JUDGE_KEY';
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     checkout: { type: 'string' },
     out: { type: 'string' },
     work: { type: 'string' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const CHECKOUT = path.resolve(values.checkout ?? ROOT);
@@ -275,6 +277,8 @@ async function main(): Promise<void> {
     await stopTemporalServer({ root: CHECKOUT, port });
     await llm.close();
   }
+  // A folder given with --work is the caller's.
+  removeWork(work, values.keep! || values.work !== undefined);
 }
 
 await main();
