@@ -20,18 +20,16 @@ Exit 0 on success, 2 on a configuration error (unknown agent, no reference).
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
-import zipfile
 from pathlib import Path
+
+# csv, io, subprocess, tempfile and zipfile are imported where they are used: a scripted agent runs
+# once per trial, and their imports were a third of what nop and the oracle spent starting up.
 
 AGENTS = ("oracle", "nop", "missing-deliverable", "wrong-type", "no-cached-values", "correction-not-applied", "superseded-decision")
 FLAW_AGENTS = ("correction-not-applied", "superseded-decision")
@@ -133,6 +131,9 @@ def copy_state(src: Path, outputs: Path, skip: frozenset[str] = frozenset()) -> 
 # ---------------------------------------------------------------- conversions (wrong-type)
 
 def xlsx_to_csv(src: Path, dest: Path) -> None:
+    import csv
+    import io
+
     import openpyxl
     wb = openpyxl.load_workbook(src, data_only=True, read_only=True)
     ws = wb.worksheets[0]
@@ -173,6 +174,8 @@ def docx_to_md(src: Path, dest: Path) -> None:
 
 def pptx_to_txt(src: Path, dest: Path) -> None:
     """No python-pptx in the container: read the slide XML directly."""
+    import zipfile
+
     with zipfile.ZipFile(src) as z:
         slides = sorted((n for n in z.namelist() if re.fullmatch(r"ppt/slides/slide\d+\.xml", n)),
                         key=lambda n: int(re.findall(r"\d+", n)[-1]))
@@ -190,6 +193,8 @@ def pptx_to_txt(src: Path, dest: Path) -> None:
 
 def pdf_to_txt(src: Path, dest: Path) -> None:
     """pdftotext when the image has it; otherwise a best-effort pure-Python extraction."""
+    import subprocess
+
     exe = shutil.which("pdftotext")
     if exe:
         proc = subprocess.run([exe, "-layout", str(src), "-"], capture_output=True, timeout=120)
@@ -323,6 +328,8 @@ def drop_cached_values(outputs: Path, files: list[str]) -> None:
 
 def scratch_dir(workspace: Path) -> Path | None:
     """openpyxl saves through temp files; under a read-only root without a /tmp mount, use the workspace."""
+    import tempfile
+
     try:
         tempfile.gettempdir()
         return None
@@ -351,7 +358,8 @@ def run() -> dict:
         return {"agent": agent, "files": []}
 
     src = state_dir(Path(os.environ.get("ASSAY_ORACLE_DIR", "/oracle")), agent, subtask)
-    scratch = scratch_dir(workspace)
+    # Only the agents that convert or re-save office files (openpyxl) write temp files.
+    scratch = scratch_dir(workspace) if agent in ("wrong-type", "no-cached-values") else None
     try:
         return {"agent": agent, "files": produce(agent, src, outputs, instruction)}
     finally:
