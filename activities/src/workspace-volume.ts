@@ -28,12 +28,25 @@ export interface StorageCap {
   note: string | null;
 }
 
-export function isMountPoint(dir: string): boolean {
-  const target = path.resolve(dir);
-  // Field 5 of /proc/self/mountinfo is the mount point (octal escapes for spaces).
+/** This process's mount points (field 5 of /proc/self/mountinfo, octal escapes for spaces undone). */
+function mountPoints(): string[] {
   return readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
-    .some((line) => line.split(' ')[4]?.replace(/\\040/g, ' ') === target);
+    .map((line) => line.split(' ')[4]?.replace(/\\040/g, ' ') ?? '')
+    .filter((point) => point !== '');
+}
+
+export function isMountPoint(dir: string): boolean {
+  const target = path.resolve(dir);
+  return mountPoints().includes(target);
+}
+
+/** Mount points under `root` (not `root` itself), deepest first: the order to unmount them in. */
+export function mountPointsUnder(root: string): string[] {
+  const prefix = path.resolve(root) + path.sep;
+  return mountPoints()
+    .filter((point) => point.startsWith(prefix))
+    .sort((a, b) => b.length - a.length);
 }
 
 /** Mount (creating on first use) the image for `workDir`; idempotent. */

@@ -1,7 +1,7 @@
 // Real parts for integration tests: a Temporal dev server on its own port and
 // SQLite file, the local Docker engine, and the scripted-agent image.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import {
   stopTemporalServer,
 } from '@assay/infra';
 import { stringify } from 'yaml';
+import { mountPointsUnder } from '../../activities/src/workspace-volume.js';
 import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,12 +142,7 @@ export async function watchContainerCreates(
 
 /** Unmount every work volume under `root` (a killed worker never released its own), deepest first. */
 export function unmountUnder(root: string): void {
-  const mounts = readFileSync('/proc/mounts', 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ')[1] ?? '')
-    .filter((m) => m.startsWith(root))
-    .sort((a, b) => b.length - a.length);
-  for (const m of mounts) execFileSync('umount', ['-l', m], { stdio: 'ignore' });
+  for (const m of mountPointsUnder(root)) execFileSync('umount', ['-l', m], { stdio: 'ignore' });
 }
 
 /** A Temporal server (and the agent image) for one test file: started before its tests, stopped after. */
