@@ -249,10 +249,7 @@ async function attemptOnHost(
   } catch (err) {
     const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
     if (!lost || !workspace.hostId) throw err;
-    const reason = stage === 'agent' ? lost : `${lost} after the agent finished there`;
-    if (moves.length >= MAX_HOST_MOVES)
-      throw ApplicationFailure.nonRetryable(`trial moved host ${moves.length} times, stopped: ${reason}`, 'HostsLost');
-    moves.push({ from: workspace.hostId, to: null, reason, at: new Date().toISOString() });
+    noteMove(moves, workspace.hostId, stage === 'agent' ? lost : `${lost} after the agent finished there`);
     return null;
   }
 }
