@@ -29,13 +29,7 @@ export { evaluateItems, reuseKeyOf, EVIDENCE_CONTEXT_VERSION } from './evaluate-
 export type { EvaluationItem, EvaluationTools, JudgeFactory } from './evaluate-items.js';
 export { projectPaths } from './project-paths.js';
 export { heartbeating, parseFaultDelays } from './heartbeat.js';
-export {
-  mountWorkVolume,
-  unmountWorkVolume,
-  isMountPoint,
-  mountPointsUnder,
-  settleWorkVolumeReleases,
-} from './workspace-volume.js';
+export { mountWorkVolume, unmountWorkVolume, isMountPoint, settleWorkVolumeReleases } from './workspace-volume.js';
 export type { StorageCap } from './workspace-volume.js';
 export { createBenchmarkLookup } from './load-benchmark-once.js';
 export { LOCAL_HOST, type HostIdentity, type HostRecord, type Placement } from './host-identity.js';
