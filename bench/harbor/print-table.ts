@@ -83,3 +83,19 @@ export function printPhases(results: Map<string, SideResult[]>): string {
   }
   return out.join('\n');
 }
+
+/** Each assay column's time per trial above the Docker floor's (medians over rounds), when both ran. */
+export function printAboveFloor(results: Map<string, SideResult[]>): string {
+  const floor = results.get('docker floor');
+  if (!floor) return '';
+  const perTrial = (rs: SideResult[]) => median(rs.map((r) => mean(r.trials.map((t) => t.seconds))));
+  const agent = (rs: SideResult[]) => median(rs.map((r) => mean(r.trials.map((t) => t.agentSeconds))));
+  const base = perTrial(floor);
+  const lines = [`docker floor: ${base.toFixed(3)} s per container (the agent's own run ${agent(floor).toFixed(3)} s)`];
+  for (const [name, rs] of results) {
+    if (!name.startsWith('assay')) continue;
+    const above = perTrial(rs) - base;
+    lines.push(`${name}: ${perTrial(rs).toFixed(3)} s per trial, ${above.toFixed(3)} s above the floor`);
+  }
+  return lines.join('\n');
+}

