@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { walkSubmission } from './walk-submission.js';
-import { IsolatedExtractor, type MeasuredResult } from './isolate/run-isolated.js';
+import { IsolatedExtractor, type Extractor, type MeasuredResult } from './isolate/run-isolated.js';
 import { extractionCacheKey, type ExtractionCache } from './extraction-cache.js';
 import { renderPageImages } from './render-page-images.js';
 import type { RenderOptions } from './render-page-images.js';
@@ -21,7 +21,7 @@ export interface BuildOptions {
   /** Render page images of docx/xlsx/pptx/pdf files into `render.outDir/<file path>/page-N.png`. */
   render?: RenderOptions & { outDir: string };
   /** Reuse a parser process across submissions (the caller closes it); default: one per call. */
-  extractor?: IsolatedExtractor;
+  extractor?: Extractor;
   /** Reuse extraction results of files with the same content, name and budgets. */
   cache?: ExtractionCache;
 }
@@ -50,7 +50,7 @@ async function sha256(abs: string, maxBytes: number): Promise<string> {
 
 /** The file's extraction, from the cache when its content was parsed under the same budgets before. */
 async function extractCached(
-  extractor: IsolatedExtractor,
+  extractor: Extractor,
   cache: ExtractionCache | undefined,
   e: { abs: string; path: string },
   sha: string | null,
@@ -76,7 +76,8 @@ function renderDirName(path: string): string {
 export async function buildSubmissionView(dir: string, opts: BuildOptions = {}): Promise<SubmissionView> {
   const limits = resolveLimits(opts.limits);
   const { entries, notes } = await walkSubmission(dir, limits);
-  const extractor = opts.extractor ?? new IsolatedExtractor(limits);
+  const own = opts.extractor ? null : new IsolatedExtractor(limits);
+  const extractor = opts.extractor ?? own!;
   const files: FileView[] = [];
   let viewBytes = 0;
   try {
@@ -126,7 +127,7 @@ export async function buildSubmissionView(dir: string, opts: BuildOptions = {}):
       }
     }
   } finally {
-    if (!opts.extractor) extractor.close();
+    own?.close();
   }
   return { version: 1, root: dir, files, notes };
 }

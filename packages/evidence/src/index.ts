@@ -11,7 +11,7 @@ export {
 } from './extraction-cache.js';
 export type { ExtractionCache, ExtractionCacheStats } from './extraction-cache.js';
 export { IsolatedExtractor, extractFileIsolated } from './isolate/run-isolated.js';
-export type { ExtractOptions, MeasuredResult, ParserStats } from './isolate/run-isolated.js';
+export type { Extractor, ExtractOptions, MeasuredResult, ParserStats } from './isolate/run-isolated.js';
 export { ParserPool, defaultParserPoolSize, DEFAULT_RECYCLE_RSS_MB } from './isolate/parser-pool.js';
 export type { ParserPoolOptions } from './isolate/parser-pool.js';
 export { extractFile, extractBuffer } from './extract/extract-file.js';

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSubmissionView, defaultParserPoolSize, ParserPool } from '../src/index.js';
+import { mkdir } from 'node:fs/promises';
+import { buildSubmissionView, createExtractionCache, defaultParserPoolSize, ParserPool } from '../src/index.js';
 
 const FIX = join(import.meta.dirname, 'fixtures');
 let root: string;
@@ -48,6 +49,36 @@ describe('ParserPool', () => {
       expect(most).toBe(2);
       for (const v of views) expect(v.files.map((f) => f.format)).toEqual(['csv', 'docx']);
       expect(pool.recycled).toBe(0);
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
+
+  it('takes a member on demand: a view with nothing to parse never waits for one', async () => {
+    const pool = new ParserPool({ size: 1 });
+    const cache = createExtractionCache({ maxMemoryBytes: 8 * 1024 * 1024 });
+    const empty = join(root, 'empty');
+    await mkdir(empty, { recursive: true });
+    try {
+      // Parsed once, so the cache holds both files.
+      const parsed = await pool.useOnDemand((ex) => buildSubmissionView(root, { extractor: ex, cache }));
+      let hand: () => void = () => undefined;
+      const held = pool.use(() => new Promise<void>((r) => (hand = r)));
+      // The only member is busy: the empty and the cached views are built anyway.
+      const none = await pool.useOnDemand((ex) => buildSubmissionView(empty, { extractor: ex, cache }));
+      const cached = await pool.useOnDemand((ex) => buildSubmissionView(root, { extractor: ex, cache }));
+      expect(none.files).toEqual([]);
+      expect(cached.files).toEqual(parsed.files);
+      // One that must parse waits for the member, and gets it once it is handed back.
+      let done = false;
+      const fresh = pool
+        .useOnDemand((ex) => buildSubmissionView(root, { extractor: ex }))
+        .then((v) => ((done = true), v));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(done).toBe(false);
+      hand();
+      await held;
+      expect((await fresh).files.map((f) => f.format)).toEqual(['csv', 'docx']);
     } finally {
       pool.close();
     }

@@ -38,9 +38,12 @@ function poolSizeFromEnv(): number | undefined {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-/** A submission's evidence view, parsed by a member of `pool` where `cache` does not hold a file. */
+/**
+ * A submission's evidence view, parsed by a member of `pool` where `cache` does not hold a file; a
+ * view with nothing to parse (no files, or all cached) takes no member.
+ */
 export function buildPooledView(pool: ParserPool, dir: string, cache?: ExtractionCache): Promise<SubmissionView> {
-  return pool.use((extractor) => buildSubmissionView(dir, { extractor, ...(cache ? { cache } : {}) }));
+  return pool.useOnDemand((extractor) => buildSubmissionView(dir, { extractor, ...(cache ? { cache } : {}) }));
 }
 
 export function createEvidenceTools(

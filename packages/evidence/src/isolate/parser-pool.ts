@@ -5,7 +5,7 @@
 // worker's memory stays bounded by size x (start-up RSS + recycle budget) over any number of trials.
 import os from 'node:os';
 import { resolveLimits, type EvidenceLimits } from '../limits.js';
-import { IsolatedExtractor } from './run-isolated.js';
+import { IsolatedExtractor, type Extractor } from './run-isolated.js';
 
 export interface ParserPoolOptions {
   /** Parser processes at most (default: defaultParserPoolSize()). */
@@ -66,6 +66,24 @@ export class ParserPool {
       return await work(member);
     } finally {
       this.release(member);
+    }
+  }
+
+  /**
+   * Runs `work` with an extractor that takes a member only at its first extraction, and gives it
+   * back when `work` is done. A view with no file to parse, or only files the extraction cache
+   * holds, never waits for a member: not while the pool warms, nor while every member is busy.
+   */
+  async useOnDemand<T>(work: (extractor: Extractor) => Promise<T>): Promise<T> {
+    let member: Promise<IsolatedExtractor> | null = null;
+    const extractor: Extractor = {
+      limits: this.limits,
+      extractMeasured: async (...args) => (await (member ??= this.acquire())).extractMeasured(...args),
+    };
+    try {
+      return await work(extractor);
+    } finally {
+      if (member) this.release(await member);
     }
   }
 

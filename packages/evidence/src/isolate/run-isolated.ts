@@ -70,6 +70,9 @@ function capAddressSpace(pid: number, mb: number): Promise<boolean> {
   );
 }
 
+/** What building a view needs of a parser (a pool's on-demand member has only this). */
+export type Extractor = Pick<IsolatedExtractor, 'limits' | 'extractMeasured'>;
+
 export class IsolatedExtractor {
   private child: ChildProcess | null = null;
   private ready: Promise<ChildProcess> | null = null;
