@@ -16,6 +16,7 @@ const BUILD_DIR = path.join(ROOT, '.assay/build/cli');
 const CURRENT = path.join(BUILD_DIR, 'current.json');
 const LOCK = path.join(BUILD_DIR, '.lock');
 const ENTRY = 'packages/cli/src/main.ts';
+const PARSER_CHILD_ENTRY = 'packages/evidence/src/isolate/child-main.ts';
 // Not inputs of the bundle but they change what it resolves to or how it is built.
 const WATCHED = [
   'scripts/build-cli.mjs',
@@ -148,7 +149,8 @@ async function build() {
   try {
     result = await esbuild({
       absWorkingDir: ROOT,
-      entryPoints: { main: ENTRY },
+      // The evidence parser process too: started without tsx (run-isolated.ts finds it beside its chunk).
+      entryPoints: { main: ENTRY, 'parser-child': PARSER_CHILD_ENTRY },
       outdir,
       bundle: true,
       splitting: true,
