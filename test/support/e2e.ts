@@ -1,7 +1,7 @@
 // Real parts for integration tests: a Temporal dev server on its own port and
 // SQLite file, the local Docker engine, and the scripted-agent image.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,8 +57,22 @@ export async function ensureAgentImage(): Promise<string> {
   return (await ensureScriptedAgentImage({ root: ROOT })).tag;
 }
 
+/** The folders writeJob made in this test file: removed after its last test (ASSAY_KEEP_TEST_JOBS=1 keeps them). */
+const jobDirs: string[] = [];
+// Registered when a test file imports this module, so it runs after the file's own afterAll hooks
+// (vitest runs them last-registered first): its servers and workers have stopped by then.
+afterAll(() => {
+  if (process.env.ASSAY_KEEP_TEST_JOBS === '1') return;
+  for (const dir of jobDirs.splice(0)) {
+    // A work volume a killed worker left mounted: detached first, or its folder cannot go.
+    unmountUnder(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 export function writeJob(job: Record<string, unknown>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-job-'));
+  jobDirs.push(dir);
   const file = path.join(dir, 'job.yaml');
   writeFileSync(
     file,
