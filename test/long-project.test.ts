@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { readProjects } from './support/records.js';
 import { jobWorkflowId, projectTrialKey, projectWorkflowId } from '@assay/core';
-import { collectOutput, spawnCli, useTestServer, waitFor } from './support/e2e.js';
+import { collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 
 const STAGES = 7;
 const PER_STAGE = 3;
@@ -105,19 +105,13 @@ function writeLongBenchmark(): string {
 describe('a 21-subtask project', () => {
   it('finishes with every checkpoint preserved and small workflow histories', async () => {
     const bench = writeLongBenchmark();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-job-'));
-    const file = path.join(dir, 'job.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        schema: 'assay.job/v1',
-        id: 'long21',
-        benchmark: bench,
-        results: path.join(dir, 'results'),
-        trials: 1,
-        systems: [{ id: 'oracle', harness: 'oracle' }],
-      }),
-    );
+    const file = writeJob({
+      id: 'long21',
+      benchmark: bench,
+      trials: 1,
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
+    const dir = path.dirname(file);
     const worker = collectOutput(spawnCli(['worker'], server().address));
     const submit = collectOutput(spawnCli(['run', file, '--no-worker', '--detach'], server().address));
     expect(await submit.exit, submit.text()).toBe(0);
