@@ -1,8 +1,7 @@
 // The parser process as the CLI build bundles it (parser-child.mjs, started without tsx): found
 // beside the build's chunks, and extracting every kind of file exactly as the one from the sources.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IsolatedExtractor } from '../src/index.js';
 import { parserChildPath } from '../src/isolate/run-isolated.js';
@@ -22,9 +21,11 @@ const FILES = [
 
 /** The live CLI build's folder, built first when stale (the build's lock serialises concurrent builds). */
 function cliBuildDir(): string {
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT, stdio: 'ignore' });
-  const current = JSON.parse(readFileSync(join(ROOT, '.assay/build/cli/current.json'), 'utf8')) as { dir: string };
-  return join(ROOT, '.assay/build/cli', current.dir);
+  // It prints `built <main.mjs> in …` or `up to date: <main.mjs>`, relative to the checkout.
+  const out = execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  const main = /(?:built |up to date: )(\S+main\.mjs)/.exec(out)?.[1];
+  if (!main) throw new Error(`scripts/build-cli.mjs named no build: ${out}`);
+  return dirname(join(ROOT, main));
 }
 
 describe('the built parser process', () => {
