@@ -111,6 +111,10 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
   /** One HTTP server: the TCP one serves every route, a route's Unix socket that route only. */
   const serverFor = (only?: string) => {
     const srv = createServer((req, res) => {
+      // Through a route's socket one connection carries one call: the relay in the container ties each of
+      // its connections to one connection here, so a kept-alive one would outlive this proxy, and a call sent
+      // on it as a replacing worker's proxy takes the socket would fail in flight (not retried: it is a POST).
+      if (only !== undefined) res.setHeader('connection', 'close');
       forward(req, res, only).catch((err: unknown) => {
         log(messages.proxyUpstreamFailed((err as Error).message));
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });

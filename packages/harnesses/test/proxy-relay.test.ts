@@ -3,7 +3,8 @@
 // non-root user, with the runner's own node mounted where the CLI images have theirs. The container reaches
 // its own route through 127.0.0.1:RELAY_PORT (the proxy adds the real key), no other route, and no port of
 // the worker; a proxy that replaced a dead one (a restarted worker) serves the running container's next
-// call; the relay runs the command as its child and exits with its code. Needs Docker and the base image.
+// call, even when the relay was stalled while the proxies changed; the relay runs the command as its child and
+// exits with its code. Needs Docker and the base image.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,10 +61,19 @@ const reach = (host) => new Promise((done) => {
     gateway: gateway === '-' ? null : await reach(gateway) };
   fs.writeFileSync('/out/first.json', JSON.stringify(first));
   while (!fs.existsSync('/out/go')) await new Promise((r) => setTimeout(r, 100));
+  fs.writeFileSync('/out/sending', '');
   fs.writeFileSync('/out/second.json', JSON.stringify({ own: await post(own) }));
   process.exit(3);
 })();
 `;
+
+/** The host pid of the container's process whose command line holds `needle` (not the init that started it). */
+async function pidOf(container: Docker.Container, needle: string): Promise<number> {
+  const top = await container.top({ ps_args: '-eo pid,args' });
+  const row = top.Processes?.find((p) => p.join(' ').includes(needle) && !p.join(' ').includes('docker-init'));
+  if (!row?.[0]) throw new Error(`no process ${needle} in ${JSON.stringify(top)}`);
+  return Number(row[0]);
+}
 
 async function until(file: string): Promise<string> {
   for (let i = 0; i < 600; i++) {
@@ -166,11 +176,19 @@ describe.skipIf(!dockerReady)('the proxy relay in a container without a network 
         expect(mock.sawCredential(REAL)).toBe(true);
 
         // The worker dies and another takes its place: a new proxy serves the route on the same socket path.
+        // The relay is stopped meanwhile (as a loaded machine may leave it unscheduled), so the old proxy's
+        // end reaches it only after the next call was sent: a kept-alive connection would carry that call to
+        // the dead proxy and fail it (CI saw it one run in three); one call per connection cannot.
+        const relayPid = await pidOf(container, 'proxy-relay.mjs');
+        process.kill(relayPid, 'SIGSTOP');
         await proxy.stop();
         proxy = await startModelProxy({ port: 0 });
         proxy.open(own, route);
         await proxy.serveRoute(own, relay.socket);
         fs.writeFileSync(path.join(out, 'go'), '');
+        await until(path.join(out, 'sending'));
+        await new Promise((r) => setTimeout(r, 200));
+        process.kill(relayPid, 'SIGCONT');
         expect((await container.wait()).StatusCode).toBe(3); // the command's own exit code
         expect(JSON.parse(await until(path.join(out, 'second.json')))).toEqual({ own: '200 true' });
         expect(proxy.usage(own).requests).toBe(1);
