@@ -4,7 +4,15 @@ export * from './load-job.js';
 export { findCycle } from './find-cycle.js';
 export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-files.js';
 export { FILE_LIMITS } from './file-limits.js';
-export { ENV_NAME, findSecrets, keyTokens, type SecretFinding } from './find-secrets.js';
+export {
+  ENV_NAME,
+  findSecrets,
+  keyTokens,
+  maskKeys,
+  namesSecret,
+  namesSecretVariable,
+  type SecretFinding,
+} from './find-secrets.js';
 export { keyEnvIssues, keyEnvNeeds, type KeyEnvNeed } from './check-key-env.js';
 export { HARBOR_PREFIX, inspectHarborBenchmark } from './harbor/load-harbor-benchmark.js';
 export { readTaskConfig } from './harbor/read-task-config.js';

@@ -69,7 +69,12 @@ export class YamlFile {
   }
 
   private mask(text: string): string {
-    return this.hidden.reduce((out, secret) => out.split(secret).join(messages.masked), text);
+    return this.hidden.reduce((out, secret) => {
+      // A short literal (`token: a`) is masked as a whole word only: every "a" in the sentence would go too.
+      if (secret.length >= 8) return out.split(secret).join(messages.masked);
+      const word = new RegExp(`(?<![A-Za-z0-9])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g');
+      return out.replace(word, messages.masked);
+    }, text);
   }
 
   report(path: readonly PropertyKey[], reason: string, opts: ReportOptions = {}): void {

@@ -4,7 +4,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findSecrets, formatIssue, inspectJob, type Issue } from '../src/index.js';
+import { findSecrets, formatIssue, inspectJob, namesSecret, type Issue } from '../src/index.js';
 import { validParts, writeBenchmark } from './benchmark-fixture.js';
 import { SAMPLE_KEYS } from './sample-keys.js';
 
@@ -113,5 +113,126 @@ describe('keys in a job', () => {
       judge: { mode: 'per-item', provider: 'openai', model: 'gpt-5.1', apiKeyEnv: 'OPENAI_API_KEY' },
     };
     expect(findSecrets(ok)).toEqual([]);
+  });
+});
+
+describe('literal values in fields named like a secret', () => {
+  // Neither random nor in a published format: refused for the field they are in.
+  it.each([
+    [
+      'an apiKey',
+      { settings: { apiKey: 'sk-LITERAL-SECRET-5678abcdef' } },
+      'settings.apiKey',
+      'sk-LITERAL-SECRET-5678abcdef',
+    ],
+    ['a token', { settings: { token: 'hello' } }, 'settings.token', 'hello'],
+    ['a password that is a number', { settings: { password: 1234 } }, 'settings.password', '1234'],
+    ['a client_secret', { settings: { client_secret: 'abc' } }, 'settings.client_secret', 'abc'],
+    ['an ACCESS_KEY', { settings: { ACCESS_KEY: 'plain' } }, 'settings.ACCESS_KEY', 'plain'],
+    [
+      'an authToken shaped like a variable name',
+      { settings: { authToken: 'OPENAI_KEY' } },
+      'settings.authToken',
+      'OPENAI_KEY',
+    ],
+    [
+      'a key in the container environment',
+      { settings: { env: { OPENAI_API_KEY: 'not-random' } } },
+      'settings.env.OPENAI_API_KEY',
+      'not-random',
+    ],
+    [
+      'a variable reference in the container environment (passed on as written)',
+      { settings: { env: { ANTHROPIC_API_KEY: '$ANTHROPIC_API_KEY' } } },
+      'settings.env.ANTHROPIC_API_KEY',
+      '$ANTHROPIC_API_KEY',
+    ],
+    [
+      'a header value',
+      { settings: { headers: { Authorization: 'Basic dXNlcg' } } },
+      'settings.headers.Authorization',
+      'Basic dXNlcg',
+    ],
+    [
+      'a value under a credentials mapping',
+      { settings: { credentials: { user: 'me-myself' } } },
+      'settings.credentials.user',
+      'me-myself',
+    ],
+    ['an element of a list of keys', { settings: { apiKeys: ['one-of-them'] } }, 'settings.apiKeys[0]', 'one-of-them'],
+  ])('refuses %s, without showing it', (_name, system, field, value) => {
+    const issues = inspect(jobWith(system));
+    expect(plain(issues)).toEqual([`job.yaml:systems[a].${field}: ${SECRET}`]);
+    expect(JSON.stringify(issues)).not.toContain(value);
+  });
+
+  it("refuses a literal in the judge's apiKey once, not again as an unknown field", () => {
+    const issues = inspect(jobWith({}, { judge: { mode: 'checks-only', apiKey: 'short' } }));
+    expect(plain(issues)).toEqual([`job.yaml:judge.apiKey: ${SECRET}`]);
+    expect(JSON.stringify(issues)).not.toContain('short');
+  });
+
+  it('masks a one-letter literal as a word, so the sentence around it stays readable', () => {
+    const issues = inspect(jobWith({ settings: { token: 'e' } }));
+    expect(plain(issues)).toEqual([`job.yaml:systems[a].settings.token: ${SECRET}`]);
+  });
+
+  it("knows a secret's field name in every casing", () => {
+    const secret = ['apiKey', 'api_key', 'api-key', 'API_KEY', 'APIKey', 'ApiKey', 'apikey', 'x-api-key', 'key'];
+    const more = ['token', 'authToken', 'refresh_token', 'secret', 'clientSecret', 'password', 'DB_PASSWORD', 'passwd'];
+    const rest = ['pwd', 'passphrase', 'credential', 'credentials', 'authorization', 'bearer', 'accessKey'];
+    const keys = ['privateKey', 'secret_key', 'SERVICE_KEY', 'signingKey', 'session-key', 'AWS_SECRET_ACCESS_KEY'];
+    for (const field of [...secret, ...more, ...rest, ...keys]) expect(namesSecret(field), field).toBe(true);
+  });
+
+  it('leaves ordinary fields alone, and booleans, empty values and variable names in secret fields', () => {
+    const ok = {
+      settings: {
+        apiKeyHeader: 'x-api-key',
+        keyHeader: 'x-goog-api-key',
+        authorizationHeader: 'Authorization',
+        maxContextTokens: 262_144,
+        maxTokens: 8192,
+        tokens: 1000,
+        tokenizer: 'cl100k_base',
+        author: 'someone',
+        monkey: 'business',
+        keyboard: 'us',
+        sortKey: 'id',
+        primaryKey: 'task',
+        rewardKey: 'reward',
+        tokenUrl: 'https://auth.example.com/token',
+        tokenEnv: 'MY_TOKEN',
+        CLIENT_SECRET_ENV: 'CLIENT_SECRET',
+        apiKeyEnv: 'OPENAI_API_KEY',
+        secret: true,
+        password: '',
+        apiKey: null,
+        env: { HOME: '/root', DEBUG: '1', TOKENIZERS_PARALLELISM: 'false', MASK_SECRETS: '1', STORE_TOKEN: false },
+      },
+      budget: { tokens: 5_000_000 },
+    };
+    expect(findSecrets(ok)).toEqual([]);
+    for (const field of [
+      'apiKeyHeader',
+      'maxTokens',
+      'tokens',
+      'tokenizer',
+      'author',
+      'keyboard',
+      'sortKey',
+      'apiKeyEnv',
+    ])
+      expect(namesSecret(field), field).toBe(false);
+  });
+
+  it('accepts a job with such fields', () => {
+    const dir = writeBenchmark(validParts());
+    dirs.push(dir);
+    const settings = { apiKeyHeader: 'x-api-key', maxTokens: 8192, author: 'me', tokenizer: 'o200k_base' };
+    writeFileSync(path.join(dir, 'job.yaml'), stringify(jobWith({ settings })));
+    const { job, issues } = inspectJob(path.join(dir, 'job.yaml'), { repoRoot: dir, cwd: dir });
+    expect(plain(issues)).toEqual([]);
+    expect(job).not.toBeNull();
   });
 });

@@ -20,4 +20,5 @@ export * from './to-verdicts.js';
 export * from './model-prices.js';
 export * from './budget-spend.js';
 export * from './model-endpoint.js';
+export * from './find-secrets.js';
 export * from './job-control-file.js';

@@ -16,6 +16,7 @@ export * from './to-verdicts.js';
 export * from './model-prices.js';
 export * from './budget-spend.js';
 export * from './model-endpoint.js';
+export * from './find-secrets.js';
 export type * from './check-schema.js';
 export type * from './benchmark-schema.js';
 export type * from './job-schema.js';

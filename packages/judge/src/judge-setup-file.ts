@@ -3,14 +3,14 @@
 // @assay/benchmark before anything is judged: no key in the file, a mode that calls a model has
 // provider, model and apiKeyEnv, an http(s) base URL; a file that is not UTF-8 YAML says so.
 import { readFile } from 'node:fs/promises';
-import { judgeSetupSchema, type JudgeSetup } from '@assay/core';
+import { findSecrets, maskKeys, judgeSetupSchema, type JudgeSetup } from '@assay/core';
 import { parse as parseYaml } from 'yaml';
 import { messages } from './messages.js';
 
 /** The reasons below are this file's own (the sentences @assay/benchmark gives a job's judge). */
 const reasons = {
-  notEnvName:
-    'apiKeyEnv must be the NAME of an environment variable (capital letters, digits and _, like OPENAI_API_KEY), ' +
+  notEnvName: (field: string) =>
+    `${field} must be the NAME of an environment variable (capital letters, digits and _, like OPENAI_API_KEY), ` +
     'not a key: export the key on the worker (export OPENAI_API_KEY=...) and write only that name here',
   secret: (field: string) =>
     `${field} looks like a secret (an API key or token), and judge setups are stored as written: ` +
@@ -20,19 +20,24 @@ const reasons = {
   yaml: (detail: string) => `is not valid YAML: ${detail}`,
 };
 
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-/** Published key formats (OpenAI/Anthropic sk-, Google AIza, GitHub, Slack, AWS access key ids). */
-const KEY_FORMAT =
-  /\b(?:sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}\b)/;
+/**
+ * A field's place in the setup, as the schema's issues name it (`headers.authorization`, `models[0]`).
+ * A part that is itself a key (a key written as a field name), or equal to a value found, is masked.
+ */
+function fieldName(path: readonly PropertyKey[], hidden: ReadonlySet<string>): string {
+  const part = (p: PropertyKey) => (hidden.has(String(p)) ? '***' : maskKeys(String(p), '***'));
+  return (
+    path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${part(p)}`)).join('') || '(root)'
+  );
+}
 
-/** Why the setup as written carries a key, never quoting it. */
+/** Why the setup as written carries a key (checked as a job's judge is: every field, nested ones too), never quoting it. */
 function secretProblems(doc: unknown): string[] {
-  if (!doc || typeof doc !== 'object') return [];
-  const fields = Object.entries(doc as Record<string, unknown>);
-  return fields.flatMap(([field, value]) => {
-    if (field === 'apiKeyEnv')
-      return typeof value === 'string' && (!ENV_NAME.test(value) || KEY_FORMAT.test(value)) ? [reasons.notEnvName] : [];
-    return typeof value === 'string' && KEY_FORMAT.test(value) ? [reasons.secret(field)] : [];
+  const found = findSecrets(doc);
+  const hidden = new Set(found.map((f) => f.value));
+  return found.map((f) => {
+    const field = fieldName(f.path, hidden);
+    return f.kind === 'env-name' ? reasons.notEnvName(field) : reasons.secret(field);
   });
 }
 
@@ -77,7 +82,7 @@ export async function loadJudgeSetupFile(path: string): Promise<JudgeSetup> {
   } catch (err) {
     // Also an alias bomb (yaml's maxAliasCount): named by the file, in one line.
     const detail = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-    throw new Error(messages.setupInvalid(path, reasons.yaml(detail.replace(KEY_FORMAT, '***'))));
+    throw new Error(messages.setupInvalid(path, reasons.yaml(maskKeys(detail, '***'))));
   }
   return parseJudgeSetup(raw, path);
 }
