@@ -69,7 +69,7 @@ const reach = (host) => new Promise((done) => {
 
 /** The host pid of the container's process whose command line holds `needle` (not the init that started it). */
 async function pidOf(container: Docker.Container, needle: string): Promise<number> {
-  const top = await container.top({ ps_args: '-eo pid,args' });
+  const top = (await container.top({ ps_args: '-eo pid,args' })) as { Processes?: string[][] };
   const row = top.Processes?.find((p) => p.join(' ').includes(needle) && !p.join(' ').includes('docker-init'));
   if (!row?.[0]) throw new Error(`no process ${needle} in ${JSON.stringify(top)}`);
   return Number(row[0]);
