@@ -1,8 +1,9 @@
 // The trial record from what the trial's activities produced; scores come from core.
-import type { LoadedTask } from '@assay/benchmark';
+import { digestTask, type LoadedTask } from '@assay/benchmark';
 import {
   TRIAL_RECORD_SCHEMA,
   agentRunSchema,
+  pinOf,
   scoreTask,
   trialRecordSchema,
   type DeliverableEntry,
@@ -40,6 +41,7 @@ export function assembleTrialRecord(args: {
     score: scoreTask(args.evaluation.verdicts),
     ...(args.storage ? { storage: args.storage } : {}),
     ...(args.placement ? { host: args.placement.host, moves: args.placement.moves } : {}),
+    provenance: { unit: pinOf(digestTask(task)) },
     recordedAt: new Date().toISOString(),
   });
 }

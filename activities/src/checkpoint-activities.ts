@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   agentRunSchema,
   checkpointRecordSchema,
+  pinOf,
   scoreCriteriaVerdicts,
   unjudgedCriterionVerdicts,
   type CriteriaEvaluation,
@@ -14,6 +15,7 @@ import {
   type ProjectTrialInput,
   type SubtaskInput,
 } from '@assay/core';
+import { digestProject } from '@assay/benchmark';
 import { checkpointKey, snapshotDirectory, writeProjectRecord, type ResultsStore, type Snapshot } from '@assay/results';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { requireJson, type ProjectContext } from './project-context.js';
@@ -130,6 +132,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
           benchmark: { id: benchmark.id, version: benchmark.version },
           system: { id: system.id, harness: system.harness, model: system.model ?? null },
           trial,
+          provenance: { unit: pinOf(digestProject(project)) },
         },
         project,
         checkpoints,

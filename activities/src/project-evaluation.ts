@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { LoadedProject } from '@assay/benchmark';
 import {
   PROJECT_RECORD_SCHEMA,
+  type Provenance,
   projectRecordSchema,
   scoreCriteriaVerdicts,
   scoreProjectTrial,
@@ -140,6 +141,7 @@ export interface ProjectRecordMeta {
   benchmark: { id: string; version: string };
   system: { id: string; harness: string; model: string | null };
   trial: number;
+  provenance?: Provenance;
 }
 
 /** The project record: checkpoints, the final evaluation, and core's process/profile/resource scores. */
@@ -206,9 +208,9 @@ export async function rejudgeProject(
     checkpoints,
     workDir: path.join(args.workDir, 'final'),
   });
-  const { jobId, benchmark, system, trial } = args.record;
+  const { jobId, benchmark, system, trial, provenance } = args.record;
   return assembleProjectRecord(
-    { jobId, benchmark, system, trial },
+    { jobId, benchmark, system, trial, ...(provenance ? { provenance } : {}) },
     args.project,
     checkpoints,
     final,

@@ -67,6 +67,10 @@ program
     '--retry <kinds>',
     'run these again as new attempts, the old records kept under attempts/: infra-failed (always), agent-failed',
   )
+  .option(
+    '--accept-changes',
+    'go on although tasks or projects changed since the job ran: their new version is recorded, and trials of the two versions are shown apart',
+  )
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/run-command.js'), 'runCommand'));
 

@@ -28,6 +28,13 @@ export const messages = {
   judgeNameTwice: (file: string, name: string) =>
     `--judge ${file}: another setup is already named "${name}" (results would share judges/${name}/)`,
   jobFailed: (reason: string) => `the job failed: ${reason}`,
+  unitsChanged: (count: number, jobId: string) =>
+    `${count} unit${count === 1 ? '' : 's'} of job "${jobId}" changed since its records were made; nothing was started. ` +
+    `Run it under a new job id to keep the versions apart, or again with --accept-changes to go on with the new ` +
+    `version (its trials are recorded with the new digest and shown apart from the old ones):`,
+  jobLockUnreadable: (location: string, reason: string) =>
+    `${location}/job-lock.json: cannot be read (${reason}); it records what the job's results were produced from: ` +
+    `restore it, or run the job under a new id`,
   jobStuck: (jobId: string, count: number) =>
     `job "${jobId}" cannot make progress: ${count === 1 ? 'one of its workflows has' : `${count} of its workflows have`} a workflow task that keeps failing (above)`,
   startFailed: (workflowId: string, server: string, reason: string) =>

@@ -22,3 +22,5 @@ export * from './budget-spend.js';
 export * from './model-endpoint.js';
 export * from './find-secrets.js';
 export * from './job-control-file.js';
+export * from './unit-version.js';
+export * from './job-lock.js';

@@ -4,7 +4,14 @@
 import { z } from 'zod';
 import { QUALITY_DIMENSIONS, TARGETS } from './vocabulary.js';
 import { hostMoveSchema } from './host-placement.js';
-import { agentRunSchema, decisionSchema, storageCapSchema, trialStatusSchema, usageSchema } from './trial-record.js';
+import {
+  agentRunSchema,
+  decisionSchema,
+  provenanceSchema,
+  storageCapSchema,
+  trialStatusSchema,
+  usageSchema,
+} from './trial-record.js';
 
 export const PROJECT_RECORD_SCHEMA = 'assay.project-record/v1' as const;
 
@@ -121,6 +128,8 @@ export const projectRecordSchema = z.object({
   moves: z.array(projectMoveSchema()).optional(),
   /** Subtasks stopped by `pause --now` and run again from the last checkpoint, in order. */
   restarts: z.array(projectRestartSchema).optional(),
+  /** The project's content version (as a trial record's); absent in records before it. */
+  provenance: provenanceSchema.optional(),
   recordedAt: z.string(),
 });
 export type ProjectRecord = z.infer<typeof projectRecordSchema>;

@@ -3,6 +3,7 @@
 // and a score is null (not 0) when it cannot be computed.
 import { z } from 'zod';
 import { hostMoveSchema } from './host-placement.js';
+import { unitPinSchema } from './unit-version.js';
 import { DIMENSIONS, FORMATS, HARBOR_STEP_STRATEGIES, IMPORTANCES, RECORD_DOMAINS } from './vocabulary.js';
 
 export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
@@ -45,6 +46,13 @@ export const scoreSchema = z.object({
   source: z.enum(['rubric', 'verifier']).optional(),
 });
 export type Score = z.infer<typeof scoreSchema>;
+
+/**
+ * What produced a record, beyond the job's settings: the content version of the task or project it ran
+ * (UnitVersion's digest and parts). Absent in records made before it (shown as "unknown").
+ */
+export const provenanceSchema = z.object({ unit: unitPinSchema });
+export type Provenance = z.infer<typeof provenanceSchema>;
 
 export const trialStatusSchema = z.enum(['completed', 'agent-failed', 'agent-timeout', 'infra-failed']);
 export type TrialStatus = z.infer<typeof trialStatusSchema>;
@@ -156,6 +164,7 @@ export const trialRecordSchema = z.object({
   host: z.string().optional(),
   /** Hosts the trial left because they were gone; each move started the trial again from a clean workspace. */
   moves: z.array(hostMoveSchema).optional(),
+  provenance: provenanceSchema.optional(),
   recordedAt: z.string(),
 });
 export type TrialRecord = z.infer<typeof trialRecordSchema>;

@@ -30,6 +30,11 @@ export function jobKey(): string {
   return 'job.json';
 }
 
+/** What the job's records were produced from (assay.job-lock/v1): checked by every later run. */
+export function jobLockKey(): string {
+  return 'job-lock.json';
+}
+
 /** The job's control state (assay.job-control/v1), written by its workflow whenever it changes. */
 export function jobControlKey(): string {
   return 'job-control.json';

@@ -14,6 +14,8 @@ import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/r
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
 import { startProgressReporter } from '../progress-reporter.js';
+import type { JobLock } from '@assay/core';
+import { checkJobLock, writeJobLock } from '../check-job-lock.js';
 import { assertRunnable, jobInputOf, loadJobOrFail, parseRetry, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
@@ -39,6 +41,7 @@ export interface RunOptions {
   json?: boolean;
   heartbeatSeconds?: string;
   retry?: string;
+  acceptChanges?: boolean;
 }
 
 type WorkerModule = Promise<typeof import('../worker/start-worker.js')>;
@@ -60,12 +63,15 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
   for (const w of job.warnings ?? []) console.error(messages.warning(formatIssue(w)));
   const retry = parseRetry(opts.retry);
   await assertRunnable(job, { worker: opts.worker });
+  // Before anything is started or written: a unit edited since the job's records were made is refused.
+  const lock = await checkJobLock(job, opts.acceptChanges === true);
   timer.mark('job-loaded');
   // Lines before the live view starts (server, images); with --json stdout holds only events.
   const early = (line: string): void => {
     if (!opts.json) console.log(line);
   };
   const { runtime, connection } = await prepareRuntime(job, {
+    lock,
     root,
     log: early,
     worker: opts.worker,
@@ -121,7 +127,7 @@ export async function runCommand(file: string, opts: RunOptions): Promise<void> 
  */
 async function prepareRuntime(
   job: LoadedJob,
-  o: { root: string; log: (line: string) => void; worker: boolean; mark: (phase: string) => void },
+  o: { lock: JobLock; root: string; log: (line: string) => void; worker: boolean; mark: (phase: string) => void },
 ): Promise<{ runtime: Runtime; connection: Connection }> {
   const temporal = ensureTemporal(o);
   const images = o.worker ? ensureImages(o) : Promise.resolve(null);
@@ -133,6 +139,7 @@ async function prepareRuntime(
   });
   const manifest = Promise.all([temporal, images]).then(async () => {
     await writeJobManifest(job);
+    await writeJobLock(job, o.lock);
     o.mark('manifest-written');
   });
   try {

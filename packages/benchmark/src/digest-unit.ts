@@ -1,0 +1,121 @@
+// The content version of a task or project (core's UnitVersion), read from the benchmark's files: each part
+// hashed on its own so a diff names what changed. Folders hash every entry's relative path with its bytes
+// (a link's text rather than its target: validation refuses links, and a digest must not follow one out).
+// Memoized per loaded unit: a worker loads a benchmark once and records many trials of each unit.
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { HASHED_PREFIX, type UnitVersion } from '@assay/core';
+import type { LoadedProject, LoadedTask } from './load-benchmark.js';
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** JSON with keys in order, so a digest does not depend on how a file orders its fields. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const digestJson = (value: unknown): string => sha256(canonicalJson(value));
+
+/** sha256 over every entry under `dir` (path, kind and bytes), in path order; a missing folder hashes as empty. */
+export function digestTree(dir: string, only?: readonly string[]): string {
+  const h = createHash('sha256');
+  const walk = (rel: string): void => {
+    const abs = path.join(dir, rel);
+    const st = lstatSync(abs);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(abs).sort()) walk(rel === '' ? name : `${rel}/${name}`);
+    } else if (st.isSymbolicLink()) {
+      h.update(`link\0${rel}\0${readlinkSync(abs)}\0`);
+    } else if (st.isFile()) {
+      h.update(`file\0${rel}\0${sha256(readFileSync(abs))}\0`);
+    }
+  };
+  if (only) {
+    for (const rel of [...only].sort()) if (existsSync(path.join(dir, rel))) walk(rel);
+  } else if (existsSync(dir)) walk('');
+  return h.digest('hex');
+}
+
+/** An item's fields: vocabulary values as they are (so a diff can show "core → auxiliary"), the rest hashed. */
+function itemFields(item: Record<string, unknown>, shown: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, value] of Object.entries(item)) {
+    if (field === 'id' || value === undefined) continue;
+    const plain =
+      shown.includes(field) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
+    out[field] = plain ? String(value) : `${HASHED_PREFIX}${digestJson(value)}`;
+  }
+  return out;
+}
+
+function versionOf(parts: Record<string, string>, items: UnitVersion['items']): UnitVersion {
+  return { digest: digestJson(parts), parts, items };
+}
+
+const TASK_ITEM_SHOWN = ['importance', 'dimension'] as const;
+const CRITERION_SHOWN = ['weight', 'dimension', 'fatal', 'target', 'reuses'] as const;
+
+function computeTask(task: LoadedTask): UnitVersion {
+  if (task.harbor) {
+    // A Harbor task is its folder: each part on its own, and the config with it.
+    const h = task.harbor;
+    const parts = {
+      config: sha256(readFileSync(h.configFile)),
+      instruction: sha256(readFileSync(h.instructionFile)),
+      environment: digestTree(h.environmentDir),
+      tests: digestTree(h.testsDir),
+      solution: digestTree(h.solutionDir),
+      folder: digestTree(h.dir),
+    };
+    return versionOf(parts, {});
+  }
+  const { rubric, referenceDir } = task.evaluator;
+  const items: UnitVersion['items'] = {};
+  for (const item of rubric.items) items[item.id] = itemFields(item, TASK_ITEM_SHOWN);
+  const parts = {
+    request: digestJson(task.spec),
+    inputs: digestTree(task.agent.inputsDir),
+    rubric: digestJson(rubric.items),
+    references: digestJson({ list: rubric.reference, files: digestTree(referenceDir, rubric.reference) }),
+  };
+  return versionOf(parts, items);
+}
+
+function computeProject(project: LoadedProject): UnitVersion {
+  const { criteria, referenceDir } = project.evaluator;
+  const items: UnitVersion['items'] = {};
+  for (const [subtask, list] of Object.entries(criteria.checkpoints))
+    for (const c of list) items[`${subtask}/${c.id}`] = itemFields(c, CRITERION_SHOWN);
+  for (const c of criteria.final) items[`final/${c.id}`] = itemFields(c, CRITERION_SHOWN);
+  const parts = {
+    project: digestJson(project.spec),
+    releases: digestTree(project.releasesDir),
+    criteria: digestJson({ checkpoints: criteria.checkpoints, final: criteria.final }),
+    references: digestJson({ list: criteria.reference, files: digestTree(referenceDir, criteria.reference) }),
+  };
+  return versionOf(parts, items);
+}
+
+const memo = new WeakMap<object, UnitVersion>();
+
+function remembered<T extends object>(unit: T, compute: (u: T) => UnitVersion): UnitVersion {
+  let v = memo.get(unit);
+  if (!v) {
+    v = compute(unit);
+    memo.set(unit, v);
+  }
+  return v;
+}
+
+export const digestTask = (task: LoadedTask): UnitVersion => remembered(task, computeTask);
+export const digestProject = (project: LoadedProject): UnitVersion => remembered(project, computeProject);
+
+/** The job file's resolved spec, hashed (what `job-lock.json` shows as the spec the job last ran with). */
+export const digestSpec = (spec: unknown): string => digestJson(spec);

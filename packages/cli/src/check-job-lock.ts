@@ -1,0 +1,63 @@
+// The job lock at `run`: the units this run would start, by content, against `<results>/job-lock.json`. A unit
+// whose content changed since the job's records were made is refused before anything is submitted or written,
+// one line per unit naming what changed; `--accept-changes` records the new version instead (trials run from
+// now on carry its digest, those before keep theirs). The lock itself is written with job.json, once the run
+// is sure to start.
+import {
+  acceptUnits,
+  changedUnits,
+  describeUnitChange,
+  jobLockSchema,
+  projectUnitKey,
+  taskUnitKey,
+  type JobLock,
+  type UnitVersion,
+} from '@assay/core';
+import { digestProject, digestSpec, digestTask, selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
+import { jobLockKey, openResultsStore } from '@assay/results';
+import { CliError } from './cli-error.js';
+import { messages } from './messages.js';
+
+/** The content version of every unit the job would run, by lock key. */
+export function unitVersionsOf(job: LoadedJob): Record<string, UnitVersion> {
+  const units: Record<string, UnitVersion> = {};
+  for (const t of selectTasks(job)) units[taskUnitKey(t.spec.id)] = digestTask(t);
+  for (const p of selectProjects(job)) units[projectUnitKey(p.spec.id)] = digestProject(p);
+  return units;
+}
+
+/** The lock as stored, or null before the job's first run; a lock that does not parse is refused by name. */
+export async function readJobLock(job: LoadedJob): Promise<JobLock | null> {
+  const store = openResultsStore(job.resultsDir);
+  let raw: unknown;
+  try {
+    raw = await store.getJson(jobLockKey());
+  } catch (err) {
+    throw new CliError(messages.jobLockUnreadable(store.location, (err as Error).message));
+  }
+  if (raw === null) return null;
+  const parsed = jobLockSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(messages.jobLockUnreadable(store.location, `${issue?.path.join('.')}: ${issue?.message}`));
+  }
+  return parsed.data;
+}
+
+/**
+ * The lock this run writes, or a refusal listing every changed unit. `accept`: changed units are taken as
+ * new versions (the old ones kept as superseded).
+ */
+export async function checkJobLock(job: LoadedJob, accept: boolean): Promise<JobLock> {
+  const units = unitVersionsOf(job);
+  const lock = await readJobLock(job);
+  const changes = lock ? changedUnits(lock, units) : [];
+  if (changes.length > 0 && !accept)
+    throw new CliError(messages.unitsChanged(changes.length, job.spec.id), 1, changes.map(describeUnitChange));
+  const specDigest = digestSpec(job.spec);
+  return acceptUnits(lock, { jobId: job.spec.id, specDigest, units }, new Date().toISOString());
+}
+
+export async function writeJobLock(job: LoadedJob, lock: JobLock): Promise<void> {
+  await openResultsStore(job.resultsDir).putJson(jobLockKey(), lock);
+}

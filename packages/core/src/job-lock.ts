@@ -1,0 +1,73 @@
+// `<results>/job-lock.json` (assay.job-lock/v1): the identity of what a job's records were produced from. The
+// first `run` writes it; every later run compares the units it would run against it, so a trial of an edited
+// task is never pooled with the trials of the task as it was. `--accept-changes` records the new version and
+// keeps the old one under `superseded` (records still pinned to it stay readable, split by version).
+import { z } from 'zod';
+import { diffUnitVersions, unitVersionSchema, type UnitVersion } from './unit-version.js';
+
+export const JOB_LOCK_SCHEMA = 'assay.job-lock/v1' as const;
+
+const lockedVersionSchema = unitVersionSchema.extend({ acceptedAt: z.string() });
+
+export const jobLockSchema = z.object({
+  schema: z.literal(JOB_LOCK_SCHEMA),
+  jobId: z.string(),
+  /** The job file's spec digest as last run (kept to be shown: more trials or systems extend a job, not change it). */
+  specDigest: z.string(),
+  /** Units by key (`tasks/<id>`, `projects/<id>`): the version the job runs now. */
+  units: z.record(z.string(), lockedVersionSchema),
+  /** Versions replaced with `--accept-changes`, oldest first. */
+  superseded: z.array(lockedVersionSchema.extend({ unit: z.string(), supersededAt: z.string() })).default([]),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type JobLock = z.infer<typeof jobLockSchema>;
+
+/** One unit whose content is no longer the locked one, and what changed in it. */
+export interface UnitChange {
+  unit: string;
+  changes: string[];
+}
+
+export const taskUnitKey = (id: string): string => `tasks/${id}`;
+export const projectUnitKey = (id: string): string => `projects/${id}`;
+
+/** Units of `current` whose locked version differs (units new to the job are not changes: they extend it). */
+export function changedUnits(lock: JobLock, current: Record<string, UnitVersion>): UnitChange[] {
+  return Object.entries(current).flatMap(([unit, version]) => {
+    const locked = lock.units[unit];
+    if (!locked || locked.digest === version.digest) return [];
+    const noun = unit.startsWith('projects/') ? 'criterion' : 'rubric item';
+    return [{ unit, changes: diffUnitVersions(locked, version, noun) }];
+  });
+}
+
+/** `tasks/edu-fractions-lesson: rubric item weakest-objective: check changed; item plan-present: importance core → auxiliary` */
+export function describeUnitChange(change: UnitChange): string {
+  return `${change.unit}: ${change.changes.join('; ')}`;
+}
+
+/** The lock after a run of `current` is accepted: new units added, changed ones replaced (the old kept as superseded). */
+export function acceptUnits(
+  lock: JobLock | null,
+  job: { jobId: string; specDigest: string; units: Record<string, UnitVersion> },
+  now: string,
+): JobLock {
+  const units = { ...(lock?.units ?? {}) };
+  const superseded = [...(lock?.superseded ?? [])];
+  for (const [unit, version] of Object.entries(job.units)) {
+    const locked = units[unit];
+    if (locked?.digest === version.digest) continue;
+    if (locked) superseded.push({ ...locked, unit, supersededAt: now });
+    units[unit] = { ...version, acceptedAt: now };
+  }
+  return {
+    schema: JOB_LOCK_SCHEMA,
+    jobId: job.jobId,
+    specDigest: job.specDigest,
+    units,
+    superseded,
+    createdAt: lock?.createdAt ?? now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,91 @@
+// The job lock end to end, through the real CLI, a real Temporal dev server and real containers: a job ran
+// once, then one rubric item's check and another's importance were edited and the job extended to two trials.
+// The next run is refused with the changed items named, before anything is submitted or written; with
+// --accept-changes it runs, and each record carries the version of the task it was produced from.
+import { cpSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { jobLockSchema, jobWorkflowId } from '@assay/core';
+import { SAMPLE, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
+import { readTrials } from './support/records.js';
+
+const server = useTestServer();
+const bench = path.join(os.tmpdir(), `assay-lock-bench-${process.pid}`);
+afterAll(() => rmSync(bench, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number | null; text: string }> {
+  const child = collectOutput(spawnCli(args, server().address));
+  const code = await child.exit;
+  return { code, text: child.text() };
+}
+
+/** Every file under `dir` with its size and modification time: what "nothing written" compares. */
+function listing(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(path.join(dir, rel)).sort()) {
+      const r = path.join(rel, name);
+      const st = statSync(path.join(dir, r));
+      if (st.isDirectory()) walk(r);
+      else out.push(`${r} ${st.size} ${st.mtimeMs}`);
+    }
+  };
+  walk('');
+  return out;
+}
+
+describe('job lock', () => {
+  it('refuses an edited rubric on the next run, naming what changed; --accept-changes records both versions', async () => {
+    cpSync(SAMPLE, bench, { recursive: true });
+    const job = { id: `lock-e2e-${process.pid}`, benchmark: bench, tasks: ['edu-fractions-lesson'], trials: 1 };
+    const file = writeJob({ ...job, systems: [{ id: 'oracle', harness: 'oracle' }] });
+    const results = path.join(path.dirname(file), 'results');
+
+    const first = await cli(['run', file]);
+    expect(first.code, first.text).toBe(0);
+    const [v1] = await readTrials(results);
+    expect(v1?.provenance?.unit.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(v1?.provenance?.unit.parts ?? {})).toEqual(['request', 'inputs', 'rubric', 'references']);
+    const lock = jobLockSchema.parse(JSON.parse(readFileSync(path.join(results, 'job-lock.json'), 'utf8')));
+    expect(lock.units['tasks/edu-fractions-lesson']?.digest).toBe(v1?.provenance?.unit.digest);
+
+    // One item's check and another's importance change; the job asks for a second trial.
+    const rubricFile = path.join(bench, 'tasks/edu-fractions-lesson/evaluator/rubric.yaml');
+    const rubric = readFileSync(rubricFile, 'utf8');
+    const edited = rubric
+      .replace('    text: Y5-F3\n', '    text: Y5-F3 add and subtract\n')
+      .replace(/(- id: plan-present\n(?:.*\n){1})  importance: core/, '$1  importance: auxiliary');
+    expect(edited).not.toBe(rubric);
+    writeFileSync(rubricFile, edited);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('trials: 1', 'trials: 2'));
+
+    const connection = await Connection.connect({ address: server().address });
+    const workflow = new Client({ connection }).workflow.getHandle(jobWorkflowId(job.id));
+    const runBefore = (await workflow.describe()).runId;
+    const before = listing(results);
+    const refused = await cli(['run', file]);
+    expect(refused.code, refused.text).toBe(1);
+    expect(refused.text).toContain('1 unit of job');
+    expect(refused.text).toContain(
+      'tasks/edu-fractions-lesson: rubric item plan-present: importance core → auxiliary; item weakest-objective: check changed',
+    );
+    expect(listing(results)).toEqual(before);
+    expect((await workflow.describe()).runId).toBe(runBefore);
+
+    const accepted = await cli(['run', file, '--accept-changes']);
+    expect(accepted.code, accepted.text).toBe(0);
+    await connection.close();
+    const trials = (await readTrials(results)).sort((a, b) => a.trial - b.trial);
+    expect(trials.map((t) => t.trial)).toEqual([1, 2]);
+    const [d1, d2] = trials.map((t) => t.provenance?.unit);
+    expect(d1?.digest).toBe(v1?.provenance?.unit.digest);
+    expect(d2?.digest).not.toBe(d1?.digest);
+    // Only the rubric part differs between them.
+    expect(Object.keys(d1?.parts ?? {}).filter((p) => d1?.parts[p] !== d2?.parts[p])).toEqual(['rubric']);
+    const after = jobLockSchema.parse(JSON.parse(readFileSync(path.join(results, 'job-lock.json'), 'utf8')));
+    expect(after.units['tasks/edu-fractions-lesson']?.digest).toBe(d2?.digest);
+    expect(after.superseded.map((s) => [s.unit, s.digest])).toEqual([['tasks/edu-fractions-lesson', d1?.digest]]);
+  }, 300_000);
+});
