@@ -8,6 +8,7 @@ import {
   taskSpecSchema,
 } from './benchmark-schema.js';
 import { jobControlFileSchema } from './job-control-file.js';
+import { jobLockSchema } from './job-lock.js';
 import { jobSchema } from './job-schema.js';
 import { trialRecordSchema } from './trial-record.js';
 
@@ -20,6 +21,7 @@ export const SCHEMA_FILES = {
   'job.schema.json': jobSchema,
   'trial-record.schema.json': trialRecordSchema,
   'job-control.schema.json': jobControlFileSchema,
+  'job-lock.schema.json': jobLockSchema,
 } as const;
 
 export function toJsonSchemas(): Record<string, unknown> {
