@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jobLockSchema, jobWorkflowId } from '@assay/core';
+import { startViewer } from '../packages/viewer/src/index.js';
 import { SAMPLE, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 import { readTrials } from './support/records.js';
 
@@ -87,5 +88,31 @@ describe('job lock', () => {
     const after = jobLockSchema.parse(JSON.parse(readFileSync(path.join(results, 'job-lock.json'), 'utf8')));
     expect(after.units['tasks/edu-fractions-lesson']?.digest).toBe(d2?.digest);
     expect(after.superseded.map((s) => [s.unit, s.digest])).toEqual([['tasks/edu-fractions-lesson', d1?.digest]]);
+
+    // The two versions are never pooled: the run's summary, the report and the viewer show them apart.
+    const old = d1!.digest.slice(0, 8);
+    const split = `tasks/edu-fractions-lesson has records of 2 versions: 1 of ${old} shown as <system>@${old}`;
+    expect(accepted.text).toContain(`versions: ${split}`);
+    expect(accepted.text).toMatch(new RegExp(`^\\s*oracle@${old}\\s`, 'm'));
+    const out = path.join(path.dirname(file), 'report');
+    const report = await cli(['report', results, '--out', out]);
+    expect(report.code, report.text).toBe(0);
+    expect(report.text).toContain(`note: ${job.id}: versions: ${split}`);
+    const viewer = await startViewer({ resultsDirs: [results], clientOutDir: path.join(out, 'client') });
+    try {
+      const overview = (await (await fetch(`${viewer.url}api/overview`)).json()) as {
+        sources: { versions: string[] }[];
+        decidedLeaderboard: { system: string }[];
+        trials: { trial: number; system: string; version: string }[];
+      };
+      expect(overview.sources[0]?.versions[0]).toContain(split);
+      expect(overview.decidedLeaderboard.map((r) => r.system).sort()).toEqual(['oracle', `oracle@${old}`]);
+      expect(overview.trials.map((t) => [t.trial, t.system, t.version]).sort()).toEqual([
+        [1, 'oracle', old],
+        [2, 'oracle', d2!.digest.slice(0, 8)],
+      ]);
+    } finally {
+      await viewer.close();
+    }
   }, 300_000);
 });

@@ -4,13 +4,22 @@
 //   <results>/job.json                                         the job as the CLI wrote it (assay.results/v1)
 //   <results>/trials/<system>/<task>/<trial>/record.json       TrialRecord (assay.trial-record/v1, @assay/core)
 //   <results>/projects/<system>/<project>/<trial>/record.json  ProjectRecord (assay.project-record/v1, @assay/core)
+//   <results>/job-lock.json                                    what the records were produced from (assay.job-lock/v1)
 //   <results>/human-labels.csv                                 optional expert labels (see judge-agreement.ts)
 // `assay judge` writes re-judged records to <results>/judges/<name>/ in the same layout;
 // pass that folder as another job to compare judge setups.
 import path from 'node:path';
-import type { ProjectRecord, TrialRecord } from '@assay/core';
+import {
+  describeVersionSplit,
+  jobLockSchema,
+  splitByVersion,
+  type JobLock,
+  type ProjectRecord,
+  type TrialRecord,
+} from '@assay/core';
 import {
   jobKey,
+  jobLockKey,
   openResultsStore,
   PROJECTS_PREFIX,
   readProjectRecords,
@@ -31,6 +40,11 @@ export interface JobResults {
   projects: ProjectRecord[];
   /** Records skipped in non-strict mode, with the reason. */
   problems: { file: string; message: string }[];
+  /**
+   * Units whose records are of more than one content version, one line each: those not of the current version
+   * carry the system id `<system>@<version>` here, so no table pools them with the rest (core's splitByVersion).
+   */
+  versions: string[];
 }
 
 export interface LoadOptions {
@@ -47,8 +61,10 @@ export async function loadJobResults(dir: string, options: LoadOptions = {}): Pr
   }
   const job = hasJob ? await readJob(store, path.join(dir, jobKey())) : null;
   const found: RecordProblem[] = [];
-  const trials = await readTrialRecords(store, { problems: found });
-  const projects = await readProjectRecords(store, { problems: found });
+  const lock = await readLock(store);
+  const trials = splitByVersion(await readTrialRecords(store, { problems: found }), lock);
+  const projects = splitByVersion(await readProjectRecords(store, { problems: found }), lock);
+  const versions = [...trials.splits, ...projects.splits].map(describeVersionSplit);
   const problems = found.map((p) => ({ file: path.join(dir, ...p.key.split('/')), message: p.message }));
   if (strict && problems.length > 0) {
     const details = problems
@@ -57,7 +73,8 @@ export async function loadJobResults(dir: string, options: LoadOptions = {}): Pr
       .join('\n');
     throw new Error(messages.invalidRecords(problems.length, details));
   }
-  return { dir, jobId: jobLabel(dir, job, trials[0]?.jobId ?? projects[0]?.jobId), job, trials, projects, problems };
+  const jobId = jobLabel(dir, job, trials.records[0]?.jobId ?? projects.records[0]?.jobId);
+  return { dir, jobId, job, trials: trials.records, projects: projects.records, problems, versions };
 }
 
 /** The job id from job.json (`spec.id`, or `id`), records, or the folder name; re-judged folders get `+judge:<name>`. */
@@ -82,6 +99,12 @@ export async function loadJobs(dirs: readonly string[], options: LoadOptions = {
   if (jobs.every((j) => j.trials.length === 0 && j.projects.length === 0))
     throw new Error(messages.noResults(dirs.join(', ')));
   return jobs;
+}
+
+/** The job lock, when the folder has a readable one (the current version of each unit); else null. */
+async function readLock(store: ResultsStore): Promise<JobLock | null> {
+  const parsed = jobLockSchema.safeParse(await store.getJson(jobLockKey()).catch(() => null));
+  return parsed.success ? parsed.data : null;
 }
 
 async function hasAny(store: ResultsStore, prefix: string): Promise<boolean> {

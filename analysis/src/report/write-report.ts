@@ -25,7 +25,7 @@ export interface ReportOptions extends Omit<AnalysisOptions, 'humanLabels'> {
 
 export interface ReportResult extends WrittenReport {
   analysis: Analysis;
-  jobs: Pick<JobResults, 'dir' | 'jobId' | 'problems'>[];
+  jobs: Pick<JobResults, 'dir' | 'jobId' | 'problems' | 'versions'>[];
 }
 
 export async function writeReport(options: ReportOptions): Promise<ReportResult> {
@@ -50,5 +50,9 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
     generated: new Date().toISOString().slice(0, 19).replace('T', ' ') + ' UTC',
   });
   const written = await writeDocument(doc, options.outDir);
-  return { ...written, analysis, jobs: jobs.map((j) => ({ dir: j.dir, jobId: j.jobId, problems: j.problems })) };
+  return {
+    ...written,
+    analysis,
+    jobs: jobs.map((j) => ({ dir: j.dir, jobId: j.jobId, problems: j.problems, versions: j.versions })),
+  };
 }

@@ -24,3 +24,4 @@ export * from './find-secrets.js';
 export * from './job-control-file.js';
 export * from './unit-version.js';
 export * from './job-lock.js';
+export * from './split-by-version.js';

@@ -39,6 +39,11 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
           <div key={s.id}>
             <b>{s.label}</b> <span class="muted">{s.dir}</span>
             {s.problems.length > 0 && <span class="bad"> · {s.problems.length} invalid record(s) skipped</span>}
+            {s.versions.map((v) => (
+              <div key={v} class="bad" data-testid="versions">
+                versions: {v}; scores of different versions are never pooled
+              </div>
+            ))}
             {s.control && <ControlBanner control={s.control} />}
           </div>
         ))}

@@ -7,7 +7,7 @@ import {
   type JobResults,
   type ResultTables,
 } from '@assay/analysis';
-import type { ProjectRecord, TrialRecord } from '@assay/core';
+import { describeVersionSplit, splitByVersion, versionTagOf, type ProjectRecord, type TrialRecord } from '@assay/core';
 import { readJobControl } from './read-job-control.js';
 import { readSourceRecords } from './read-source-records.js';
 import type { ViewerSource } from './viewer-source.js';
@@ -30,6 +30,8 @@ export interface TrialRow {
   durationSeconds: number;
   tokens: number | null;
   costUsd: number | null;
+  /** The task's content version the trial ran (first 8 hex digits), or `unknown-version`. */
+  version: string;
 }
 
 export interface ProjectRow {
@@ -49,14 +51,20 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
   const loaded = await Promise.all(
     sources.map(async (s) => ({ source: s, records: await readSourceRecords(s), job: await readJobControl(s) })),
   );
-  const jobs: JobResults[] = loaded.map(({ source, records }) => ({
-    dir: source.dir,
-    jobId: source.label,
-    job: null,
-    trials: records.trials,
-    projects: records.projects,
-    problems: records.problems.map((p) => ({ file: p.key, message: p.message })),
-  }));
+  // Leaderboards never pool two versions of a unit: those not of the current version get `<system>@<version>`.
+  const jobs: JobResults[] = loaded.map(({ source, records }) => {
+    const trials = splitByVersion(records.trials, records.lock);
+    const projects = splitByVersion(records.projects, records.lock);
+    return {
+      dir: source.dir,
+      jobId: source.label,
+      job: null,
+      trials: trials.records,
+      projects: projects.records,
+      problems: records.problems.map((p) => ({ file: p.key, message: p.message })),
+      versions: [...trials.splits, ...projects.splits].map(describeVersionSplit),
+    };
+  });
   const tables = fromJobResults(jobs);
   // With a checks-only judge every score is null (unjudged items); the same leaderboard over the
   // decided items' score answers "which is best" for what was decided, labelled as such.
@@ -78,6 +86,8 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
       judge: source.judge,
       revision: records.revision,
       problems: [...records.problems, ...(job.problem ? [{ key: 'job-control.json', message: job.problem }] : [])],
+      /** Units with records of more than one version, one line each (their leaderboard rows are apart). */
+      versions: jobs.find((j) => j.dir === source.dir)?.versions ?? [],
       /** The job's control state (job-control.json), null when there is none. */
       control: job.control,
     })),
@@ -151,6 +161,7 @@ function trialRow(source: ViewerSource, r: TrialRecord): TrialRow {
     durationSeconds: r.agent.durationSeconds,
     tokens: r.usage ? r.usage.inputTokens + r.usage.outputTokens : null,
     costUsd: r.usage?.costUsd ?? null,
+    version: versionTagOf(r),
   };
 }
 

@@ -1,10 +1,11 @@
 // The records of a source, read through the results store and re-read only when the set of
 // record keys changed (a run in progress adds records; the front end polls the revision).
 import { createHash } from 'node:crypto';
-import type { ProjectRecord, TrialRecord } from '@assay/core';
+import { jobLockSchema, type JobLock, type ProjectRecord, type TrialRecord } from '@assay/core';
 import {
   isProjectRecordKey,
   isTrialRecordKey,
+  jobLockKey,
   PROJECTS_PREFIX,
   readProjectRecords,
   readTrialRecords,
@@ -19,6 +20,8 @@ export interface SourceRecords {
   trials: TrialRecord[];
   projects: ProjectRecord[];
   problems: RecordProblem[];
+  /** The job lock (the current version of each unit), null when there is none or it cannot be read. */
+  lock: JobLock | null;
 }
 
 const cache = new WeakMap<ViewerSource, SourceRecords>();
@@ -47,7 +50,8 @@ export async function readSourceRecords(source: ViewerSource): Promise<SourceRec
   const problems: RecordProblem[] = [];
   const trials = await readTrialRecords(source.store, { problems });
   const projects = await readProjectRecords(source.store, { problems });
-  const records = { revision, trials, projects, problems };
+  const lock = jobLockSchema.safeParse(await source.store.getJson(jobLockKey()).catch(() => null));
+  const records = { revision, trials, projects, problems, lock: lock.success ? lock.data : null };
   cache.set(source, records);
   return records;
 }

@@ -10,6 +10,7 @@ import {
   writeReproduceReport,
 } from '@assay/analysis';
 import { CliError } from '../cli-error.js';
+import { messages } from '../messages.js';
 import { loadJobOrFail } from '../job-input.js';
 import { repoRoot } from '../repo-root.js';
 
@@ -50,7 +51,10 @@ export async function reportCommand(
     );
     return;
   }
-  for (const j of result.jobs) for (const p of j.problems) console.log(`note: ${j.jobId}: ${p}`);
+  for (const j of result.jobs) {
+    for (const p of j.problems) console.log(`note: ${j.jobId}: ${p.file}: ${p.message}`);
+    for (const v of j.versions) console.log(`note: ${j.jobId}: ${messages.versionsSplit(v)}`);
+  }
   console.log(`report: ${result.html}`);
   console.log(`notebook: ${result.notebook}`);
   console.log(

@@ -10,7 +10,8 @@ import {
 } from '@temporalio/client';
 import { formatIssue, type LoadedJob } from '@assay/benchmark';
 import type { jobWorkflow } from '@assay/workflows';
-import { openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
+import { openResultsStore } from '@assay/results';
+import { readVersionedRecords } from '../read-versioned-records.js';
 import { TASK_QUEUE, jobProgressQuery, jobWorkflowId, type JobProgress } from '@assay/workflows/definitions';
 import { CliError } from '../cli-error.js';
 import { startProgressReporter } from '../progress-reporter.js';
@@ -277,18 +278,18 @@ async function printSummary(
 ): Promise<void> {
   const expected = new Map(job.spec.systems.map((s) => [s.id, input.taskIds.length * input.trials]));
   // Invalid records are left out of the summary, as before.
-  const store = openResultsStore(job.resultsDir);
-  const trialRecords = await readTrialRecords(store, { problems: [] });
-  const projectRecords = await readProjectRecords(store, { problems: [] });
+  const versioned = await readVersionedRecords(openResultsStore(job.resultsDir));
+  const { trials: trialRecords, projects: projectRecords, notes: versions } = versioned;
   const summary = input.taskIds.length > 0 ? summarizeResults(trialRecords, expected) : [];
   const projects = summarizeProjects(projectRecords);
   const infraFailed = progress.done.filter((d) => d.status === 'infra-failed');
   if (json) {
     const { skipped } = progress;
     const event = { event: 'summary', jobId: job.spec.id, resultsDir: job.resultsDir, skipped, summary, projects };
-    console.log(JSON.stringify({ ...event, infraFailed }));
+    console.log(JSON.stringify({ ...event, infraFailed, ...(versions.length > 0 ? { versions } : {}) }));
   } else {
     console.log('');
+    for (const line of versions) console.log(messages.versionsSplit(line));
     if (summary.length > 0) console.log(`Single tasks\n${renderSummaryTable(summary)}\n`);
     if (projects.length > 0)
       console.log(`Multi-stage projects (process and final scores are separate)\n${renderProjectTable(projects)}\n`);

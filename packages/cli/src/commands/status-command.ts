@@ -1,15 +1,7 @@
 import { existsSync } from 'node:fs';
 import { JOB_PROGRESS_QUERY, describeEndpoint, jobWorkflowId, type JobProgress } from '@assay/core';
 import type { JobOutline } from '@assay/benchmark';
-import {
-  isRemoteLocation,
-  jobKey,
-  openResultsStore,
-  readProjectRecords,
-  readTrialRecords,
-  storeErrorSentence,
-  type ResultsStore,
-} from '@assay/results';
+import { isRemoteLocation, jobKey, openResultsStore, storeErrorSentence, type ResultsStore } from '@assay/results';
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
 import { loadJobOutlineOrFail } from '../job-input.js';
@@ -18,6 +10,7 @@ import { probeTcp } from '../probe-tcp.js';
 import { repoRoot } from '../repo-root.js';
 import { TemporalUnreachableError, temporalTarget } from '../temporal-target.js';
 import type { WorkflowTaskFailure } from '../workflow-task-failures.js';
+import { readVersionedRecords } from '../read-versioned-records.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 
@@ -44,18 +37,18 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   if (!workflow && !(await hasResults(job.resultsDir, store)))
     throw new CliError(messages.temporalUnreachable(address));
   // Invalid records are left out of the summary, as before; a missing folder reads as empty.
-  const records = await readTrialRecords(store, { problems: [] }).catch((err: unknown) => {
+  // Split by unit version: trials of an edited task are never pooled with those before the edit.
+  const versioned = await readVersionedRecords(store).catch((err: unknown) => {
     throw storeError(job.resultsDir, err);
   });
+  const { trials: records, projects: projectRecords, notes: versions } = versioned;
   const tasks = job.taskIds.length;
   const summary =
     tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
-  const projectRecords = await readProjectRecords(store, { problems: [] });
   const projects = summarizeProjects(projectRecords);
   if (opts.json) {
-    console.log(
-      JSON.stringify({ jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects }, null, 2),
-    );
+    const out = { jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects, versions };
+    console.log(JSON.stringify(out, null, 2));
     if (!workflow || workflow.workflowTaskFailures.length > 0) process.exitCode = 1;
     return;
   }
@@ -76,6 +69,7 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     );
   for (const e of (workflow?.progress as JobProgress | null | undefined)?.endpoints ?? [])
     console.log(`back-pressure: ${describeEndpoint(e)}`);
+  for (const line of versions) console.log(messages.versionsSplit(line));
   if (summary.length > 0) console.log(renderSummaryTable(summary));
   if (projects.length > 0) console.log(renderProjectTable(projects));
   // What is on disk was shown, but the job's state is unknown: not a success.
