@@ -32,6 +32,14 @@ export { harnessSwap, summarizeHarnessSwap } from './harness-swap.js';
 export type { HarnessMean, HarnessSwapSummary } from './harness-swap.js';
 export { pairedComparison, pairwiseComparisons, holm } from './paired-comparison.js';
 export type { PairedComparison } from './paired-comparison.js';
+export { compareRuns } from './compare-runs.js';
+export type {
+  ItemFlip,
+  ProvenanceDifference,
+  RunComparison,
+  SystemDifference,
+  TaskDifference,
+} from './compare-runs.js';
 export { resourceUse, projectResources } from './resource-use.js';
 
 // DeliverBench-style analyses (multi-stage projects)

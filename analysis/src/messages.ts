@@ -1,6 +1,9 @@
 // Every user-facing error message of @assay/analysis, in one place.
 
 export const messages = {
+  nothingToCompare: (a: string, sa: readonly string[], b: string, sb: readonly string[]) =>
+    `No system to pair: ${a} has ${sa.join(', ') || 'no trials'} and ${b} has ${sb.join(', ') || 'no trials'}; ` +
+    'compare pairs systems of the same id, or the one system of each run.',
   noJobDirs: () => 'No results folder given: pass at least one job results folder.',
   notAResultsDir: (dir: string) =>
     `${dir} is not a job results folder: expected ${dir}/job.json or ${dir}/trials/ or ${dir}/projects/ (see analysis/README.md, "Results layout").`,

@@ -165,6 +165,19 @@ program
   .action(lazyAction(reports, 'reportCommand'));
 
 program
+  .command('compare')
+  .description(
+    'two runs side by side: what differs in what produced them, the paired score difference per system and task, flipped items',
+  )
+  .argument('<a>', 'results folder or job YAML (or a judges/<name> folder)')
+  .argument('<b>', 'results folder or job YAML (or a judges/<name> folder)')
+  .option('--seed <n>', 'bootstrap seed')
+  .option('--resamples <n>', 'bootstrap resamples (default 10000)')
+  .option('--flips <n>', 'flipped items to print (default 20)')
+  .option('--json', 'the whole comparison as JSON')
+  .action(lazyAction(() => import('./commands/compare-command.js'), 'compareCommand'));
+
+program
   .command('view')
   .description('browse results in a local web app on 127.0.0.1: leaderboard, trials with evidence, project timelines')
   .argument('[results...]', 'results folders or job YAML files (default: every folder under .assay/results/)')

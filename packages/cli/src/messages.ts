@@ -32,6 +32,11 @@ export const messages = {
     `${count} unit${count === 1 ? '' : 's'} of job "${jobId}" changed since its records were made; nothing was started. ` +
     `Run it under a new job id to keep the versions apart, or again with --accept-changes to go on with the new ` +
     `version (its trials are recorded with the new digest and shown apart from the old ones):`,
+  compareScores: (metric: 'score' | 'decided') =>
+    `Scores (${metric === 'score' ? 'every item decided' : 'decided items only: a run has no trial with every item decided'}), ` +
+    'A − B over the tasks both ran: task-cluster bootstrap 95% CI (BCa where defined), McNemar on success',
+  compareFlips: (count: number) => `Items whose verdict differs (${count})`,
+  compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
   jobLockUnreadable: (location: string, reason: string) =>
     `${location}/job-lock.json: cannot be read (${reason}); it records what the job's results were produced from: ` +

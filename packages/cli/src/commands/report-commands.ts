@@ -1,6 +1,5 @@
 // `assay report JOB... --out DIR` and `assay reproduce [--out DIR]`: the papers'
 // tables and figures from our runs, and the published figures recomputed.
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   analysisToJson,
@@ -11,19 +10,8 @@ import {
 } from '@assay/analysis';
 import { CliError } from '../cli-error.js';
 import { messages } from '../messages.js';
-import { loadJobOrFail } from '../job-input.js';
 import { repoRoot } from '../repo-root.js';
-
-/** A job argument is a results folder, an s3:// results location, or a job YAML (whose results folder is used). */
-function resultsDirOf(arg: string, root: string): string {
-  if (/^s3:\/\//i.test(arg)) return arg;
-  try {
-    if (statSync(arg).isDirectory()) return path.resolve(arg);
-  } catch {
-    throw new CliError(`${arg} is neither a results folder nor a job file`);
-  }
-  return loadJobOrFail(arg, root).resultsDir;
-}
+import { resultsDirOf } from '../results-dir-of.js';
 
 export async function reportCommand(
   jobs: string[],

@@ -1,0 +1,96 @@
+// `assay compare` end to end: a job, a harness-swapped copy of it, and a re-judged copy (the per-item judge
+// against the scripted model server on 127.0.0.1), each compared with the original through the real CLI:
+// what differs in what produced them, the paired difference with its CI, and the items that flipped.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScriptFile, startMockLlm, type MockLlmServer } from '@assay/mock-llm';
+import {
+  ROOT,
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  startTestServer,
+  writeJob,
+  type TestServer,
+} from './support/e2e.js';
+
+const KEY = 'sk-test-compare-4d2b8e6a1c';
+let server: TestServer;
+let llm: MockLlmServer;
+
+beforeAll(async () => {
+  await ensureAgentImage();
+  server = await startTestServer();
+  llm = await startMockLlm({
+    script: await loadScriptFile(path.join(ROOT, 'packages/mock-llm/examples/judge-approves-all.yaml')),
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await server?.stop();
+});
+
+async function cli(args: string[]): Promise<string> {
+  const child = collectOutput(spawnCli(args, server.address, { ASSAY_TEST_JUDGE_KEY: KEY }));
+  expect(await child.exit, child.text()).toBe(0);
+  return child.text();
+}
+
+interface Comparison {
+  metric: string;
+  provenance: { what: string; a: string; b: string }[];
+  systems: { a: string; b: string; paired: { tasks: number; difference: number; ci: unknown } | null }[];
+  flips: {
+    task: string;
+    itemId: string;
+    a: { decision: string; reason: string };
+    b: { decision: string; reason: string };
+  }[];
+}
+
+const jsonOf = (text: string): Comparison => JSON.parse(text.slice(text.search(/^\{/m))) as Comparison;
+
+describe('assay compare', () => {
+  it('shows a harness swap and a judge ablation: provenance, paired CI, flipped items', async () => {
+    const tasks = ['edu-fractions-lesson', 'fin-term-loan-schedule', 'legal-nda-review'];
+    const a = writeJob({ id: 'cmp-a', trials: 2, tasks, systems: [{ id: 'agent', harness: 'oracle' }] });
+    const swapped = [{ id: 'agent', harness: 'scripted', settings: { agent: 'correction-not-applied' } }];
+    const b = writeJob({ id: 'cmp-b', trials: 2, tasks, systems: swapped });
+    await cli(['run', a]);
+    await cli(['run', b]);
+
+    const text = await cli(['compare', a, b, '--resamples', '2000']);
+    expect(text).toContain('system agent: harness: oracle → scripted');
+    expect(text).toMatch(/^agent\s+3\s+\d+\.\d\s+\d+\.\d\s+\+\d+\.\d\s+\[.*\]/m);
+    expect(text).toMatch(/Items whose verdict differs \([1-9]\d*\)/);
+    expect(text).toMatch(/agent \S+ #[12] \S+: satisfied → not-satisfied/);
+    const swap = jsonOf(await cli(['compare', a, b, '--json', '--resamples', '2000']));
+    expect(swap.metric).toBe('decided');
+    expect(swap.systems).toHaveLength(1);
+    expect(swap.systems[0]?.paired?.tasks).toBe(3);
+    expect(swap.systems[0]?.paired?.difference).toBeGreaterThan(0);
+    // Trial i of a task is paired with trial i of the same task: every flip names a check's reasons on both sides.
+    expect(swap.flips.length).toBeGreaterThan(0);
+    for (const f of swap.flips) expect([f.a.decision, f.b.decision]).toEqual(['satisfied', 'not-satisfied']);
+
+    // The same submissions re-judged by the per-item judge: the judge setup differs, items no check decided flip.
+    const setup = path.join(path.dirname(a), 'per-item.yaml');
+    const judge = `mode: per-item\nprovider: openai\nmodel: judge-1\nbaseUrl: ${llm.url}/v1\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\n`;
+    writeFileSync(setup, judge);
+    await cli(['judge', a, '--judge', setup]);
+    const rejudged = path.join(path.dirname(a), 'results', 'judges', 'per-item');
+    const ablation = jsonOf(await cli(['compare', a, rejudged, '--json', '--resamples', '2000']));
+    const whats = ablation.provenance.map((d) => d.what);
+    expect(whats).toEqual(expect.arrayContaining(['judge.mode', 'judge.model', 'judge.provider']));
+    expect(ablation.provenance.find((d) => d.what === 'judge.mode')).toMatchObject({ a: 'checks-only', b: 'per-item' });
+    expect(whats.some((w) => w.includes('harness'))).toBe(false);
+    expect(ablation.flips.length).toBeGreaterThan(0);
+    for (const f of ablation.flips) {
+      expect([f.a.decision, f.b.decision]).toEqual(['unjudged', 'satisfied']);
+      expect(f.b.reason).toBe('scripted judge: satisfied');
+    }
+    expect(JSON.stringify(ablation)).not.toContain(KEY);
+  }, 600_000);
+});
