@@ -68,7 +68,8 @@ function computeTask(task: LoadedTask): UnitVersion {
     const h = task.harbor;
     const parts = {
       config: sha256(readFileSync(h.configFile)),
-      instruction: sha256(readFileSync(h.instructionFile)),
+      // A multi-step task has no top-level instruction (each step has its own, under the folder's digest).
+      instruction: existsSync(h.instructionFile) ? sha256(readFileSync(h.instructionFile)) : sha256(''),
       environment: digestTree(h.environmentDir),
       tests: digestTree(h.testsDir),
       solution: digestTree(h.solutionDir),

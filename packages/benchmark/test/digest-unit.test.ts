@@ -4,7 +4,14 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptUnits, changedUnits, describeUnitChange, diffUnitVersions, type UnitVersion } from '@assay/core';
+import {
+  acceptUnits,
+  changedSinceRecorded,
+  changedUnits,
+  describeUnitChange,
+  diffUnitVersions,
+  type UnitVersion,
+} from '@assay/core';
 import { digestProject, digestTask, loadBenchmark } from '../src/index.js';
 import { validParts, writeBenchmark, type FixtureParts } from './benchmark-fixture.js';
 
@@ -83,5 +90,12 @@ describe('the job lock', () => {
     // Written as YAML and read back, the lock is plain data.
     expect(JSON.parse(JSON.stringify(accepted))).toEqual(accepted);
     expect(stringify(accepted)).toContain(v2.task.digest);
+
+    // Records of v1 judged against v2: named item by item while the lock knows v1, part by part once it does not.
+    const pins = [{ unit: 'tasks/t1', digest: v1.task.digest, parts: v1.task.parts }];
+    const item = ['tasks/t1: rubric item r2: importance important → core'];
+    expect(changedSinceRecorded([...pins, ...pins], accepted, current).map(describeUnitChange)).toEqual(item);
+    expect(changedSinceRecorded(pins, null, current).map(describeUnitChange)).toEqual(['tasks/t1: rubric changed']);
+    expect(changedSinceRecorded(pins, accepted, { 'tasks/t1': v1.task })).toEqual([]);
   });
 });

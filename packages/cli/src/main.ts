@@ -114,6 +114,7 @@ program
   )
   .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name; one setup only)')
   .option('--concurrency <n>', 'trials and projects judged at once (default 4)')
+  .option('--accept-changes', 'judge although tasks or projects changed since their records were made')
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/judge-command.js'), 'judgeCommand'));
 

@@ -38,6 +38,10 @@ export const messages = {
   compareFlips: (count: number) => `Items whose verdict differs (${count})`,
   compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
+  unitsChangedForJudge: (count: number) =>
+    `${count} unit${count === 1 ? '' : 's'} changed since ${count === 1 ? 'its' : 'their'} records were made: their ` +
+    `submissions would be judged against the new version; nothing was judged. Judge them under the version they ` +
+    `ran (restore it), or pass --accept-changes:`,
   jobLockUnreadable: (location: string, reason: string) =>
     `${location}/job-lock.json: cannot be read (${reason}); it records what the job's results were produced from: ` +
     `restore it, or run the job under a new id`,

@@ -42,6 +42,35 @@ export function changedUnits(lock: JobLock, current: Record<string, UnitVersion>
   });
 }
 
+/**
+ * Units whose records were made from another version than `current` (what `assay judge` would judge them
+ * against now), once per unit and recorded version. The recorded version's items come from the lock (current
+ * or superseded) when it has it; else only the parts can be compared. Records without a version are left out.
+ */
+export function changedSinceRecorded(
+  pins: readonly { unit: string; digest: string; parts: Record<string, string> }[],
+  lock: JobLock | null,
+  current: Record<string, UnitVersion>,
+): UnitChange[] {
+  const seen = new Set<string>();
+  const out: UnitChange[] = [];
+  for (const pin of pins) {
+    const now = current[pin.unit];
+    if (!now || now.digest === pin.digest || seen.has(`${pin.unit} ${pin.digest}`)) continue;
+    seen.add(`${pin.unit} ${pin.digest}`);
+    const known = [lock?.units[pin.unit], ...(lock?.superseded ?? []).filter((s) => s.unit === pin.unit)].find(
+      (v) => v?.digest === pin.digest,
+    );
+    const noun = pin.unit.startsWith('projects/') ? 'criterion' : 'rubric item';
+    const parts = [...new Set([...Object.keys(pin.parts), ...Object.keys(now.parts)])];
+    const changes = known
+      ? diffUnitVersions(known, now, noun)
+      : parts.filter((p) => pin.parts[p] !== now.parts[p]).map((p) => `${p} changed`);
+    out.push({ unit: pin.unit, changes });
+  }
+  return out;
+}
+
 /** `tasks/edu-fractions-lesson: rubric item weakest-objective: check changed; item plan-present: importance core → auxiliary` */
 export function describeUnitChange(change: UnitChange): string {
   return `${change.unit}: ${change.changes.join('; ')}`;

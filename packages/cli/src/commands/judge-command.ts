@@ -6,9 +6,20 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { evaluateTaskSubmission, rejudgeProject, withEvaluation, type EvaluationTools } from '@assay/activities';
-import type { LoadedBenchmark } from '@assay/benchmark';
+import { digestProject, digestTask, type LoadedBenchmark, type LoadedJob } from '@assay/benchmark';
 import { createExtractionCache } from '@assay/evidence';
-import { projectTrialKey, trialKey, type JobSpec, type ProjectRecord, type TrialRecord } from '@assay/core';
+import {
+  changedSinceRecorded,
+  describeUnitChange,
+  projectTrialKey,
+  projectUnitKey,
+  taskUnitKey,
+  trialKey,
+  type JobSpec,
+  type ProjectRecord,
+  type TrialRecord,
+  type UnitVersion,
+} from '@assay/core';
 import { judgeCost, loadJudgeSetupFile, sumJudgeCosts, type JudgeCost } from '@assay/judge';
 import {
   RESULTS_LAYOUT_VERSION,
@@ -24,6 +35,7 @@ import {
   type ResultsStore,
 } from '@assay/results';
 import { CliError } from '../cli-error.js';
+import { readJobLock } from '../check-job-lock.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
@@ -31,6 +43,23 @@ import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 import { createEvidenceTools, EVIDENCE_CACHE_DIR, sharedParserPool } from '../worker/evidence-tools.js';
 import { createJudgeFactory } from '../worker/create-judge-factory.js';
+
+/**
+ * A submission is judged against the benchmark as it is now: refused when a unit's rubric or request changed
+ * since its records were made (the same lines as `run`), unless --accept-changes.
+ */
+async function refuseChangedUnits(job: LoadedJob, trials: TrialRecord[], projects: ProjectRecord[]): Promise<void> {
+  const pins = [
+    ...trials.flatMap((r) => (r.provenance ? [{ unit: taskUnitKey(r.task.id), ...r.provenance.unit }] : [])),
+    ...projects.flatMap((r) => (r.provenance ? [{ unit: projectUnitKey(r.project.id), ...r.provenance.unit }] : [])),
+  ];
+  const current: Record<string, UnitVersion> = {};
+  for (const t of job.benchmark.tasks) current[taskUnitKey(t.spec.id)] = digestTask(t);
+  for (const p of job.benchmark.projects) current[projectUnitKey(p.spec.id)] = digestProject(p);
+  const changes = changedSinceRecorded(pins, await readJobLock(job), current);
+  if (changes.length > 0)
+    throw new CliError(messages.unitsChangedForJudge(changes.length), 1, changes.map(describeUnitChange));
+}
 
 interface Rejudging {
   store: ResultsStore;
@@ -59,7 +88,7 @@ interface SetupResult {
 
 export async function judgeCommand(
   file: string,
-  opts: { judge: string[]; name?: string; json?: boolean; concurrency?: string },
+  opts: { judge: string[]; name?: string; json?: boolean; concurrency?: string; acceptChanges?: boolean },
 ): Promise<void> {
   const job = loadJobOrFail(file, repoRoot());
   const setups = await loadSetups(opts.judge, opts.name);
@@ -68,6 +97,7 @@ export async function judgeCommand(
   const records = await readTrialRecords(store, { problems: [] });
   const projectRecords = await readProjectRecords(store, { problems: [] });
   if (records.length === 0 && projectRecords.length === 0) throw new CliError(messages.noResults(job.resultsDir));
+  if (!opts.acceptChanges) await refuseChangedUnits(job, records, projectRecords);
   // One evidence build for every setup and trial: files are parsed once per content, here and in later runs.
   const extraction = createExtractionCache({ dir: path.join(scratchRootOf(job.resultsDir), EVIDENCE_CACHE_DIR) });
   const evidence = createEvidenceTools(sharedParserPool(), extraction);
