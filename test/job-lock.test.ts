@@ -2,6 +2,7 @@
 // once, then one rubric item's check and another's importance were edited and the job extended to two trials.
 // The next run is refused with the changed items named, before anything is submitted or written; with
 // --accept-changes it runs, and each record carries the version of the task it was produced from.
+import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jobLockSchema, jobWorkflowId } from '@assay/core';
 import { startViewer } from '../packages/viewer/src/index.js';
-import { SAMPLE, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
+import { ROOT, SAMPLE, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 import { readTrials } from './support/records.js';
 
 const server = useTestServer();
@@ -74,6 +75,15 @@ describe('job lock', () => {
     );
     expect(listing(results)).toEqual(before);
     expect((await workflow.describe()).runId).toBe(runBefore);
+    // Re-judging the stored submission against the edited rubric is refused the same way.
+    const setup = path.join(path.dirname(file), 'checks.yaml');
+    writeFileSync(setup, 'mode: checks-only\n');
+    const judged = await cli(['judge', file, '--judge', setup]);
+    expect(judged.code, judged.text).toBe(1);
+    expect(judged.text).toContain(
+      'tasks/edu-fractions-lesson: rubric item plan-present: importance core → auxiliary; item weakest-objective: check changed',
+    );
+    expect(listing(results)).toEqual(before);
 
     const accepted = await cli(['run', file, '--accept-changes']);
     expect(accepted.code, accepted.text).toBe(0);
@@ -113,6 +123,20 @@ describe('job lock', () => {
       ]);
     } finally {
       await viewer.close();
+    }
+
+    // Each record names the assay that ran it (this checkout) and the image its agent's container ran.
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    for (const t of trials) {
+      expect(t.provenance?.assay).toMatchObject({ version, commit: head });
+      expect(typeof t.provenance?.assay?.dirty).toBe('boolean');
+      expect(t.provenance?.agentImage).toMatch(/^sha256:[0-9a-f]{64}$/);
+      const tag = t.provenance?.agentImageTag ?? '';
+      const id = execFileSync('docker', ['image', 'inspect', tag, '--format', '{{.Id}}'], { encoding: 'utf8' });
+      expect(t.provenance?.agentImage).toBe(id.trim());
+      // The oracle calls no model: no proxy saw one.
+      expect(t.provenance?.models).toBeUndefined();
     }
   }, 300_000);
 });

@@ -6,10 +6,12 @@ import {
   pinOf,
   scoreTask,
   trialRecordSchema,
+  type AssayVersion,
   type DeliverableEntry,
   type TrialInput,
   type TrialRecord,
 } from '@assay/core';
+import { agentProvenanceOf } from './agent-provenance.js';
 import { agentStatusOf, type AgentRun } from './run-harness.js';
 import type { Evaluation } from './task-evaluation.js';
 import type { StorageCap } from './workspace-volume.js';
@@ -23,6 +25,10 @@ export function assembleTrialRecord(args: {
   evaluation: Evaluation;
   storage: StorageCap | undefined;
   placement?: HostRecord;
+  /** The assay that runs this worker (absent: not known here, and not recorded). */
+  assay?: AssayVersion;
+  /** The runs `run` sums up (a multi-step task's steps), for their images and models; default: `run` alone. */
+  agentRuns?: AgentRun[];
 }): TrialRecord {
   const { trial, task, run } = args;
   return trialRecordSchema.parse({
@@ -41,7 +47,11 @@ export function assembleTrialRecord(args: {
     score: scoreTask(args.evaluation.verdicts),
     ...(args.storage ? { storage: args.storage } : {}),
     ...(args.placement ? { host: args.placement.host, moves: args.placement.moves } : {}),
-    provenance: { unit: pinOf(digestTask(task)) },
+    provenance: {
+      unit: pinOf(digestTask(task)),
+      ...(args.assay ? { assay: args.assay } : {}),
+      ...agentProvenanceOf(args.agentRuns ?? [run]),
+    },
     recordedAt: new Date().toISOString(),
   });
 }

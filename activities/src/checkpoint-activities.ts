@@ -17,9 +17,11 @@ import {
 } from '@assay/core';
 import { digestProject } from '@assay/benchmark';
 import { checkpointKey, snapshotDirectory, writeProjectRecord, type ResultsStore, type Snapshot } from '@assay/results';
+import { agentProvenanceOf, readAgentRuns } from './agent-provenance.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { requireJson, type ProjectContext } from './project-context.js';
 import {
+  allSubtasks,
   assembleProjectRecord,
   evaluateCheckpointCriteria,
   evaluateFinalCriteria,
@@ -126,13 +128,21 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       const final = (await requireJson(store, `${projectKey(args.project)}/final/evaluation.json`)) as FinalEvaluation;
       const storage = (await store.getJson(`${projectKey(args.project)}/storage.json`)) as StorageCap | null;
       const { jobId, benchmark, system, trial } = args.project;
+      const agentRuns = await readAgentRuns(
+        store,
+        allSubtasks(project).map((id) => subtaskKey(args.project, id)),
+      );
       const record = assembleProjectRecord(
         {
           jobId,
           benchmark: { id: benchmark.id, version: benchmark.version },
           system: { id: system.id, harness: system.harness, model: system.model ?? null },
           trial,
-          provenance: { unit: pinOf(digestProject(project)) },
+          provenance: {
+            unit: pinOf(digestProject(project)),
+            ...(deps.assay ? { assay: deps.assay } : {}),
+            ...agentProvenanceOf(agentRuns),
+          },
         },
         project,
         checkpoints,

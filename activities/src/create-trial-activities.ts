@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
-import type { DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
+import type { AssayVersion, DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
 import {
   listRegularFiles,
   openResultsStore,
@@ -14,6 +14,7 @@ import {
   trialRecordKey,
   writeTrialRecord,
 } from '@assay/results';
+import { readAgentRuns } from './agent-provenance.js';
 import { assembleTrialRecord } from './assemble-trial-record.js';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
@@ -69,6 +70,8 @@ export interface TrialActivityDeps {
   host?: HostIdentity;
   /** Tells a job its agents' model endpoint answered 429 / overloaded (back-pressure). */
   notifyThrottled?: NotifyThrottled;
+  /** The assay this worker runs, read once at its start (see readAssayVersion): every record names it. */
+  assay?: AssayVersion;
 }
 
 /** Largest single deliverable we copy into the store; bigger files are noted, not copied. */
@@ -147,8 +150,22 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     const store = openResultsStore(args.trial.resultsDir);
     const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
     const task = taskOf(args.trial);
-    const assembled = assembleTrialRecord({ ...args, task, storage: storage ?? undefined });
     const { verifier, steps } = args.evaluation;
+    // A multi-step task's run sums its steps': their own results name their images and models.
+    const dir = trialDirKey(args.trial.system.id, args.trial.taskId, args.trial.trial);
+    const agentRuns = steps
+      ? await readAgentRuns(
+          store,
+          steps.map((s) => `${dir}/steps/${s.name}`),
+        )
+      : undefined;
+    const assembled = assembleTrialRecord({
+      ...args,
+      task,
+      storage: storage ?? undefined,
+      ...(deps.assay ? { assay: deps.assay } : {}),
+      ...(agentRuns ? { agentRuns } : {}),
+    });
     const isHarbor = verifier !== undefined && harbor.isHarborTask(task);
     const record = isHarbor
       ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier, ...(steps ? { steps } : {}) })

@@ -1,7 +1,7 @@
 // What the project activities share: benchmark lookup, the job's results store and the keys
 // of one project trial in it.
 import type { LoadedProject } from '@assay/benchmark';
-import type { CheckpointRecord, ProjectTrialInput } from '@assay/core';
+import type { AssayVersion, CheckpointRecord, ProjectTrialInput } from '@assay/core';
 import { openResultsStore, projectDirKey, subtaskDirKey, type ResultsStore } from '@assay/results';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
@@ -19,6 +19,8 @@ export interface ProjectActivityDeps extends HarnessDeps {
   faults?: Record<string, number>;
   /** This worker's host (default: one machine, work folders in the results folder). */
   host?: HostIdentity;
+  /** The assay this worker runs, read once at its start (see readAssayVersion): every record names it. */
+  assay?: AssayVersion;
 }
 
 export type ProjectContext = ReturnType<typeof createProjectContext>;

@@ -54,6 +54,8 @@ export interface AgentContainerResult {
   /** True when this call found a container started by an earlier attempt. */
   reattached: boolean;
   logs: string;
+  /** The image the container ran, as the engine reports it: its id (`sha256:…`) and the name it was created from. */
+  image: { id: string; tag: string } | null;
 }
 
 export interface WaitHooks {
@@ -153,7 +155,14 @@ export async function runAgentContainer(
     durationSeconds,
     reattached,
     logs,
+    image: imageOf(info),
   };
+}
+
+/** The image from the container's own inspect: a re-attached container's is what it was created from. */
+function imageOf(info: Docker.ContainerInspectInfo): { id: string; tag: string } | null {
+  const id = info.Image;
+  return typeof id === 'string' && id.startsWith('sha256:') ? { id, tag: info.Config.Image } : null;
 }
 
 /** The container went away because a concurrent attempt finished the run; the caller reads its result. */

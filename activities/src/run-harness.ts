@@ -33,6 +33,8 @@ export interface AgentRun {
   proxyUsage?: ProxyUsage | null;
   /** Model CLIs: the CLI's own session id, when it names one. */
   harnessSessionId?: string | null;
+  /** The image the agent's container ran: its id (`sha256:…`) and name (absent in results before it). */
+  image?: { id: string; tag: string };
   /** The container key of a trial that moved host (not recorded: it tells attempts apart). */
   containerKey?: string;
   /** A Harbor step with a workdir/: its setup, run before the agent (a failed one: the agent never ran). */
@@ -185,6 +187,7 @@ function agentRunOf(
     containerAttempts: attempt,
     usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
+    ...(result.image ? { image: result.image } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
 }

@@ -25,6 +25,7 @@ vi.mock('@assay/harnesses', async (importOriginal) => {
       failed: 0,
       throttled: 0,
       lastThrottledAt: null,
+      models: [],
     }),
     close: () => undefined,
     stop: async () => undefined,

@@ -32,7 +32,13 @@ async function runOn(
   network: 'none' | 'host' = 'none',
   workflowId = `assay-trial:entrypoint-${randomUUID()}`,
   opts: { createFirst?: boolean; hooks?: WaitHooks; workspace?: string } = {},
-): Promise<{ logs: string; workspace: string; exitCode: number | null; reattached: boolean }> {
+): Promise<{
+  logs: string;
+  workspace: string;
+  exitCode: number | null;
+  reattached: boolean;
+  image: { id: string; tag: string } | null;
+}> {
   const workspace = opts.workspace ?? fs.mkdtempSync(path.join(tmp, 'ws-'));
   const result = await runAgentContainer(
     docker,
@@ -49,7 +55,13 @@ async function runOn(
     },
     opts.hooks ?? TEST_WAIT_HOOKS,
   );
-  return { logs: result.logs, workspace, exitCode: result.exitCode, reattached: result.reattached };
+  return {
+    logs: result.logs,
+    workspace,
+    exitCode: result.exitCode,
+    reattached: result.reattached,
+    image: result.image,
+  };
 }
 
 describe.skipIf(!dockerReady)('an agent container on an image with an ENTRYPOINT', () => {
@@ -67,6 +79,9 @@ describe.skipIf(!dockerReady)('an agent container on an image with an ENTRYPOINT
     expect(given.exitCode).toBe(0);
     expect(given.logs).not.toContain('entrypoint-ran');
     expect(fs.readFileSync(path.join(given.workspace, 'out.txt'), 'utf8').trim()).toBe('shell-ran');
+    // The image the container ran, as the engine names it: the id of the tag it was created from.
+    expect(given.image).toEqual({ id: (await docker.getImage(image).inspect()).Id, tag: image });
+    expect(given.image?.id).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     const own = await runOn(image, []);
     expect(own.exitCode).toBe(0);

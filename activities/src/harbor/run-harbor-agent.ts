@@ -156,6 +156,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   await docker.getContainer(containerNameFor(runId)).commit(snapshotTagParts(runId));
   const run: AgentRun | HarborStepAgentRun = {
     ...agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null),
+    ...(await startImageOf(docker, plan.image, result)),
     ...(restarted === null ? {} : { restarted }),
     ...(setup ? { setup: setup.setup } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
@@ -287,6 +288,26 @@ function agentRunOf(
     usage: reported?.usage ?? null,
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
   };
+}
+
+/**
+ * The image the trial's environment started from (the task's, or a model CLI's layered on it): the one the
+ * container ran, unless it ran a snapshot (a later step, a step's setup), then that image's id by its name.
+ */
+async function startImageOf(
+  docker: Docker,
+  tag: string,
+  result: AgentContainerResult,
+): Promise<{ image?: { id: string; tag: string } }> {
+  if (result.image?.tag === tag) return { image: result.image };
+  const id = await docker
+    .getImage(tag)
+    .inspect()
+    .then(
+      (info) => info.Id,
+      () => null,
+    );
+  return id ? { image: { id, tag } } : {};
 }
 
 function snapshotTagParts(workflowId: string): { repo: string; tag: string } {

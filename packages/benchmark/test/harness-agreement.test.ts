@@ -29,6 +29,7 @@ const proxy: ModelProxy = {
     failed: 0,
     throttled: 0,
     lastThrottledAt: null,
+    models: [],
     inputTokens: 0,
     outputTokens: 0,
     cachedInputTokens: 0,

@@ -47,11 +47,31 @@ export const scoreSchema = z.object({
 });
 export type Score = z.infer<typeof scoreSchema>;
 
+/** The assay that ran a unit: the root package.json's version and, from a git checkout, its commit. */
+export const assayVersionSchema = z.object({
+  version: z.string(),
+  /** `git rev-parse HEAD` of the checkout; null when assay did not run from one (or git was missing). */
+  commit: z.string().nullable(),
+  /** Whether the checkout had changes (`git status --porcelain` non-empty); null with no commit. */
+  dirty: z.boolean().nullable(),
+});
+export type AssayVersion = z.infer<typeof assayVersionSchema>;
+
 /**
  * What produced a record, beyond the job's settings: the content version of the task or project it ran
- * (UnitVersion's digest and parts). Absent in records made before it (shown as "unknown").
+ * (UnitVersion's digest and parts), the assay that ran it, the agent's image and the models the provider
+ * named. Absent in records made before it, and each field in records made before that field (shown as "unknown").
  */
-export const provenanceSchema = z.object({ unit: unitPinSchema });
+export const provenanceSchema = z.object({
+  unit: unitPinSchema,
+  assay: assayVersionSchema.optional(),
+  /** The image id (`sha256:…`) the agent's container ran, as the engine reported it. */
+  agentImage: z.string().optional(),
+  /** The image name the container was created from. */
+  agentImageTag: z.string().optional(),
+  /** Model ids the provider named in its answers, as the worker's model proxy saw them; absent: no proxy (scripted agents). */
+  models: z.array(z.string()).optional(),
+});
 export type Provenance = z.infer<typeof provenanceSchema>;
 
 export const trialStatusSchema = z.enum(['completed', 'agent-failed', 'agent-timeout', 'infra-failed']);

@@ -47,5 +47,5 @@ export type {
 } from './prepare-harness-run.js';
 export { RELAY_MOUNT, RELAY_PORT, canRelay, prepareProxyRelay, relayDirFor } from './proxy-relay.js';
 export type { ProxyRelay } from './proxy-relay.js';
-export { extractUsage, jsonObjects, type TokenCounts } from './response-usage.js';
+export { extractModels, extractUsage, jsonObjects, type TokenCounts } from './response-usage.js';
 export { harnessCommand, shellLine, shellWord } from './shell-command.js';

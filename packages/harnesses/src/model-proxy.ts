@@ -17,7 +17,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { ModelApi } from './harness-adapter.js';
 import { messages } from './messages.js';
-import { extractUsage, type TokenCounts } from './response-usage.js';
+import { extractModels, extractUsage, type TokenCounts } from './response-usage.js';
 
 export interface ProxyRoute {
   /** Provider base URL; the path after /r/<id> is appended to it. */
@@ -37,6 +37,8 @@ export interface ProxyUsage extends TokenCounts {
   throttled: number;
   /** When the last of them arrived (ISO time), or null. */
   lastThrottledAt: string | null;
+  /** The model ids the provider named in its successful answers, once each (what ran, not what was asked for). */
+  models: string[];
 }
 
 export interface ModelProxy {
@@ -88,6 +90,7 @@ const emptyUsage = (): ProxyUsage => ({
   failed: 0,
   throttled: 0,
   lastThrottledAt: null,
+  models: [],
 });
 
 /** A provider asking its client to slow down: rate limited (429), overloaded (Anthropic's 529, or a 5xx saying so). */
@@ -178,10 +181,12 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
               counts.lastThrottledAt = new Date().toISOString();
             }
           } else {
-            const u = extractUsage(route.api, Buffer.concat(chunks).toString('utf8'));
+            const body = Buffer.concat(chunks).toString('utf8');
+            const u = extractUsage(route.api, body);
             counts.inputTokens += u.inputTokens;
             counts.outputTokens += u.outputTokens;
             counts.cachedInputTokens += u.cachedInputTokens;
+            for (const m of extractModels(route.api, body)) if (!counts.models.includes(m)) counts.models.push(m);
           }
           resolve();
         });
@@ -214,7 +219,10 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
       routes.set(id, route);
       return `http://${host}:${port}/r/${id}`;
     },
-    usage: (id) => ({ ...(usage.get(id) ?? emptyUsage()) }),
+    usage: (id) => {
+      const u = usage.get(id) ?? emptyUsage();
+      return { ...u, models: [...u.models] };
+    },
     async serveRoute(id, socketPath) {
       const open = routeSockets.get(id);
       if (open?.path === socketPath && existsSync(socketPath)) return;

@@ -101,3 +101,21 @@ export function extractUsage(api: ModelApi, body: string): TokenCounts {
   }
   return zero;
 }
+
+/**
+ * The model ids the provider named in a response body, once each in order of appearance: the top-level
+ * `model` (OpenAI chat and its chunks, Anthropic's message), a stream's `message_start.message.model`
+ * (Anthropic) or `response.model` (OpenAI responses events), Gemini's `modelVersion`.
+ */
+export function extractModels(api: ModelApi, body: string): string[] {
+  const found = new Set<string>();
+  for (const e of jsonObjects(body)) {
+    let model: unknown;
+    if (api === 'gemini') model = e.modelVersion ?? obj(e.response)?.modelVersion;
+    else if (api === 'anthropic') model = e.type === 'message_start' ? obj(e.message)?.model : e.model;
+    else if (api === 'openai-responses') model = obj(e.response)?.model ?? (e.object === 'response' ? e.model : null);
+    else model = e.model;
+    if (typeof model === 'string' && model.length > 0) found.add(model);
+  }
+  return [...found];
+}

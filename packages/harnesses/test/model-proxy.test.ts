@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { isThrottleResponse, startModelProxy, type ModelProxy } from '../src/model-proxy.js';
-import { extractUsage } from '../src/response-usage.js';
+import { extractModels, extractUsage } from '../src/response-usage.js';
 
 const REAL = 'sk-real-proxy-test-0123456789';
 const DUMMY = 'dummy-key-in-container';
@@ -115,6 +115,61 @@ describe('model proxy', () => {
     mock.assertNoSecret(REAL);
   });
 
+  it('collects the model ids named in successful answers, once each, in every API and stream form', async () => {
+    // The scripted server answers with the model the request named: each API, whole and streamed.
+    const calls = [
+      {
+        api: 'openai-chat',
+        path: '/chat/completions',
+        body: (m: string) => ({ model: m, messages: [{ role: 'user', content: 'hi' }] }),
+      },
+      {
+        api: 'openai-chat',
+        path: '/chat/completions',
+        body: (m: string) => ({ model: m, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      },
+      { api: 'openai-responses', path: '/responses', body: (m: string) => ({ model: m, input: 'hi' }) },
+      { api: 'openai-responses', path: '/responses', body: (m: string) => ({ model: m, stream: true, input: 'hi' }) },
+      {
+        api: 'anthropic',
+        path: '/v1/messages',
+        body: (m: string) => ({ model: m, max_tokens: 9, messages: [{ role: 'user', content: 'hi' }] }),
+      },
+      {
+        api: 'anthropic',
+        path: '/v1/messages',
+        body: (m: string) => ({ model: m, max_tokens: 9, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      },
+    ] as const;
+    for (const [i, c] of calls.entries()) {
+      const id = `models-${i}`;
+      const base = proxy.open(id, { upstream: mock.url, api: c.api, key: REAL });
+      for (const m of ['model-a', 'model-b', 'model-a'])
+        expect((await post(`${base}${c.path}`, c.body(m), {})).status).toBe(200);
+      expect(proxy.usage(id).models, `${c.api} ${i}`).toEqual(['model-a', 'model-b']);
+    }
+    // Gemini names the model in the path and answers with modelVersion.
+    const gemini = proxy.open('models-gemini', { upstream: mock.url, api: 'gemini', key: REAL });
+    const contents = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+    await post(`${gemini}/v1beta/models/gem-1:generateContent`, contents, {});
+    await post(`${gemini}/v1beta/models/gem-2:streamGenerateContent?alt=sse`, contents, {});
+    expect(proxy.usage('models-gemini').models).toEqual(['gem-1', 'gem-2']);
+
+    // A failed answer names nothing; a route with no answers yet has none; usage() hands out a copy.
+    mock.setScript({ rules: [{ fault: { kind: '500' } }] });
+    const failing = proxy.open('models-failed', { upstream: mock.url, api: 'openai-chat', key: REAL });
+    const failed = await post(`${failing}/chat/completions`, { model: 'never', messages: [] }, {});
+    expect(failed.status).toBe(500);
+    expect(proxy.usage('models-failed')).toMatchObject({ failed: 1, models: [] });
+    expect(proxy.usage('no-such-route').models).toEqual([]);
+    proxy.usage('models-0').models.push('tampered');
+    expect(proxy.usage('models-0').models).toEqual(['model-a', 'model-b']);
+    mock.setScript({
+      rules: [],
+      default: { text: 'hello from the model', usage: { input: 321, output: 12, cachedInput: 21 } },
+    });
+  });
+
   it('answers 404 for a closed or unknown route, and never forwards it', async () => {
     const base = proxy.open('closing', { upstream: mock.url, api: 'openai-chat', key: REAL });
     proxy.close('closing');
@@ -212,6 +267,23 @@ describe('response usage', () => {
       },
     ]);
     expect(extractUsage('gemini', body)).toEqual({ inputTokens: 10, outputTokens: 10, cachedInputTokens: 4 });
+  });
+
+  it('reads the model the provider answered with, not the one asked for', () => {
+    // An alias asked for, a dated snapshot answered (the provider's own ids).
+    const chat = JSON.stringify({ object: 'chat.completion', model: 'gpt-4o-2024-08-06', choices: [] });
+    expect(extractModels('openai-chat', chat)).toEqual(['gpt-4o-2024-08-06']);
+    const sse = [
+      'event: message_start',
+      'data: {"type":"message_start","message":{"model":"claude-sonnet-4-20250514","usage":{"input_tokens":1}}}',
+      'event: content_block_delta',
+      'data: {"type":"content_block_delta","delta":{"type":"text_delta","text":"hi"}}',
+    ].join('\n');
+    expect(extractModels('anthropic', sse)).toEqual(['claude-sonnet-4-20250514']);
+    const responses = 'data: {"type":"response.completed","response":{"object":"response","model":"o3-2025-04-16"}}';
+    expect(extractModels('openai-responses', responses)).toEqual(['o3-2025-04-16']);
+    expect(extractModels('gemini', JSON.stringify([{ modelVersion: 'gemini-2.5-pro' }]))).toEqual(['gemini-2.5-pro']);
+    expect(extractModels('openai-chat', 'not json')).toEqual([]);
   });
 
   it('returns zeros for bodies without usage', () => {

@@ -31,6 +31,7 @@ import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
 import { cachedWorkflowBundle } from './cached-workflow-bundle.js';
 import { resolveWorkerHost } from './worker-host.js';
+import { readAssayVersion } from './read-assay-version.js';
 import { repoRoot } from '../repo-root.js';
 
 const require = createRequire(import.meta.url);
@@ -138,6 +139,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     faults: parseFaultDelays(process.env.ASSAY_FAULT_DELAYS),
     judgeFor: createJudgeFactory({ log: opts.log, parsers }),
     host,
+    assay: readAssayVersion(repoRoot()),
     // Back-pressure: a running agent's 429 / overloaded answers go to its job as they happen.
     notifyThrottled: (jobId: string, report: ThrottleReport) =>
       client.workflow.getHandle(jobWorkflowId(jobId)).signal(throttledSignal, report),
