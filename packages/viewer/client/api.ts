@@ -1,4 +1,5 @@
 // The JSON API's shapes, taken from the server's own builders (one definition), and fetch helpers.
+import type { buildComparison } from '../src/build-comparison.js';
 import type { buildOverview } from '../src/build-overview.js';
 import type { buildProjectDetail } from '../src/build-project-detail.js';
 import type { buildTrialDetail } from '../src/build-trial-detail.js';
@@ -6,6 +7,7 @@ import type { diffFileContents } from '../src/diff-file-contents.js';
 
 export type Overview = Awaited<ReturnType<typeof buildOverview>>;
 export type TrialDetail = Awaited<ReturnType<typeof buildTrialDetail>>;
+export type Comparison = Awaited<ReturnType<typeof buildComparison>>;
 export type ProjectDetail = Awaited<ReturnType<typeof buildProjectDetail>>;
 export type FileDiff = Awaited<ReturnType<typeof diffFileContents>>;
 export type TrialItem = TrialDetail['items'][number];
@@ -26,6 +28,7 @@ const enc = encodeURIComponent;
 export const api = {
   overview: () => getJson<Overview>('/api/overview'),
   revision: () => getJson<{ revision: string }>('/api/revision'),
+  compare: (a: string, b: string) => getJson<Comparison>(`/api/compare/${enc(a)}/${enc(b)}`),
   trial: (s: string, system: string, task: string, trial: number) =>
     getJson<TrialDetail>(`/api/trial/${enc(s)}/${enc(system)}/${enc(task)}/${trial}`),
   project: (s: string, system: string, project: string, trial: number) =>

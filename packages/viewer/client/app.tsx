@@ -2,6 +2,7 @@
 // refreshes while a run is in progress.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
+import { ComparePage } from './compare-page.js';
 import { OverviewPage } from './overview-page.js';
 import { ProjectPage } from './project-page.js';
 import { useRoute } from './route.js';
@@ -40,7 +41,9 @@ export function App() {
           records {revision || '…'}
         </span>
       </header>
-      {route.page === 'trial' ? (
+      {route.page === 'compare' ? (
+        <ComparePage a={route.a} b={route.b} revision={revision} />
+      ) : route.page === 'trial' ? (
         <TrialPage route={route} revision={revision} />
       ) : route.page === 'project' ? (
         <ProjectPage route={route} revision={revision} />

@@ -47,6 +47,13 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
             {s.control && <ControlBanner control={s.control} />}
           </div>
         ))}
+        {data.sources.slice(1).map((s) => (
+          <div key={`compare-${s.id}`}>
+            <a href={links.compare(data.sources[0]!.id, s.id)} data-testid="compare-link">
+              compare {data.sources[0]!.label} with {s.label}
+            </a>
+          </div>
+        ))}
       </header>
       <LeaderboardView rows={data.leaderboard} decided={false} />
       <LeaderboardView rows={data.decidedLeaderboard} decided />

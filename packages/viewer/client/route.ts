@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { page: 'overview'; query: URLSearchParams }
+  | { page: 'compare'; a: string; b: string }
   | { page: 'trial'; source: string; system: string; task: string; trial: number; item: string | null }
   | {
       page: 'project';
@@ -18,6 +19,7 @@ export function parseRoute(hash: string): Route {
   const [pathPart = '', queryPart = ''] = hash.replace(/^#/, '').split('?');
   const parts = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
   const [kind, source, system, id, trial, sub, subId] = parts;
+  if (kind === 'compare' && source && system) return { page: 'compare', a: source, b: system };
   if (kind === 'trial' && source && system && id && trial)
     return {
       page: 'trial',
@@ -50,6 +52,7 @@ export function parseRoute(hash: string): Route {
 const enc = encodeURIComponent;
 
 export const links = {
+  compare: (a: string, b: string) => `#/compare/${enc(a)}/${enc(b)}`,
   trial: (source: string, system: string, task: string, trial: number, item?: string | null) =>
     `#/trial/${enc(source)}/${enc(system)}/${enc(task)}/${trial}${item ? `/item/${enc(item)}` : ''}`,
   project: (

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
+import { buildComparison } from './build-comparison.js';
 import { buildOverview } from './build-overview.js';
 import { buildProjectDetail, findProject, judgedOutputs } from './build-project-detail.js';
 import { buildTrialDetail, deliverablesOf, NotFoundError } from './build-trial-detail.js';
@@ -30,6 +31,9 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   // Polled by the page: a new value means records landed (or went) since it last loaded.
   app.get('/api/revision', async (c) =>
     c.json({ revision: (await Promise.all(sources.map(sourceRevision))).join('.') }),
+  );
+  app.get('/api/compare/:a/:b', async (c) =>
+    c.json(await buildComparison(sources, c.req.param('a'), c.req.param('b'))),
   );
   app.get('/api/trial/:source/:system/:task/:trial', async (c) =>
     c.json(await buildTrialDetail(sourceOf(c), c.req.param('system'), c.req.param('task'), trialNumber(c))),

@@ -1,0 +1,70 @@
+// `assay compare` in the viewer: two jobs (the same system id on two harnesses) opened together, compared
+// from the overview's link in headless Chromium: what differs, the paired difference, the flipped items,
+// and each flip linked to its trial at that item.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
+import {
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  startTestServer,
+  waitFor,
+  writeJob,
+  type TestServer,
+} from './support/e2e.js';
+
+let server: TestServer;
+let browser: ViewerBrowser;
+let viewer: ReturnType<typeof collectOutput> & { kill: () => void };
+let url: string;
+
+beforeAll(async () => {
+  await ensureAgentImage();
+  server = await startTestServer();
+  browser = await launchChromium();
+  const tasks = ['fin-term-loan-schedule', 'edu-fractions-lesson'];
+  const a = writeJob({ id: 'view-cmp-a', trials: 1, tasks, systems: [{ id: 'agent', harness: 'oracle' }] });
+  const stale = [{ id: 'agent', harness: 'scripted', settings: { agent: 'correction-not-applied' } }];
+  const b = writeJob({ id: 'view-cmp-b', trials: 1, tasks, systems: stale });
+  for (const file of [a, b]) {
+    const run = collectOutput(spawnCli(['run', file], server.address));
+    expect(await run.exit, run.text()).toBe(0);
+  }
+  const child = spawnCli(['view', a, path.join(path.dirname(b), 'results'), '--json'], server.address);
+  viewer = { ...collectOutput(child), kill: () => child.kill('SIGTERM') };
+  url = await waitFor(() => /"url":"([^"]+)"/.exec(viewer.text())?.[1], 'the viewer URL', 120_000);
+}, 900_000);
+
+afterAll(async () => {
+  await browser?.close();
+  viewer?.kill();
+  expect(await viewer?.exit).toBe(0);
+  await server?.stop();
+});
+
+describe('compare in the viewer', () => {
+  it('opens from the overview and shows provenance, the paired difference and linked flips', async () => {
+    const { page, errors } = await browser.newPage();
+    await page.goto(url);
+    await page.click('[data-testid=compare-link]');
+    await page.waitForSelector('[data-testid=flips] li');
+    expect(page.url()).toContain('#/compare/0/1');
+    expect(await page.locator('[data-testid=provenance]').textContent()).toContain(
+      'system agent: harness: oracle → scripted',
+    );
+    const row = page.locator('[data-testid=compare-systems] tr.system-row').first();
+    expect(await row.textContent()).toMatch(/agent.*2 tasks/);
+    const flips = page.locator('[data-testid=flips] > ul > li');
+    expect(await flips.count()).toBeGreaterThan(0);
+    const first = flips.first();
+    const item = await first.getAttribute('data-item');
+    expect(await first.textContent()).toMatch(/fin-term-loan-schedule #1 .*satisfied.*not-satisfied/);
+    // B's side opens the stale agent's trial at that item.
+    await first.locator('a', { hasText: 'B' }).click();
+    await page.waitForSelector('[data-testid=items] li.current');
+    expect(page.url()).toContain(`#/trial/1/agent/fin-term-loan-schedule/1/item/${item}`);
+    expect(await page.locator('li.current').getAttribute('data-item')).toBe(item);
+    expect(errors).toEqual([]);
+  });
+});
