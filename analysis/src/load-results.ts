@@ -9,19 +9,12 @@
 // `assay judge` writes re-judged records to <results>/judges/<name>/ in the same layout;
 // pass that folder as another job to compare judge setups.
 import path from 'node:path';
-import {
-  describeVersionSplit,
-  jobLockSchema,
-  splitByVersion,
-  type JobLock,
-  type ProjectRecord,
-  type TrialRecord,
-} from '@assay/core';
+import { describeVersionSplit, splitByVersion, type ProjectRecord, type TrialRecord } from '@assay/core';
 import {
   jobKey,
-  jobLockKey,
   openResultsStore,
   PROJECTS_PREFIX,
+  readJobLock,
   readProjectRecords,
   readTrialRecords,
   TRIALS_PREFIX,
@@ -61,7 +54,7 @@ export async function loadJobResults(dir: string, options: LoadOptions = {}): Pr
   }
   const job = hasJob ? await readJob(store, path.join(dir, jobKey())) : null;
   const found: RecordProblem[] = [];
-  const lock = await readLock(store);
+  const lock = await readJobLock(store, { strict: false });
   const trials = splitByVersion(await readTrialRecords(store, { problems: found }), lock);
   const projects = splitByVersion(await readProjectRecords(store, { problems: found }), lock);
   const versions = [...trials.splits, ...projects.splits].map(describeVersionSplit);
@@ -99,12 +92,6 @@ export async function loadJobs(dirs: readonly string[], options: LoadOptions = {
   if (jobs.every((j) => j.trials.length === 0 && j.projects.length === 0))
     throw new Error(messages.noResults(dirs.join(', ')));
   return jobs;
-}
-
-/** The job lock, when the folder has a readable one (the current version of each unit); else null. */
-async function readLock(store: ResultsStore): Promise<JobLock | null> {
-  const parsed = jobLockSchema.safeParse(await store.getJson(jobLockKey()).catch(() => null));
-  return parsed.success ? parsed.data : null;
 }
 
 async function hasAny(store: ResultsStore, prefix: string): Promise<boolean> {

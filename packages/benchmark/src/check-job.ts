@@ -4,7 +4,7 @@
 // material copied into them.
 import os from 'node:os';
 import type { MaterialBytes } from './load-benchmark.js';
-import { findSecrets } from './find-secrets.js';
+import { findSecrets } from '@assay/core';
 import { checkSystems, isHttpUrl } from './check-systems.js';
 import { resultsDirProblem } from './check-results-dir.js';
 import { keyEnvNeeds } from './check-key-env.js';

@@ -5,7 +5,7 @@
 import { nameField, type Issue } from './issue.js';
 import { rec, records, str, type Path, type Raw } from './loose.js';
 import { messages } from './messages.js';
-import { ENV_NAME } from './find-secrets.js';
+import { ENV_NAME } from '@assay/core';
 
 export interface KeyEnvNeed {
   path: Path;

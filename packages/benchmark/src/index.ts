@@ -13,7 +13,7 @@ export {
   namesSecret,
   namesSecretVariable,
   type SecretFinding,
-} from './find-secrets.js';
+} from '@assay/core';
 export { keyEnvIssues, keyEnvNeeds, type KeyEnvNeed } from './check-key-env.js';
 export { HARBOR_PREFIX, inspectHarborBenchmark } from './harbor/load-harbor-benchmark.js';
 export { readTaskConfig } from './harbor/read-task-config.js';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { refusalOf } from './benchmark-files.js';
 import { decodeUtf8 } from './decode-text.js';
 import { FILE_LIMITS } from './file-limits.js';
-import { maskKeys } from './find-secrets.js';
+import { maskKeys } from '@assay/core';
 import { errorText } from './error-text.js';
 import { nameField, type Issue } from './issue.js';
 import { messages } from './messages.js';

@@ -7,14 +7,13 @@ import {
   acceptUnits,
   changedUnits,
   describeUnitChange,
-  jobLockSchema,
   projectUnitKey,
   taskUnitKey,
   type JobLock,
   type UnitVersion,
 } from '@assay/core';
 import { digestProject, digestSpec, digestTask, selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
-import { jobLockKey, openResultsStore } from '@assay/results';
+import { JobLockError, jobLockKey, openResultsStore, readJobLock } from '@assay/results';
 import { CliError } from './cli-error.js';
 import { messages } from './messages.js';
 
@@ -26,22 +25,15 @@ export function unitVersionsOf(job: LoadedJob): Record<string, UnitVersion> {
   return units;
 }
 
-/** The lock as stored, or null before the job's first run; a lock that does not parse is refused by name. */
-export async function readJobLock(job: LoadedJob): Promise<JobLock | null> {
+/** The lock as stored, or null before the job's first run; a lock that cannot be read is refused by name. */
+export async function readJobLockOrFail(job: LoadedJob): Promise<JobLock | null> {
   const store = openResultsStore(job.resultsDir);
-  let raw: unknown;
   try {
-    raw = await store.getJson(jobLockKey());
+    return await readJobLock(store, { strict: true });
   } catch (err) {
-    throw new CliError(messages.jobLockUnreadable(store.location, (err as Error).message));
+    if (err instanceof JobLockError) throw new CliError(messages.jobLockUnreadable(store.location, err.message));
+    throw err;
   }
-  if (raw === null) return null;
-  const parsed = jobLockSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CliError(messages.jobLockUnreadable(store.location, `${issue?.path.join('.')}: ${issue?.message}`));
-  }
-  return parsed.data;
 }
 
 /**
@@ -50,7 +42,7 @@ export async function readJobLock(job: LoadedJob): Promise<JobLock | null> {
  */
 export async function checkJobLock(job: LoadedJob, accept: boolean): Promise<JobLock> {
   const units = unitVersionsOf(job);
-  const lock = await readJobLock(job);
+  const lock = await readJobLockOrFail(job);
   const changes = lock ? changedUnits(lock, units) : [];
   if (changes.length > 0 && !accept)
     throw new CliError(messages.unitsChanged(changes.length, job.spec.id), 1, changes.map(describeUnitChange));

@@ -16,3 +16,4 @@ export { restoreSnapshot } from './restore-snapshot.js';
 export { createS3ResultsStore, s3ClientFromEnv, type S3ResultsStoreOptions } from './create-s3-results-store.js';
 export { isRemoteLocation, scratchRootOf } from './scratch-root.js';
 export { resultsStoreProblem, storeErrorSentence } from './check-results-store.js';
+export { JobLockError, readJobLock } from './read-job-lock.js';

@@ -1,12 +1,12 @@
 // The records of a source, read through the results store and re-read only when the set of
 // record keys changed (a run in progress adds records; the front end polls the revision).
 import { createHash } from 'node:crypto';
-import { jobLockSchema, type JobLock, type ProjectRecord, type TrialRecord } from '@assay/core';
+import type { JobLock, ProjectRecord, TrialRecord } from '@assay/core';
 import {
   isProjectRecordKey,
   isTrialRecordKey,
-  jobLockKey,
   PROJECTS_PREFIX,
+  readJobLock,
   readProjectRecords,
   readTrialRecords,
   TRIALS_PREFIX,
@@ -50,8 +50,8 @@ export async function readSourceRecords(source: ViewerSource): Promise<SourceRec
   const problems: RecordProblem[] = [];
   const trials = await readTrialRecords(source.store, { problems });
   const projects = await readProjectRecords(source.store, { problems });
-  const lock = jobLockSchema.safeParse(await source.store.getJson(jobLockKey()).catch(() => null));
-  const records = { revision, trials, projects, problems, lock: lock.success ? lock.data : null };
+  const lock = await readJobLock(source.store, { strict: false });
+  const records = { revision, trials, projects, problems, lock };
   cache.set(source, records);
   return records;
 }

@@ -35,7 +35,7 @@ import {
   type ResultsStore,
 } from '@assay/results';
 import { CliError } from '../cli-error.js';
-import { readJobLock } from '../check-job-lock.js';
+import { readJobLockOrFail } from '../check-job-lock.js';
 import { loadJobOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
@@ -56,7 +56,7 @@ async function refuseChangedUnits(job: LoadedJob, trials: TrialRecord[], project
   const current: Record<string, UnitVersion> = {};
   for (const t of job.benchmark.tasks) current[taskUnitKey(t.spec.id)] = digestTask(t);
   for (const p of job.benchmark.projects) current[projectUnitKey(p.spec.id)] = digestProject(p);
-  const changes = changedSinceRecorded(pins, await readJobLock(job), current);
+  const changes = changedSinceRecorded(pins, await readJobLockOrFail(job), current);
   if (changes.length > 0)
     throw new CliError(messages.unitsChangedForJudge(changes.length), 1, changes.map(describeUnitChange));
 }
