@@ -1,7 +1,8 @@
 // Harness images layered on the base image with `docker build --network host` (the network
 // is only for package registries). The build context is assembled at build time from the
 // Dockerfile folder plus named source folders, and the image is tagged by the hash of that
-// context, so an unchanged context is never rebuilt and a changed one always is.
+// context and of the images it builds FROM, so an unchanged context is never rebuilt and a changed one (or a
+// base image rebuilt under the same name) always is.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -53,7 +54,7 @@ export async function ensureImage(opts: EnsureImageOptions): Promise<BuiltImage>
       const context = assembleContext(opts);
       try {
         const buildArgs = { BASE_IMAGE: base.tag, ...opts.buildArgs };
-        const hash = contextHash(context, buildArgs);
+        const hash = contextHash(context, { ...buildArgs, ...(await fromImageIds(context, buildArgs)) });
         const tag = `assay/${opts.name}:${hash}`;
         if (await hasHash(tag, hash)) {
           log(`image ${tag} up to date`);
@@ -78,7 +79,8 @@ export async function ensureImage(opts: EnsureImageOptions): Promise<BuiltImage>
 export async function imageTagFor(opts: EnsureImageOptions & { baseTag: string }): Promise<string> {
   const context = assembleContext(opts);
   try {
-    return `assay/${opts.name}:${contextHash(context, { BASE_IMAGE: opts.baseTag, ...opts.buildArgs })}`;
+    const buildArgs = { BASE_IMAGE: opts.baseTag, ...opts.buildArgs };
+    return `assay/${opts.name}:${contextHash(context, { ...buildArgs, ...(await fromImageIds(context, buildArgs)) })}`;
   } finally {
     fs.rmSync(context, { recursive: true, force: true });
   }
@@ -113,6 +115,41 @@ export function contextHash(dir: string, buildArgs: Readonly<Record<string, stri
     h.update(fs.readFileSync(file));
   }
   return h.digest('hex').slice(0, 12);
+}
+
+/**
+ * The images a Dockerfile builds FROM, by the engine's id (`FROM ubuntu:24.04` → `sha256:…`), as extra hash
+ * inputs: a base image rebuilt under the same name then rebuilds what is built on it, instead of leaving a
+ * stale image in use. assay's own images are named by their content already; earlier stages and `scratch` are
+ * not images; a base not on the engine counts as `absent` (the build will say why it cannot get it).
+ */
+export async function fromImageIds(
+  context: string,
+  buildArgs: Readonly<Record<string, string>>,
+): Promise<Record<string, string>> {
+  const text = fs.readFileSync(path.join(context, 'Dockerfile'), 'utf8');
+  const args: Record<string, string> = {};
+  const stages = new Set<string>();
+  const out: Record<string, string> = {};
+  let seenFrom = false;
+  for (const line of text.split(/\r?\n/)) {
+    // Only an ARG before the first FROM can name an image.
+    const arg = /^\s*ARG\s+([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*))?/i.exec(line);
+    if (arg?.[1] && !seenFrom) args[arg[1]] = buildArgs[arg[1]] ?? arg[2] ?? '';
+    const from = /^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?/i.exec(line);
+    if (!from?.[1]) continue;
+    seenFrom = true;
+    const ref = from[1].replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => args[name] ?? '');
+    const stage = stages.has(ref.toLowerCase());
+    if (from[2]) stages.add(from[2].toLowerCase());
+    if (ref === 'scratch' || ref.startsWith('assay/') || stage) continue;
+    const info = await dockerClient()
+      .getImage(ref)
+      .inspect()
+      .catch(() => null);
+    out[`FROM ${ref}`] = info?.Id ?? 'absent';
+  }
+  return out;
 }
 
 function listFiles(dir: string, prefix = ''): string[] {

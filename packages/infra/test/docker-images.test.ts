@@ -102,6 +102,33 @@ describe('Docker engine and images', () => {
     expect(stdout).toBe('changed\n');
   });
 
+  it('rebuilds an image when the image it is built FROM was rebuilt under the same name', async () => {
+    // The task's base: another image, rebuilt between two runs with a changed tool (as `ubuntu:24.04` may be).
+    const from = `assay-test/from-base:${process.pid}`;
+    madeTags.push(from);
+    const buildFrom = async (version: string) => {
+      const ctx = fs.mkdtempSync(path.join(dir, 'from-'));
+      fs.writeFileSync(path.join(ctx, 'Dockerfile'), `FROM ${base}\nRUN echo ${version} > /tool-version\n`);
+      await exec('docker', ['build', '--network', 'none', '-q', '-t', from, ctx]);
+    };
+    await buildFrom('v1');
+    const dockerfileDir = path.join(dir, 'on-base');
+    fs.mkdirSync(dockerfileDir);
+    const multiStage = `FROM ${from} AS tools\nFROM tools\nCMD ["cat", "/tool-version"]\n`;
+    fs.writeFileSync(path.join(dockerfileDir, 'Dockerfile'), multiStage);
+    const opts = { root: repoRoot, name: 'infra-from-test', dockerfileDir, log: testLog };
+    const first = await ensureImage(opts);
+    madeTags.push(first.tag);
+    expect((await ensureImage(opts)).built).toBe(false);
+    await buildFrom('v2');
+    const second = await ensureImage(opts);
+    madeTags.push(second.tag);
+    expect(second.built).toBe(true);
+    expect(second.tag).not.toBe(first.tag);
+    const { stdout } = await exec('docker', ['run', '--rm', '--network', 'none', second.tag]);
+    expect(stdout).toBe('v2\n');
+  });
+
   it('builds the scripted-agent image from images/scripted-agent and runs its entrypoint under the container contract', async () => {
     // Use the real agent when packages/agents/scripted has it; else a stub that follows the contract.
     const real = fs.existsSync(path.join(repoRoot, 'packages/agents/scripted/assay_agent.py'));
