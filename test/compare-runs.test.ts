@@ -86,6 +86,12 @@ describe('assay compare', () => {
     expect(whats).toEqual(expect.arrayContaining(['judge.mode', 'judge.model', 'judge.provider']));
     expect(ablation.provenance.find((d) => d.what === 'judge.mode')).toMatchObject({ a: 'checks-only', b: 'per-item' });
     expect(whats.some((w) => w.includes('harness'))).toBe(false);
+    // The records say the same: the judge each was decided by, and the model the provider answered with.
+    expect(ablation.provenance).toContainEqual({
+      what: 'system agent: judge.reportedModels',
+      a: '[]',
+      b: '["judge-1"]',
+    });
     expect(ablation.flips.length).toBeGreaterThan(0);
     for (const f of ablation.flips) {
       expect([f.a.decision, f.b.decision]).toEqual(['unjudged', 'satisfied']);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jobLockSchema, jobWorkflowId } from '@assay/core';
+import { jobLockSchema, jobWorkflowId, type JobSpec } from '@assay/core';
 import { startViewer } from '../packages/viewer/src/index.js';
 import { ROOT, SAMPLE, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
 import { readTrials } from './support/records.js';
@@ -126,6 +126,7 @@ describe('job lock', () => {
     }
 
     // Each record names the assay that ran it (this checkout) and the image its agent's container ran.
+    const jobSpec = (JSON.parse(readFileSync(path.join(results, 'job.json'), 'utf8')) as { spec: JobSpec }).spec;
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
     for (const t of trials) {
@@ -137,6 +138,14 @@ describe('job lock', () => {
       expect(t.provenance?.agentImage).toBe(id.trim());
       // The oracle calls no model: no proxy saw one.
       expect(t.provenance?.models).toBeUndefined();
+      // The limits as the engine applied them: the job's defaults (job.json), read back from the container.
+      const { resources } = jobSpec;
+      expect(t.provenance?.resources).toEqual({
+        cpus: resources.cpus,
+        memoryGiB: resources.memoryGiB,
+        pids: resources.pids,
+        network: resources.network,
+      });
     }
   }, 300_000);
 });

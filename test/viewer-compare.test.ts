@@ -65,6 +65,11 @@ describe('compare in the viewer', () => {
     await page.waitForSelector('[data-testid=items] li.current');
     expect(page.url()).toContain(`#/trial/1/agent/fin-term-loan-schedule/1/item/${item}`);
     expect(await page.locator('li.current').getAttribute('data-item')).toBe(item);
+    // The trial says what produced it, read from its record.
+    const produced = await page.locator('[data-testid=provenance]').textContent();
+    expect(produced).toMatch(/^task version [0-9a-f]{8} · assay \d+\.\d+\.\d+ \([0-9a-f]{12}.*\) · image sha256:/);
+    expect(produced).toContain('network none');
+    expect(produced).toMatch(/judge checks-only, setup [0-9a-f]{8}$/);
     expect(errors).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
-// What a record's provenance says about its agent: the image its container ran and the models the
-// provider named, from the agent runs behind the record (one, a multi-step task's steps, a project's subtasks).
+// What a record's provenance says about its agent: the image its container ran, the limits the engine applied
+// and the models the provider named, from the agent runs behind the record (one, a multi-step task's steps, a
+// project's subtasks).
 import type { Provenance } from '@assay/core';
 import type { ResultsStore } from '@assay/results';
 import type { AgentRun } from './run-harness.js';
 
-export type AgentProvenance = Pick<Provenance, 'agentImage' | 'agentImageTag' | 'models'>;
+export type AgentProvenance = Pick<Provenance, 'agentImage' | 'agentImageTag' | 'models' | 'resources'>;
 
 /**
  * The first run's image that has one (runs of one system share it); the models of every run, once each.
@@ -12,11 +13,13 @@ export type AgentProvenance = Pick<Provenance, 'agentImage' | 'agentImageTag' | 
  */
 export function agentProvenanceOf(runs: AgentRun[]): AgentProvenance {
   const image = runs.find((r) => r.image)?.image;
+  const enforced = runs.find((r) => r.enforced)?.enforced;
   // A result stored before the proxy named models has none to tell (unknown), not none seen.
   const proxied = runs.flatMap((r) => (Array.isArray(r.proxyUsage?.models) ? [r.proxyUsage.models] : []));
   const models = [...new Set(proxied.flat())];
   return {
     ...(image ? { agentImage: image.id, agentImageTag: image.tag } : {}),
+    ...(enforced ? { resources: enforced } : {}),
     ...(proxied.length > 0 ? { models } : {}),
   };
 }

@@ -12,6 +12,7 @@ import {
   type TrialRecord,
 } from '@assay/core';
 import { agentProvenanceOf } from './agent-provenance.js';
+import { judgeProvenanceOf } from './judge-provenance.js';
 import { agentStatusOf, type AgentRun } from './run-harness.js';
 import type { Evaluation } from './task-evaluation.js';
 import type { StorageCap } from './workspace-volume.js';
@@ -51,6 +52,8 @@ export function assembleTrialRecord(args: {
       unit: pinOf(digestTask(task)),
       ...(args.assay ? { assay: args.assay } : {}),
       ...agentProvenanceOf(args.agentRuns ?? [run]),
+      // A verifier's reward scores a Harbor trial: no judge decides anything in it.
+      ...(args.evaluation.verifier ? {} : { judge: judgeProvenanceOf(trial.judge, args.evaluation.verdicts) }),
     },
     recordedAt: new Date().toISOString(),
   });

@@ -18,6 +18,7 @@ import {
 import { digestProject } from '@assay/benchmark';
 import { checkpointKey, snapshotDirectory, writeProjectRecord, type ResultsStore, type Snapshot } from '@assay/results';
 import { agentProvenanceOf, readAgentRuns } from './agent-provenance.js';
+import { judgeProvenanceOf } from './judge-provenance.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
 import { requireJson, type ProjectContext } from './project-context.js';
 import {
@@ -142,6 +143,10 @@ export function createCheckpointActivities(ctx: ProjectContext) {
             unit: pinOf(digestProject(project)),
             ...(deps.assay ? { assay: deps.assay } : {}),
             ...agentProvenanceOf(agentRuns),
+            judge: judgeProvenanceOf(args.project.judge, [
+              ...checkpoints.flatMap((c) => c.verdicts),
+              ...final.verdicts,
+            ]),
           },
         },
         project,

@@ -21,6 +21,7 @@ import {
   type SnapshotFile,
 } from '@assay/core';
 import { evaluateItems, type EvaluationItem, type EvaluationTools } from './evaluate-items.js';
+import { judgeProvenanceOf, withJudge } from './judge-provenance.js';
 import { restoreSnapshot, type ResultsStore } from '@assay/results';
 import type { StorageCap } from './workspace-volume.js';
 
@@ -208,7 +209,11 @@ export async function rejudgeProject(
     checkpoints,
     workDir: path.join(args.workDir, 'final'),
   });
-  const { jobId, benchmark, system, trial, provenance } = args.record;
+  const { jobId, benchmark, system, trial } = args.record;
+  // The judge that re-judged it, not the original's.
+  const judged = [...checkpoints.flatMap((c) => c.verdicts), ...final.verdicts];
+  const provenance =
+    args.record.provenance && withJudge(args.record.provenance, judgeProvenanceOf(deps.judgeSetup, judged));
   return assembleProjectRecord(
     { jobId, benchmark, system, trial, ...(provenance ? { provenance } : {}) },
     args.project,

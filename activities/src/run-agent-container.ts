@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarnessContainerSpec } from '@assay/harnesses';
+import type { Provenance } from '@assay/core';
 import { markPhase } from './mark-phase.js';
 
 export const LABEL_MANAGED = 'assay.managed';
@@ -56,7 +57,11 @@ export interface AgentContainerResult {
   logs: string;
   /** The image the container ran, as the engine reports it: its id (`sha256:…`) and the name it was created from. */
   image: { id: string; tag: string } | null;
+  /** The limits the engine applied to it (its HostConfig); null where it reported none. */
+  enforced: EnforcedResources | null;
 }
+
+export type EnforcedResources = NonNullable<Provenance['resources']>;
 
 export interface WaitHooks {
   /**
@@ -156,6 +161,25 @@ export async function runAgentContainer(
     reattached,
     logs,
     image: imageOf(info),
+    enforced: enforcedOf(info),
+  };
+}
+
+/** What the engine applied, read back: 0 or absent means no limit, which is recorded as null. */
+function enforcedOf(info: Docker.ContainerInspectInfo): EnforcedResources | null {
+  const h = info.HostConfig as Docker.HostConfig | undefined;
+  if (!h) return null;
+  const positive = (n: number | undefined | null) => (typeof n === 'number' && n > 0 ? n : null);
+  const nano = positive(h.NanoCpus);
+  const memory = positive(h.Memory);
+  return {
+    cpus: nano === null ? null : nano / 1e9,
+    memoryGiB: memory === null ? null : memory / 1024 ** 3,
+    pids: positive(h.PidsLimit),
+    // No network is NetworkDisabled (the engine still reports mode "default" then: see networkConfig).
+    network: (info.Config as { NetworkDisabled?: boolean } | undefined)?.NetworkDisabled
+      ? 'none'
+      : (h.NetworkMode ?? null),
   };
 }
 

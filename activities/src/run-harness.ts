@@ -15,6 +15,7 @@ import {
   runAgentContainer,
   type AgentContainerRequest,
   type AgentContainerResult,
+  type EnforcedResources,
   type TemporalServerRef,
 } from './run-agent-container.js';
 import { markPhase } from './mark-phase.js';
@@ -35,6 +36,8 @@ export interface AgentRun {
   harnessSessionId?: string | null;
   /** The image the agent's container ran: its id (`sha256:…`) and name (absent in results before it). */
   image?: { id: string; tag: string };
+  /** The limits the engine applied to the agent's container (absent in results before it). */
+  enforced?: EnforcedResources;
   /** The container key of a trial that moved host (not recorded: it tells attempts apart). */
   containerKey?: string;
   /** A Harbor step with a workdir/: its setup, run before the agent (a failed one: the agent never ran). */
@@ -188,6 +191,7 @@ function agentRunOf(
     usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
     ...(result.image ? { image: result.image } : {}),
+    ...(result.enforced ? { enforced: result.enforced } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
 }

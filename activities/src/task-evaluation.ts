@@ -8,11 +8,13 @@ import {
   type HarborStepRecord,
   type HarborVerifierRun,
   type JobSpec,
+  type JudgeProvenance,
   type TrialRecord,
   type Verdict,
 } from '@assay/core';
 import { assessFormatCompliance, type FormatCompliance } from './evaluate-deliverables.js';
 import { evaluateItems, type EvaluationTools } from './evaluate-items.js';
+import { judgeProvenanceOf, withJudge } from './judge-provenance.js';
 
 export interface Evaluation {
   verdicts: Verdict[];
@@ -21,6 +23,8 @@ export interface Evaluation {
   verifier?: HarborVerifierRun;
   /** Multi-step Harbor tasks: each step that ran (`verifier` is then their aggregate). */
   steps?: HarborStepRecord[];
+  /** The judge that decided `verdicts`: a re-judged record's provenance names it instead of the original's. */
+  judge?: JudgeProvenance;
 }
 
 export async function evaluateTaskSubmission(
@@ -46,17 +50,23 @@ export async function evaluateTaskSubmission(
     if (!d) throw new Error(`rubric item "${item.id}" was not decided`);
     return toTaskVerdict(item, d);
   });
-  return { verdicts, formatCompliance: assessFormatCompliance(task.spec, args.deliverables) };
+  return {
+    verdicts,
+    formatCompliance: assessFormatCompliance(task.spec, args.deliverables),
+    judge: judgeProvenanceOf(args.judgeSetup, verdicts),
+  };
 }
 
-/** A stored trial re-judged: verdicts replaced, score recomputed; the agent's part unchanged. */
+/** A stored trial re-judged: verdicts replaced, score recomputed, the new judge named; the agent's part unchanged. */
 export function withEvaluation(record: TrialRecord, evaluation: Evaluation): TrialRecord {
   // A Harbor task has no rubric to re-judge: its verifier's score stays as recorded.
   if (record.score.source === 'verifier') return record;
+  const provenance = record.provenance && withJudge(record.provenance, evaluation.judge);
   return {
     ...record,
     verdicts: evaluation.verdicts,
     score: scoreTask(evaluation.verdicts),
+    ...(provenance ? { provenance } : {}),
     recordedAt: new Date().toISOString(),
   };
 }

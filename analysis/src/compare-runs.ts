@@ -104,8 +104,18 @@ function provenanceDifferences(a: JobResults, b: JobResults, pairs: [string, str
       ['benchmark', (r) => `${r.benchmark.id}@${r.benchmark.version}`],
     ];
     // Every other provenance field the records carry (assay version, images, models reported, ...).
+    // An object field (assay, resources, judge) is compared field by field: `judge.reportedModels: a → b`.
+    const field = (r: TrialRecord, k: string) => (r.provenance as Record<string, unknown> | undefined)?.[k];
     const keys = new Set([...ra, ...rb].flatMap((r) => Object.keys(r.provenance ?? {}).filter((k) => k !== 'unit')));
-    for (const k of [...keys].sort()) read.push([k, (r) => (r.provenance as Record<string, unknown> | undefined)?.[k]]);
+    for (const k of [...keys].sort()) {
+      const objects = [...ra, ...rb]
+        .map((r) => field(r, k))
+        .filter((v) => v && typeof v === 'object' && !Array.isArray(v));
+      const subs = new Set(objects.flatMap((v) => Object.keys(v as object)));
+      if (subs.size === 0) read.push([k, (r) => field(r, k)]);
+      for (const sub of [...subs].sort())
+        read.push([`${k}.${sub}`, (r) => (field(r, k) as Record<string, unknown> | undefined)?.[sub]]);
+    }
     for (const [what, f] of read) {
       const [va, vb] = [valuesOf(ra, f), valuesOf(rb, f)];
       if (va !== vb) out.push({ what: `system ${label}: ${what}`, a: va, b: vb });

@@ -1,6 +1,7 @@
 // A job: benchmark x systems x trials, with the papers' numbers as defaults.
 import { z } from 'zod';
 import { HARNESS_NAMES } from './harness-names.js';
+import { JUDGE_MODES, JUDGE_PROVIDERS } from './vocabulary.js';
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be lowercase letters, digits, ".", "_" or "-"');
 
@@ -18,8 +19,8 @@ export type SystemSpec = z.infer<typeof systemSchema>;
 export const judgeSetupSchema = z
   .object({
     /** `checks-only` decides deterministic checks and leaves every other item explicitly unjudged. */
-    mode: z.enum(['checks-only', 'per-item', 'batched', 'holistic']).default('checks-only'),
-    provider: z.enum(['openai', 'anthropic']).optional(),
+    mode: z.enum(JUDGE_MODES).default('checks-only'),
+    provider: z.enum(JUDGE_PROVIDERS).optional(),
     model: z.string().optional(),
     baseUrl: z.string().url().optional(),
     /** Name of the environment variable holding the key; the key itself never appears in a job file. */

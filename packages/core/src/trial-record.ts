@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import { hostMoveSchema } from './host-placement.js';
 import { unitPinSchema } from './unit-version.js';
-import { DIMENSIONS, FORMATS, HARBOR_STEP_STRATEGIES, IMPORTANCES, RECORD_DOMAINS } from './vocabulary.js';
+import {
+  DIMENSIONS,
+  FORMATS,
+  HARBOR_STEP_STRATEGIES,
+  IMPORTANCES,
+  JUDGE_MODES,
+  JUDGE_PROVIDERS,
+  RECORD_DOMAINS,
+} from './vocabulary.js';
 
 export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
 
@@ -58,9 +66,31 @@ export const assayVersionSchema = z.object({
 export type AssayVersion = z.infer<typeof assayVersionSchema>;
 
 /**
+ * The judge behind a record's verdicts: its setup as the unit ran it (digested, and the fields that say which
+ * judge it is) and the models the provider named in the replies that decided them.
+ */
+export const judgeProvenanceSchema = z.object({
+  /** sha256 of the job's judge setup, as canonical JSON (sorted keys); the setup names key variables, never keys. */
+  setupDigest: z.string(),
+  mode: z.enum(JUDGE_MODES),
+  /** As the setup asked; null in checks-only mode (no model judges) or when the setup names none. */
+  provider: z.enum(JUDGE_PROVIDERS).nullable(),
+  model: z.string().nullable(),
+  /** The judge prompt's version, as the judge's verdicts name it; null when no verdict does (nothing reached the judge). */
+  promptVersion: z.string().nullable(),
+  /**
+   * The distinct model ids the provider named in the replies that decided the judge's verdicts (reused ones
+   * included when their cache entry kept it); [] when the judge decided none, and in checks-only mode.
+   */
+  reportedModels: z.array(z.string()),
+});
+export type JudgeProvenance = z.infer<typeof judgeProvenanceSchema>;
+
+/**
  * What produced a record, beyond the job's settings: the content version of the task or project it ran
  * (UnitVersion's digest and parts), the assay that ran it, the agent's image and the models the provider
- * named. Absent in records made before it, and each field in records made before that field (shown as "unknown").
+ * named, and the judge. Absent in records made before it, and each field in records made before that field
+ * (shown as "unknown").
  */
 export const provenanceSchema = z.object({
   unit: unitPinSchema,
@@ -69,8 +99,19 @@ export const provenanceSchema = z.object({
   agentImage: z.string().optional(),
   /** The image name the container was created from. */
   agentImageTag: z.string().optional(),
+  /** The agent container's limits as the engine applied them (its HostConfig), not as the job asked. */
+  resources: z
+    .object({
+      cpus: z.number().nullable(),
+      memoryGiB: z.number().nullable(),
+      pids: z.number().nullable(),
+      network: z.string().nullable(),
+    })
+    .optional(),
   /** Model ids the provider named in its answers, as the worker's model proxy saw them; absent: no proxy (scripted agents). */
   models: z.array(z.string()).optional(),
+  /** The judge that decided its verdicts (a re-judged record's: the judge that re-judged it). */
+  judge: judgeProvenanceSchema.optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 

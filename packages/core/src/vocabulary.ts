@@ -78,6 +78,11 @@ export type Format = (typeof FORMATS)[number];
 /** StartupBench success threshold on the 0–100 scale. */
 export const SUCCESS_THRESHOLD = 90;
 
+/** How a job's judge decides: deterministic checks only, or an agent judge in one of three modes. */
+export const JUDGE_MODES = ['checks-only', 'per-item', 'batched', 'holistic'] as const;
+/** The APIs an agent judge is reached through. */
+export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+
 /** How a multi-step Harbor trial's step rewards make its score. */
 export const HARBOR_STEP_STRATEGIES = ['mean', 'final'] as const;
 

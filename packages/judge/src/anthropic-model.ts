@@ -96,6 +96,7 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
             cachedInputTokens: cacheRead,
           },
           stopReason: r.stop_reason ?? 'unknown',
+          model: r.model || null,
         };
       } catch (err) {
         throw toModelCallError(err, req.signal);

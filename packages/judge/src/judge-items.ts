@@ -184,9 +184,11 @@ async function judgeFresh(
     }
     const v = got.verdict;
     const decided = { decision: v.decision, reason: v.justification, evidence: v.evidence };
-    ctx.verdicts.set(item.id, { itemId: item.id, source: 'judge', ...decided, judge: meta });
+    const { reportedModel } = got;
+    ctx.verdicts.set(item.id, { itemId: item.id, source: 'judge', ...decided, judge: { ...meta, reportedModel } });
     const stored = { key, itemId: item.id, ...decided, storedAt: new Date().toISOString() };
-    await input.cache?.put({ ...stored, judge: { ...ctx.identity, phase: meta.phase } });
+    // Kept with the entry, so a verdict reused later still says which model decided it.
+    await input.cache?.put({ ...stored, judge: { ...ctx.identity, phase: meta.phase, reportedModel } });
   }
   return out.sessions;
 }

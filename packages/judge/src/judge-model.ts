@@ -40,6 +40,8 @@ export interface ModelReply {
   toolCalls: ToolCall[];
   usage: TokenUsage;
   stopReason: string;
+  /** The model id the provider named in its response (it may differ from the one asked for); null if none. */
+  model: string | null;
 }
 
 export interface JudgeModel {

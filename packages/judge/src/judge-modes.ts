@@ -29,7 +29,7 @@ export interface ScheduleInput {
 }
 
 export interface ScheduleOutput {
-  decided: Map<string, { verdict: SubmittedVerdict; phase: SessionRecord['phase'] }>;
+  decided: Map<string, { verdict: SubmittedVerdict; phase: SessionRecord['phase']; reportedModel: string | null }>;
   sessions: SessionRecord[];
 }
 
@@ -76,7 +76,7 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
     });
     sessions.push(out.record);
     s.onSession?.(out.record);
-    for (const [id, verdict] of out.verdicts) decided.set(id, { verdict, phase });
+    for (const [id, verdict] of out.verdicts) decided.set(id, { verdict, phase, reportedModel: out.reportedModel });
     return out;
   };
 

@@ -86,6 +86,7 @@ export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
             cachedInputTokens: r.usage?.prompt_tokens_details?.cached_tokens ?? 0,
           },
           stopReason: r.choices[0]?.finish_reason ?? 'unknown',
+          model: r.model || null,
         };
       } catch (err) {
         throw toModelCallError(err, req.signal);

@@ -26,6 +26,8 @@ export interface SessionInput {
 export interface SessionOutput {
   record: SessionRecord;
   verdicts: Map<string, SubmittedVerdict>;
+  /** The model the provider named in the reply that submitted `verdicts` (null: none submitted, or none named). */
+  reportedModel: string | null;
 }
 
 export async function runJudgeSession(input: SessionInput): Promise<SessionOutput> {
@@ -51,6 +53,7 @@ export async function runJudgeSession(input: SessionInput): Promise<SessionOutpu
     resolvedItemIds: [],
   };
   let corrections = input.correctionTurns;
+  let reportedModel: string | null = null;
 
   for (let step = 1; step <= input.maxSteps; step += 1) {
     if (input.signal?.aborted) {
@@ -81,6 +84,7 @@ export async function runJudgeSession(input: SessionInput): Promise<SessionOutpu
       const parsed = parseSubmission(submit, itemIds);
       if (parsed.ok) {
         for (const v of parsed.verdicts) verdicts.set(v.itemId, v);
+        reportedModel = reply.model;
         if (parsed.rejected.length > 0) record.malformedReplies += 1;
         record.outcome = verdicts.size === itemIds.length ? 'complete' : 'partial';
         break;
@@ -113,5 +117,5 @@ export async function runJudgeSession(input: SessionInput): Promise<SessionOutpu
   }
   record.resolvedItemIds = [...verdicts.keys()];
   record.wallMs = performance.now() - started;
-  return { record, verdicts };
+  return { record, verdicts, reportedModel };
 }

@@ -79,6 +79,11 @@ export interface JudgeVerdict {
     /** Reused from the verdict cache (no model call). */
     reused: boolean;
     cacheKey: string;
+    /**
+     * Decided verdicts: the model the provider named in the reply that decided it (null: it named none).
+     * Absent on unjudged verdicts, and on reused ones whose cache entry predates it.
+     */
+    reportedModel?: string | null;
   };
 }
 

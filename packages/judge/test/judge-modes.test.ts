@@ -3,7 +3,7 @@ import { judgeSetupSchema, type JudgeSetup } from '@assay/core';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createJudgeModel, judgeItems, PROMPT_VERSION, type JudgeRunResult } from '../src/index.js';
-import { CONTEXT, ITEMS, KEY, KEY_ENV, env, evidence, judgeScript, truth } from './fixtures.js';
+import { CONTEXT, ITEMS, KEY, KEY_ENV, env, evidence, judgeScript, scriptedJudge, truth } from './fixtures.js';
 
 let server: MockLlmServer;
 
@@ -63,6 +63,8 @@ describe('judge modes', () => {
       seed: 7,
       attempts: 1,
       reused: false,
+      // The mock names the model it was asked for.
+      reportedModel: 'judge-model',
     });
     expect(v?.evidence[0]).toMatch(/^q3-review\.md line \d+$/);
     const served = server.totalUsage();
@@ -97,6 +99,27 @@ describe('judge modes', () => {
     expect(r.stats.usage.inputTokens).toBe(served.input);
     expect(r.stats.usage.cachedInputTokens).toBe(served.cachedInput);
   });
+
+  it.each([
+    ['openai', 'judge-model', '/v1'],
+    ['anthropic', 'claude-judge', ''],
+  ] as const)(
+    '%s: each verdict names the model the provider reported in the reply that decided it',
+    async (provider, model, path) => {
+      // The provider serves another model than the one asked for, and names yet another on the search turn.
+      const served = (req: Parameters<typeof scriptedJudge>[0]) => ({
+        ...scriptedJudge(req),
+        model: req.turn === 1 ? 'searcher-0' : 'served-judge-2',
+      });
+      server.setScript(judgeScript([{ name: 'served', match: { any: /ITEM c-/ }, reply: served }]));
+      const r = await run(setup({ mode: 'batched', provider, model, baseUrl: `${server.url}${path}` }));
+      expectTruth(r);
+      expect(r.verdicts.every((v) => v.judge?.model === model && v.judge.reportedModel === 'served-judge-2')).toBe(
+        true,
+      );
+      expect(server.modelCalls().every((c) => c.model === model)).toBe(true);
+    },
+  );
 
   it('holistic: one session for all criteria', async () => {
     const r = await run(setup({ mode: 'holistic' }));
@@ -155,6 +178,8 @@ describe('judge modes', () => {
       r.verdicts.every((v) => v.decision === 'unjudged' && v.source === 'none' && v.unjudgedReason === 'malformed'),
     ).toBe(true);
     expect(r.verdicts[0]?.reason).toMatch(/4 malformed replies/);
+    // Nothing was decided, so no reply names a deciding model.
+    expect(r.verdicts.every((v) => v.judge !== undefined && !('reportedModel' in v.judge))).toBe(true);
     expect(r.sessions).toHaveLength(2);
     expect(r.stats.malformedReplies).toBe(4);
   });

@@ -64,6 +64,8 @@ describe('verdict reuse', () => {
     expect(second.stats).toMatchObject({ reused: 24, judged: 0, sessions: 0, modelCalls: 0 });
     expect(second.verdicts.map((v) => v.decision)).toEqual(first.verdicts.map((v) => v.decision));
     expect(second.verdicts.every((v) => v.judge?.reused && v.judge.usage.inputTokens === 0)).toBe(true);
+    // The entry keeps the model the provider named, so a reused verdict still says which model decided it.
+    expect(second.verdicts.every((v) => v.judge?.reportedModel === 'judge-model')).toBe(true);
     const shards = await readdir(dir);
     const files = (
       await Promise.all(shards.map(async (s) => (await readdir(join(dir, s))).map((f) => join(dir, s, f))))
@@ -110,6 +112,24 @@ describe('verdict reuse', () => {
     expect((await judge(cache, { s: setup({ model: 'other-judge' }) })).stats.judged).toBe(24);
     expect((await judge(cache, { s: setup({ mode: 'per-item' }) })).stats.judged).toBe(24);
     expect((await judge(cache)).stats.reused).toBe(24);
+  });
+
+  it('reuses an entry stored before reported models without naming one', async () => {
+    const inner = createMemoryVerdictCache();
+    await judge(inner);
+    // As an entry written by an earlier version reads: no reportedModel.
+    const older: VerdictCache = {
+      get: async (key) => {
+        const hit = await inner.get(key);
+        if (!hit) return null;
+        const { reportedModel: _dropped, ...judge } = hit.judge;
+        return { ...hit, judge };
+      },
+      put: (entry) => inner.put(entry),
+    };
+    const r = await judge(older);
+    expect(r.stats.reused).toBe(24);
+    expect(r.verdicts.every((v) => v.judge !== undefined && !('reportedModel' in v.judge))).toBe(true);
   });
 
   it('never caches unjudged items', async () => {

@@ -70,7 +70,8 @@ function wireContext(
   server.replies += 1;
   return {
     id: `${replyIdPrefix(api)}mock${String(server.replies).padStart(8, '0')}${reply.toolCalls[0]?.id.slice(5, 17) ?? ''}`,
-    model: ex.rec.model,
+    // The recorded request keeps the model asked for; the reply may name another.
+    model: reply.model ?? ex.rec.model,
     created: Math.floor(ex.started / 1000),
     chunkChars: server.script.script.chunkChars ?? 16,
     includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,

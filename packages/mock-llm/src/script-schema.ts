@@ -62,6 +62,8 @@ export const replySpecSchema = z
     toolCalls: z.array(toolCallSpecSchema).default([]),
     usage: usageSpecSchema.optional(),
     stopReason: z.enum(['stop', 'length', 'tool_calls']).optional(),
+    /** The model id the reply names (as a provider serving another model would); default: the one requested. */
+    model: z.string().min(1).optional(),
   })
   .strict();
 export type ReplySpec = z.input<typeof replySpecSchema>;

@@ -117,6 +117,7 @@ export async function resolveReply(source: ReplySource, req: MockRequest, idPref
     toolCalls,
     usage: { input: usage.input, output: usage.output, cachedInput: usage.cachedInput ?? 0 },
     stopReason: spec.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    ...(spec.model !== undefined ? { model: spec.model } : {}),
   };
 }
 

@@ -52,6 +52,8 @@ export interface MockReply {
   toolCalls?: ToolCallOut[];
   usage?: ReplyUsage;
   stopReason?: 'stop' | 'length' | 'tool_calls';
+  /** The model id the reply names; default: the one requested. */
+  model?: string;
 }
 
 /** A reply: literal, a file-form template (strings with {{group}}, `$each` arrays), or a function (TS form). */
@@ -102,6 +104,8 @@ export interface FinalReply {
   toolCalls: { id: string; name: string; arguments: string }[];
   usage: { input: number; output: number; cachedInput: number };
   stopReason: 'stop' | 'length' | 'tool_calls';
+  /** The model id to name on the wire, when the reply overrides the requested one. */
+  model?: string;
 }
 
 export interface ResolvedFault {

@@ -24,6 +24,11 @@ const script: MockScript = {
       },
     },
     {
+      name: 'served-by-another',
+      match: { user: /which model/ },
+      reply: { text: 'Another one.', model: 'served-model-2', usage: { input: 5, output: 3 } },
+    },
+    {
       name: 'greeting',
       match: { user: /hello/i },
       reply: { text: 'Hello there, how can I help you today?', usage: { input: 11, output: 9 } },
@@ -269,6 +274,38 @@ describe('Gemini', () => {
     expect(chunks.length).toBe(frames.length);
     expect(server.sawCredential(KEY)).toBe(true);
     expect(server.requests.at(-2)?.path).not.toContain(KEY);
+  });
+});
+
+describe('a reply naming another model', () => {
+  const ask = [{ role: 'user' as const, content: 'which model answers?' }];
+
+  it('names it in OpenAI chat completions, whole and streamed, and in Responses', async () => {
+    const whole = await openai.chat.completions.create({ model: 'gpt-mock', messages: ask });
+    expect(whole.model).toBe('served-model-2');
+    const streamed = await openai.chat.completions.stream({ model: 'gpt-mock', messages: ask }).finalChatCompletion();
+    expect(streamed.model).toBe('served-model-2');
+    const response = await openai.responses.create({ model: 'gpt-mock', input: ask });
+    expect(response.model).toBe('served-model-2');
+    // The recorded request keeps the model that was asked for.
+    expect(server.requests.at(-1)?.model).toBe('gpt-mock');
+  });
+
+  it('names it in Anthropic messages, whole and streamed', async () => {
+    const whole = await anthropic.messages.create({ model: 'claude-mock', max_tokens: 10, messages: ask });
+    expect(whole.model).toBe('served-model-2');
+    const streamed = await anthropic.messages
+      .stream({ model: 'claude-mock', max_tokens: 10, messages: ask })
+      .finalMessage();
+    expect(streamed.model).toBe('served-model-2');
+  });
+
+  it('otherwise echoes the requested model', async () => {
+    const r = await openai.chat.completions.create({
+      model: 'gpt-mock',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    expect(r.model).toBe('gpt-mock');
   });
 });
 

@@ -71,6 +71,8 @@ function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
             ? `${r.usage.inputTokens} in (${r.usage.cachedInputTokens} cached) / ${r.usage.outputTokens} out, ${r.usage.turns ?? '—'} turns, cost ${r.usage.costUsd ?? '—'}`
             : 'not recorded'}
         </dd>
+        <dt>produced by</dt>
+        <dd data-testid="provenance">{provenanceText(r.provenance)}</dd>
         <dt>format</dt>
         <dd>
           {r.formatCompliance.compliant ? 'compliant' : 'not compliant'}
@@ -119,4 +121,24 @@ function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
       </div>
     </main>
   );
+}
+
+/** What produced the record, each part "unknown" where the record predates it. */
+function provenanceText(p: TrialDetail['record']['provenance']): string {
+  const unknown = 'unknown';
+  const assay = p?.assay
+    ? `assay ${p.assay.version}${p.assay.commit ? ` (${p.assay.commit.slice(0, 12)}${p.assay.dirty ? ', with changes' : ''})` : ''}`
+    : `assay ${unknown}`;
+  const unit = `task version ${p?.unit.digest.slice(0, 8) ?? unknown}`;
+  const image = `image ${p?.agentImage ? `${p.agentImage.slice(0, 19)} (${p.agentImageTag ?? '?'})` : unknown}`;
+  const res = p?.resources;
+  const limits = res
+    ? `limits ${res.cpus ?? 'no'} CPUs, ${res.memoryGiB === null ? 'no memory limit' : `${num(res.memoryGiB, 2)} GiB`}, ${res.pids ?? 'no'} pids, network ${res.network ?? '—'}`
+    : `limits ${unknown}`;
+  const models = p?.models ? `models ${p.models.join(', ') || 'none'}` : null;
+  const j = p?.judge;
+  const judge = j
+    ? `judge ${j.mode}${j.model ? ` ${j.provider}/${j.model}` : ''}${j.reportedModels.length ? ` (answered by ${j.reportedModels.join(', ')})` : ''}${j.promptVersion ? `, prompt ${j.promptVersion}` : ''}, setup ${j.setupDigest.slice(0, 8)}`
+    : `judge ${unknown}`;
+  return [unit, assay, image, limits, ...(models ? [models] : []), judge].join(' · ');
 }
