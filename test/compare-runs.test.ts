@@ -99,4 +99,47 @@ describe('assay compare', () => {
     }
     expect(JSON.stringify(ablation)).not.toContain(KEY);
   }, 600_000);
+
+  it('compares multi-stage projects apart: final and process scores, and the criteria that flipped', async () => {
+    const project = { trials: 1, projects: ['fdd-hengtai'] };
+    const a = writeJob({ id: 'cmp-project-a', ...project, systems: [{ id: 'agent', harness: 'oracle' }] });
+    const stale = [{ id: 'agent', harness: 'scripted', settings: { agent: 'correction-not-applied' } }];
+    const b = writeJob({ id: 'cmp-project-b', ...project, systems: stale });
+    await cli(['run', a]);
+    await cli(['run', b]);
+    // Checks-only leaves a criterion unjudged in each run: no score to pair, and the comparison says why.
+    const text = await cli(['compare', a, b, '--resamples', '2000']);
+    expect(text).toContain('system agent: harness: oracle → scripted');
+    expect(text).not.toContain('Per task');
+    expect(text).toMatch(/^agent {2}final\s+0\s.*no project has a final score on both sides/m);
+    expect(text).toMatch(/Project criteria whose verdict differs \([1-9]\d*\)/);
+    // Both re-judged by the scripted judge: every criterion decided, final and process scores paired.
+    const setup = path.join(path.dirname(a), 'batched.yaml');
+    const judge = `mode: batched\nprovider: openai\nmodel: judge-1\nbaseUrl: ${llm.url}/v1\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\n`;
+    writeFileSync(setup, judge);
+    await cli(['judge', a, '--judge', setup]);
+    await cli(['judge', b, '--judge', setup]);
+    const judged = (file: string) => path.join(path.dirname(file), 'results', 'judges', 'batched');
+    const printed = await cli(['compare', judged(a), judged(b), '--json', '--resamples', '2000']);
+    const c = JSON.parse(printed.slice(printed.search(/^\{/m))) as {
+      systems: unknown[];
+      projects: {
+        systems: { scores: { score: string; paired: { tasks: number; meanA: number; meanB: number } | null }[] }[];
+        flips: { project: string; at: string; a: { decision: string }; b: { decision: string } }[];
+      };
+    };
+    expect(c.systems).toEqual([]);
+    const scores = c.projects.systems[0]?.scores ?? [];
+    expect(scores.map((s) => [s.score, s.paired?.tasks])).toEqual([
+      ['final', 1],
+      ['process', 1],
+    ]);
+    const final = scores.find((s) => s.score === 'final')?.paired;
+    expect(final?.meanA).toBeGreaterThan(final?.meanB ?? Infinity);
+    expect(c.projects.flips.length).toBeGreaterThan(0);
+    for (const f of c.projects.flips) {
+      expect(f.project).toBe('fdd-hengtai');
+      expect(f.a.decision).not.toBe(f.b.decision);
+    }
+  }, 600_000);
 });

@@ -24,9 +24,10 @@ beforeAll(async () => {
   server = await startTestServer();
   browser = await launchChromium();
   const tasks = ['fin-term-loan-schedule', 'edu-fractions-lesson'];
-  const a = writeJob({ id: 'view-cmp-a', trials: 1, tasks, systems: [{ id: 'agent', harness: 'oracle' }] });
+  const units = { trials: 1, tasks, projects: ['fdd-hengtai'] };
+  const a = writeJob({ id: 'view-cmp-a', ...units, systems: [{ id: 'agent', harness: 'oracle' }] });
   const stale = [{ id: 'agent', harness: 'scripted', settings: { agent: 'correction-not-applied' } }];
-  const b = writeJob({ id: 'view-cmp-b', trials: 1, tasks, systems: stale });
+  const b = writeJob({ id: 'view-cmp-b', ...units, systems: stale });
   for (const file of [a, b]) {
     const run = collectOutput(spawnCli(['run', file], server.address));
     expect(await run.exit, run.text()).toBe(0);
@@ -55,6 +56,14 @@ describe('compare in the viewer', () => {
     );
     const row = page.locator('[data-testid=compare-systems] tr.system-row').first();
     expect(await row.textContent()).toMatch(/agent.*2 tasks/);
+    // The project apart: final and process rows, and the criteria that flipped.
+    const projectRows = page.locator('[data-testid=compare-projects] tbody tr');
+    // Checks-only leaves criteria unjudged: no score to pair, and the page says why.
+    expect(await projectRows.allTextContents()).toEqual([
+      expect.stringMatching(/^agentfinal0.*no project has a final score on both sides/),
+      expect.stringMatching(/^agentprocess0.*no project has a process score on both sides/),
+    ]);
+    expect(await page.locator('[data-testid=criterion-flips] > li').count()).toBeGreaterThan(0);
     const flips = page.locator('[data-testid=flips] > ul > li');
     expect(await flips.count()).toBeGreaterThan(0);
     const first = flips.first();

@@ -2,14 +2,18 @@
 // comparison. In order: what differs in what produced them (judge setup, harness, model, benchmark content,
 // and every other provenance field the records carry), then per system the score difference over common tasks
 // with the paired task-cluster bootstrap CI and McNemar's test (paired-comparison.ts), per task the means, and
-// per item the verdicts that flipped between the runs, each with both reasons and evidence.
+// per item the verdicts that flipped between the runs, each with both reasons and evidence; projects likewise
+// (compare-projects.ts).
 // Pure over loaded results; the CLI renders it.
 import * as aq from 'arquero';
-import type { TrialRecord, Verdict } from '@assay/core';
+import type { ProjectRecord, TrialRecord, Verdict } from '@assay/core';
 import type { BootstrapOptions } from './cluster-bootstrap.js';
+import { compareProjects, type CriterionFlip, type ProjectSystemDifference } from './compare-projects.js';
 import type { JobResults } from './load-results.js';
 import { messages } from './messages.js';
 import { pairedComparison, type PairedComparison } from './paired-comparison.js';
+
+type Recorded = TrialRecord | ProjectRecord;
 
 /** One thing that differs between the runs' provenance: `judge.model: gpt-5.1 → claude-sonnet-4-5`. */
 export interface ProvenanceDifference {
@@ -61,6 +65,8 @@ export interface RunComparison {
   provenance: ProvenanceDifference[];
   systems: SystemDifference[];
   flips: ItemFlip[];
+  /** Multi-stage projects: final and process scores apart, and the criteria whose verdict differs. */
+  projects: { systems: ProjectSystemDifference[]; flips: CriterionFlip[] };
 }
 
 const show = (v: unknown): string =>
@@ -77,13 +83,13 @@ function fieldDifferences(prefix: string, a: unknown, b: unknown): ProvenanceDif
 }
 
 /** The distinct values of one field over records, joined: `v1` or `v1, v2` (`unknown` for records without it). */
-function valuesOf(records: readonly TrialRecord[], read: (r: TrialRecord) => unknown): string {
+function valuesOf(records: readonly Recorded[], read: (r: Recorded) => unknown): string {
   return [...new Set(records.map((r) => show(read(r))))].sort().join(', ');
 }
 
 /** The systems paired: by id, or the one system of each run when their ids differ. */
 function pairSystems(a: JobResults, b: JobResults): [string, string][] {
-  const ids = (j: JobResults) => [...new Set(j.trials.map((r) => r.system.id))].sort();
+  const ids = (j: JobResults) => [...new Set([...j.trials, ...j.projects].map((r) => r.system.id))].sort();
   const [sa, sb] = [ids(a), ids(b)];
   const common = sa.filter((s) => sb.includes(s));
   if (common.length > 0) return common.map((s) => [s, s]);
@@ -95,17 +101,18 @@ function provenanceDifferences(a: JobResults, b: JobResults, pairs: [string, str
   const specOf = (j: JobResults) => (j.job?.spec ?? {}) as Record<string, unknown>;
   const out = fieldDifferences('judge', specOf(a).judge, specOf(b).judge);
   for (const [sa, sb] of pairs) {
-    const ra = a.trials.filter((r) => r.system.id === sa);
-    const rb = b.trials.filter((r) => r.system.id === sb);
+    // Trial and project records alike: what produced a system's runs.
+    const ra = [...a.trials, ...a.projects].filter((r) => r.system.id === sa);
+    const rb = [...b.trials, ...b.projects].filter((r) => r.system.id === sb);
     const label = sa === sb ? sa : `${sa} | ${sb}`;
-    const read: [string, (r: TrialRecord) => unknown][] = [
+    const read: [string, (r: Recorded) => unknown][] = [
       ['harness', (r) => r.system.harness],
       ['model', (r) => r.system.model],
       ['benchmark', (r) => `${r.benchmark.id}@${r.benchmark.version}`],
     ];
     // Every other provenance field the records carry (assay version, images, models reported, ...).
     // An object field (assay, resources, judge) is compared field by field: `judge.reportedModels: a → b`.
-    const field = (r: TrialRecord, k: string) => (r.provenance as Record<string, unknown> | undefined)?.[k];
+    const field = (r: Recorded, k: string) => (r.provenance as Record<string, unknown> | undefined)?.[k];
     const keys = new Set([...ra, ...rb].flatMap((r) => Object.keys(r.provenance ?? {}).filter((k) => k !== 'unit')));
     for (const k of [...keys].sort()) {
       const objects = [...ra, ...rb]
@@ -163,6 +170,8 @@ function systemDifference(
     const difference = meanA !== null && meanB !== null ? meanA - meanB : null;
     return { task, trialsA: xa.length, trialsB: xb.length, meanA, meanB, difference };
   });
+  if (![ra, rb].every((rs) => rs.some((r) => scoreOf(r, metric) !== null)))
+    return { a: ids[0], b: ids[1], paired: null, reason: messages.noTaskScores, tasks: rows };
   // One table, the two sides named A and B, so the paired comparison pairs tasks and trial numbers.
   const side = (r: TrialRecord, name: string) => ({
     system: name,
@@ -210,8 +219,10 @@ export function compareRuns(a: JobResults, b: JobResults, options: BootstrapOpti
   for (const ids of pairs) {
     const ra = a.trials.filter((r) => r.system.id === ids[0]);
     const rb = b.trials.filter((r) => r.system.id === ids[1]);
+    if (ra.length === 0 && rb.length === 0) continue;
     systems.push(systemDifference(ra, rb, ids, metric, options));
     flips.push(...flipsOf(ra, rb, ids[0] === ids[1] ? ids[0] : `${ids[0]} | ${ids[1]}`));
   }
-  return { a: a.jobId, b: b.jobId, metric, provenance: provenanceDifferences(a, b, pairs), systems, flips };
+  const projects = compareProjects(a.projects, b.projects, pairs, options);
+  return { a: a.jobId, b: b.jobId, metric, provenance: provenanceDifferences(a, b, pairs), systems, flips, projects };
 }

@@ -34,6 +34,12 @@ export { pairedComparison, pairwiseComparisons, holm } from './paired-comparison
 export type { PairedComparison } from './paired-comparison.js';
 export { compareRuns } from './compare-runs.js';
 export type {
+  CriterionFlip,
+  ProjectMeans,
+  ProjectScoreDifference,
+  ProjectSystemDifference,
+} from './compare-projects.js';
+export type {
   ItemFlip,
   ProvenanceDifference,
   RunComparison,

@@ -36,6 +36,9 @@ export const messages = {
     `Scores (${metric === 'score' ? 'every item decided' : 'decided items only: a run has no trial with every item decided'}), ` +
     'A − B over the tasks both ran: task-cluster bootstrap 95% CI (BCa where defined), McNemar on success',
   compareFlips: (count: number) => `Items whose verdict differs (${count})`,
+  compareProjects:
+    'Multi-stage projects, A − B over the projects both ran (final and process scores apart; paired bootstrap 95% CI, McNemar)',
+  compareCriterionFlips: (count: number) => `Project criteria whose verdict differs (${count})`,
   compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
   unitsChangedForJudge: (count: number) =>

@@ -30,8 +30,9 @@ export function ComparePage({ a, b, revision }: { a: string; b: string; revision
           </ul>
         )}
       </section>
-      <SystemTable c={c} />
-      <Flips c={c} />
+      {c.systems.length > 0 && <SystemTable c={c} />}
+      {c.systems.length > 0 && <Flips c={c} />}
+      {c.projects.systems.length > 0 && <ProjectSection c={c} />}
     </main>
   );
 }
@@ -124,6 +125,73 @@ function Flips({ c }: { c: Comparison }) {
               </b>
               {side('A', c.sources.a, pair.a, f)}
               {side('B', c.sources.b, pair.b, f)}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function ProjectSection({ c }: { c: Comparison }) {
+  const p = c.projects;
+  return (
+    <section data-testid="compare-projects">
+      <h3>Multi-stage projects, A − B over the projects both ran</h3>
+      <p class="note">final and process scores apart; paired bootstrap 95% CI, McNemar on success</p>
+      <table>
+        <thead>
+          <tr>
+            <th>system</th>
+            <th>score</th>
+            <th>projects</th>
+            <th>mean A</th>
+            <th>mean B</th>
+            <th>A − B</th>
+            <th>95% CI</th>
+            <th>verdict</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.systems.flatMap((s) =>
+            s.scores.map((d) => {
+              const interval = d.paired?.bca ?? d.paired?.ci;
+              return (
+                <tr key={`${pairName(s)}/${d.score}`}>
+                  <td>{pairName(s)}</td>
+                  <td>{d.score}</td>
+                  <td class="num">{d.paired?.tasks ?? 0}</td>
+                  <td class="num">{num(d.paired?.meanA)}</td>
+                  <td class="num">{num(d.paired?.meanB)}</td>
+                  <td class="num">{num(d.paired?.difference)}</td>
+                  <td class="num">{ci(interval?.low, interval?.high)}</td>
+                  <td>{d.paired ? d.paired.verdict : d.reason}</td>
+                </tr>
+              );
+            }),
+          )}
+        </tbody>
+      </table>
+      <h3>Project criteria whose verdict differs ({p.flips.length})</h3>
+      <ul data-testid="criterion-flips">
+        {p.flips.map((f) => {
+          const pair = p.systems.find((s) => pairName(s) === f.system) ?? { a: f.system, b: f.system };
+          return (
+            <li key={`${f.system}/${f.project}/${f.trial}/${f.at}/${f.criterionId}`} data-criterion={f.criterionId}>
+              <b>
+                {f.system} {f.project} #{f.trial} {f.at}/{f.criterionId}
+              </b>
+              {(['A', 'B'] as const).map((name) => {
+                const v = name === 'A' ? f.a : f.b;
+                const [source, system] = name === 'A' ? [c.sources.a, pair.a] : [c.sources.b, pair.b];
+                return (
+                  <div key={name}>
+                    <a href={links.project(source, system, f.project, f.trial)}>{name}</a>{' '}
+                    <span class={decisionClass(v.decision)}>{v.decision}</span> <span class="muted">({v.source})</span>{' '}
+                    {v.reason}
+                  </div>
+                );
+              })}
             </li>
           );
         })}

@@ -41,7 +41,13 @@ function renderComparison(c: RunComparison, dirs: string[], maxFlips: number): s
   out.push('What produced them');
   if (c.provenance.length === 0) out.push('  nothing recorded differs');
   for (const d of c.provenance) out.push(`  ${d.what}: ${d.a} → ${d.b}`);
-  out.push('', messages.compareScores(c.metric));
+  if (c.systems.length > 0) out.push('', ...renderTasks(c, maxFlips));
+  if (c.projects.systems.length > 0) out.push('', ...renderProjects(c.projects, maxFlips));
+  return out.join('\n');
+}
+
+function renderTasks(c: RunComparison, maxFlips: number): string[] {
+  const out = [messages.compareScores(c.metric)];
   const body = c.systems.map((s) => {
     const p = s.paired;
     const ci = p?.bca ?? p?.ci;
@@ -71,7 +77,38 @@ function renderComparison(c: RunComparison, dirs: string[], maxFlips: number): s
   out.push('', messages.compareFlips(c.flips.length));
   for (const f of c.flips.slice(0, maxFlips)) out.push(...renderFlip(f));
   if (c.flips.length > maxFlips) out.push(messages.compareMoreFlips(c.flips.length - maxFlips));
-  return out.join('\n');
+  return out;
+}
+
+function renderProjects(p: RunComparison['projects'], maxFlips: number): string[] {
+  const body = p.systems.flatMap((s) =>
+    s.scores.map((d) => {
+      const ci = d.paired?.bca ?? d.paired?.ci;
+      return [
+        `${s.a === s.b ? s.a : `${s.a} | ${s.b}`}  ${d.score}`,
+        String(d.paired?.tasks ?? 0),
+        fmt(d.paired?.meanA ?? null),
+        fmt(d.paired?.meanB ?? null),
+        signed(d.paired?.difference ?? null),
+        ci ? `[${signed(ci.low)}, ${signed(ci.high)}]` : '—',
+        d.paired ? fmt(d.paired.mcnemarP, 3) : '—',
+        d.paired ? d.paired.verdict : (d.reason ?? '—'),
+      ];
+    }),
+  );
+  const out = [
+    messages.compareProjects,
+    renderTable(['system  score', 'projects', 'mean A', 'mean B', 'A − B', '95% CI', 'McNemar p', 'verdict'], body),
+  ];
+  out.push('', messages.compareCriterionFlips(p.flips.length));
+  for (const f of p.flips.slice(0, maxFlips))
+    out.push(
+      `  ${f.system} ${f.project} #${f.trial} ${f.at}/${f.criterionId}: ${f.a.decision} → ${f.b.decision}`,
+      `    A (${f.a.source}): ${f.a.reason}`,
+      `    B (${f.b.source}): ${f.b.reason}`,
+    );
+  if (p.flips.length > maxFlips) out.push(messages.compareMoreFlips(p.flips.length - maxFlips));
+  return out;
 }
 
 function renderFlip(f: ItemFlip): string[] {
