@@ -31,6 +31,34 @@ async function leftOf(jobId: string): Promise<string[]> {
   ];
 }
 
+/**
+ * The job's container create and commit events from now on, as the engine tells them: the image each container
+ * was created from (by name) and each commit's image (its name and id).
+ */
+async function watchImages(jobId: string) {
+  const stream = (await docker.getEvents({
+    filters: { label: [`assay.job=${jobId}`], type: ['container'], event: ['create', 'commit'] },
+  })) as NodeJS.ReadableStream & { destroy?: () => void };
+  const events: { action: string; attributes: Record<string, string> }[] = [];
+  let buf = '';
+  stream.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop() ?? '';
+    for (const l of lines.filter((x) => x.trim())) {
+      const e = JSON.parse(l) as { Action: string; Actor: { Attributes: Record<string, string> } };
+      events.push({ action: e.Action, attributes: e.Actor.Attributes });
+    }
+  });
+  const created = (system: string, role: string) =>
+    events.find(
+      (e) => e.action === 'create' && e.attributes['assay.system'] === system && e.attributes['assay.role'] === role,
+    )?.attributes.image;
+  const committed = (ref: string | undefined) =>
+    events.find((e) => e.action === 'commit' && e.attributes.imageRef === ref)?.attributes.imageID;
+  return { created, committed, stop: () => stream.destroy?.() };
+}
+
 const sidecarsOf = (jobId: string) =>
   docker.listContainers({ all: true, filters: { label: [`assay.job=${jobId}`, 'assay.role=sidecar'] } });
 
@@ -47,8 +75,10 @@ describe('Harbor tasks with a compose file', () => {
         { id: 'nop', harness: 'nop' },
       ],
     });
+    const images = await watchImages(jobId);
     const run = collectOutput(spawnCli(['run', job, '--json'], server().address));
     expect(await run.exit, run.text()).toBe(0);
+    images.stop();
     const records = await readTrials(path.join(path.dirname(job), 'results'));
     expect(records).toHaveLength(2);
     for (const r of records) {
@@ -56,6 +86,15 @@ describe('Harbor tasks with a compose file', () => {
       expect(r.status, JSON.stringify(r.agent)).toBe('completed');
       expect(r.score).toMatchObject({ value: oracle ? 100 : 0, source: 'verifier' });
       expect(r.verifier).toMatchObject({ rewards: { reward: oracle ? 1 : 0 }, exitCode: 0 });
+      // Pinned as the engine has them: the verifier ran the agent's commit (the snapshot, gone now, by the id
+      // the commit made), the sidecar its built image (still there, by its name).
+      const snapshot = images.created(r.system.id, 'verifier');
+      expect(snapshot).toMatch(/^assay\/harbor-snapshot:/);
+      expect(r.provenance?.verifierImage).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(r.provenance?.verifierImage).toBe(images.committed(snapshot));
+      const web = images.created(r.system.id, 'sidecar') ?? '';
+      expect(r.provenance?.sidecarImages).toEqual({ web: (await docker.getImage(web).inspect()).Id });
+      expect(r.provenance?.harnessVersion).toBeUndefined();
     }
     expect(await leftOf(jobId)).toEqual([]);
   }, 900_000);
@@ -135,6 +174,8 @@ describe('Harbor tasks with a compose file', () => {
     expect(record?.agent.containerAttempts).toBeGreaterThan(1);
     expect(before?.Labels['assay.compose-service']).toBe('web');
     expect(startedBefore).not.toBeNull();
+    // The sidecar the new worker found is the one its record pins, by the image id the engine listed it with.
+    expect(record?.provenance?.sidecarImages).toEqual({ web: before?.ImageID });
     // One sidecar and one agent container were ever created: the new worker re-attached to both.
     creates.stop();
     const seen = creates.seen();
@@ -182,6 +223,11 @@ describe('Harbor tasks with a compose file', () => {
       ['one', 1],
       ['two', 1],
     ]);
+    // The last step's verifier image (its snapshot) and the one sidecar, by engine id.
+    expect(record?.provenance).toMatchObject({
+      verifierImage: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      sidecarImages: { web: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+    });
     creates.stop();
     // Step one's workdir/setup.sh ran in a container of its own, on the same sidecars (its reward needs that).
     expect(creates.seen().sort()).toEqual([

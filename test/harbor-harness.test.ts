@@ -20,6 +20,7 @@ import { startMockLlm, type MockLlmServer, type MockReply, type MockRequest } fr
 import { toolSchemas } from '../packages/harnesses/test/support/deliverable-script.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, waitFor, writeJob } from './support/e2e.js';
 import { readTrials } from './support/records.js';
+import { runContainer } from './support/run-container.js';
 
 const DATASET = path.join(ROOT, 'test/fixtures/harbor-model');
 const enabled = process.env.ASSAY_HARNESS_E2E === '1';
@@ -122,7 +123,15 @@ describe.skipIf(!enabled)('a model harness on a Harbor task', () => {
       const agent = JSON.parse(readFileSync(path.join(trialDir, 'agent-result.json'), 'utf8')) as {
         usage: { inputTokens: number; outputTokens: number } | null;
         proxyUsage: { requests: number } | null;
+        harnessVersion?: string;
       };
+      // The CLI's version as the image the agent ran says (its file's first line); the oracle has none.
+      const ran = model?.provenance?.agentImage ?? '';
+      const versionFile = await runContainer(new Docker(), ran, ['head', '-n1', '/opt/assay-harness-version']);
+      expect(versionFile.code, versionFile.out).toBe(0);
+      expect(agent.harnessVersion).toBe(versionFile.out.trim());
+      expect(model?.provenance?.harnessVersion).toBe(versionFile.out.trim());
+      expect(records.find((r) => r.system.id === 'oracle')?.provenance?.harnessVersion).toBeUndefined();
       const sent = mock.totalUsage();
       expect(agent.usage).toMatchObject({ inputTokens: sent.input, outputTokens: sent.output });
       expect(agent.proxyUsage?.requests).toBe(mock.requests.length);

@@ -52,6 +52,8 @@ export function assembleTrialRecord(args: {
       unit: pinOf(digestTask(task)),
       ...(args.assay ? { assay: args.assay } : {}),
       ...agentProvenanceOf(args.agentRuns ?? [run]),
+      // A Harbor task's verifier and sidecar images (absent in evaluations made before them).
+      ...args.evaluation.harborImages,
       // A verifier's reward scores a Harbor trial: no judge decides anything in it.
       ...(args.evaluation.verifier ? {} : { judge: judgeProvenanceOf(trial.judge, args.evaluation.verdicts) }),
     },

@@ -29,6 +29,8 @@ export function judgeProvenanceOf(setup: JobSpec['judge'], verdicts: readonly De
     model: checksOnly ? null : (setup.model ?? null),
     promptVersion: promptVersion ?? null,
     reportedModels: [...new Set(reported)].sort(),
+    // Only OpenAI-compatible APIs take a seed; the others are sent none whatever the setup says.
+    seed: !checksOnly && setup.provider === 'openai' ? (setup.seed ?? null) : null,
   };
 }
 

@@ -36,6 +36,8 @@ export interface AgentRun {
   harnessSessionId?: string | null;
   /** The image the agent's container ran: its id (`sha256:…`) and name (absent in results before it). */
   image?: { id: string; tag: string };
+  /** Model CLIs: the version the CLI printed when its image was built (absent: scripted agents, results before it). */
+  harnessVersion?: string;
   /** The limits the engine applied to the agent's container (absent in results before it). */
   enforced?: EnforcedResources;
   /** The container key of a trial that moved host (not recorded: it tells attempts apart). */
@@ -139,7 +141,8 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   } finally {
     await throttles.flush();
   }
-  const run = agentRunOf(result, planned.collect ? planned.collect(result.logs) : null, args, ctx.info.attempt);
+  const reported = planned.collect ? planned.collect(result.logs) : null;
+  const run = agentRunOf(result, reported, args, ctx.info.attempt, planned.harnessVersion);
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
   await args.store.putJson(resultKey, run);
@@ -179,6 +182,7 @@ function agentRunOf(
   reported: HarnessUsageReport | null,
   args: HarnessRunArgs,
   attempt: number,
+  harnessVersion: string | undefined,
 ): AgentRun {
   return {
     exitCode: result.exitCode,
@@ -191,6 +195,7 @@ function agentRunOf(
     usage: reported ? reported.usage : parseUsageLine(result.logs),
     ...(reported ? { proxyUsage: reported.proxyUsage, harnessSessionId: reported.sessionId } : {}),
     ...(result.image ? { image: result.image } : {}),
+    ...(harnessVersion ? { harnessVersion } : {}),
     ...(result.enforced ? { enforced: result.enforced } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };

@@ -9,6 +9,7 @@ import {
   type HarborVerifierRun,
   type JobSpec,
   type JudgeProvenance,
+  type Provenance,
   type TrialRecord,
   type Verdict,
 } from '@assay/core';
@@ -23,6 +24,8 @@ export interface Evaluation {
   verifier?: HarborVerifierRun;
   /** Multi-step Harbor tasks: each step that ran (`verifier` is then their aggregate). */
   steps?: HarborStepRecord[];
+  /** Harbor tasks: the images the verifier ran with (a multi-step task's: its last step's), for the record's provenance. */
+  harborImages?: Pick<Provenance, 'verifierImage' | 'sidecarImages'>;
   /** The judge that decided `verdicts`: a re-judged record's provenance names it instead of the original's. */
   judge?: JudgeProvenance;
 }

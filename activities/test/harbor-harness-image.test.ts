@@ -25,7 +25,10 @@ function dockerfileDir(name: string, lines: string[]): string {
   return dir;
 }
 
-/** Like the npm-cli recipe: installs a command under /usr/local (root only), ends in WORKDIR /workspace. */
+/**
+ * Like the npm-cli recipe: installs a command under /usr/local (root only), writes its version (as `--version`
+ * would print it, with a second line) to /opt/assay-harness-version, ends in WORKDIR /workspace.
+ */
 const bases: string[] = [];
 const standInChain: BuildChain = async ({ baseImage }) => {
   bases.push(baseImage);
@@ -33,6 +36,7 @@ const standInChain: BuildChain = async ({ baseImage }) => {
     'ARG BASE_IMAGE',
     'FROM ${BASE_IMAGE}',
     `RUN printf '#!/bin/sh\\necho "fake-cli as $(id -un) in $(pwd)"\\n' > /usr/local/bin/fake-cli && chmod 755 /usr/local/bin/fake-cli`,
+    `RUN printf 'fake-cli 0.4.2 (build %s)\\nsecond line\\n' "$(date +%s%N)" > /opt/assay-harness-version`,
     'WORKDIR /workspace',
   ]);
   return ensureImage({
@@ -86,6 +90,10 @@ describe.skipIf(!dockerReady)('a harness image on a task image whose USER is not
     expect(bases.at(-1)).toMatch(/^assay\/harbor-as-root:/);
     expect((await docker.getImage(bases.at(-1)!).inspect()).Config.User).toBe('root');
     expect(bases.at(-1)).not.toBe(taskId);
+    // The CLI's version as the image carries it: the file's first line, read without running anything.
+    const version = await runContainer(docker, image.tag, ['head', '-n1', '/opt/assay-harness-version']);
+    expect(version.out.trim()).toMatch(/^fake-cli 0\.4\.2 \(build \d+\)$/);
+    expect(image.harnessVersion).toBe(version.out.trim());
   }, 300_000);
 
   it('builds the chain straight on a root task image (no extra layer)', async () => {

@@ -67,7 +67,10 @@ describe('judgeProvenanceOf', () => {
       model: 'judge-model',
       promptVersion: 'assay-judge/1',
       reportedModels: ['judge-model-2024-12-12', 'judge-model-2025-01-01', 'judge-model-2025-02-02'],
+      seed: 7,
     });
+    // Anthropic's API takes no seed: none was sent, whatever the setup says.
+    expect(judgeProvenanceOf({ ...batched, provider: 'anthropic' }, verdicts).seed).toBeNull();
   });
 
   it('counts criterion verdicts of a project alike, and none reused from an earlier checkpoint', () => {
@@ -88,6 +91,7 @@ describe('judgeProvenanceOf', () => {
       model: null,
       promptVersion: null,
       reportedModels: [],
+      seed: null,
     });
   });
 

@@ -31,6 +31,8 @@ export interface HarborAgentPlan {
   collect?: (logs: string) => HarnessUsageReport;
   /** Model CLIs: throttled answers (429 / overloaded) the proxy has seen for this run so far (back-pressure). */
   throttled?: () => number;
+  /** Model CLIs: the version the CLI printed when its image was built (absent: none recorded). */
+  harnessVersion?: string;
 }
 
 export interface HarborPlanArgs {
@@ -140,6 +142,7 @@ async function planModelCli(
     },
     ...(planned.collect ? { collect: planned.collect } : {}),
     ...(planned.throttled ? { throttled: planned.throttled } : {}),
+    ...(image.harnessVersion ? { harnessVersion: image.harnessVersion } : {}),
   };
 }
 

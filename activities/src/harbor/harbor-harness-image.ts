@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Docker from 'dockerode';
-import { ensureHarnessImage, type InstalledHarness } from '@assay/harnesses';
+import { ensureHarnessImage, harnessVersionOf, type InstalledHarness } from '@assay/harnesses';
 import { ensureImage } from '@assay/infra';
 
 const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -26,6 +26,8 @@ export interface HarborHarnessImage {
   workdir: string;
   /** The task image's user (the harness layers run as root to install; the agent runs as the task says). */
   imageUser: string | null;
+  /** The CLI's version as it printed it when the chain was built, read from this image (absent: it has none). */
+  harnessVersion?: string;
 }
 
 export async function ensureHarborHarnessImage(
@@ -57,7 +59,8 @@ export async function ensureHarborHarnessImage(
       dockerfileDir: LAYER_DIR,
       buildArgs: { BASE_IMAGE: chain.tag, TASK_WORKDIR: workdir, TASK_USER: imageUser ?? 'root' },
     });
-    return { tag: layer.tag, workdir, imageUser };
+    const harnessVersion = await harnessVersionOf(layer.tag, docker);
+    return { tag: layer.tag, workdir, imageUser, ...(harnessVersion ? { harnessVersion } : {}) };
   } catch (err) {
     // Not HarnessNotAvailable: a registry that did not answer is worth the activity's retries, as in run-harness.
     throw new Error(

@@ -301,6 +301,22 @@ async function waitForDependencies(
   }
 }
 
+/** Each sidecar's image as the engine reports its container's (`sha256:…`), by compose service; one not found is left out. */
+export async function sidecarImagesOf(
+  docker: Docker,
+  args: Pick<SidecarArgs, 'task' | 'workflowId'>,
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const s of args.task.harbor.compose?.sidecars ?? []) {
+    const info = await docker
+      .getContainer(containerNameFor(sidecarRunId(args.workflowId, s.name)))
+      .inspect()
+      .catch((err: { statusCode?: number }) => (err.statusCode === 404 ? null : Promise.reject(err)));
+    if (info?.Image) out[s.name] = info.Image;
+  }
+  return out;
+}
+
 /** Once the trial is recorded: its sidecars, network and volumes go (found by label, so nothing of another's). */
 export async function removeSidecars(docker: Docker, workflowId: string): Promise<void> {
   const sidecars = await docker.listContainers({

@@ -25,7 +25,7 @@ import { harborSettings } from './harbor-settings.js';
 import { harborTaskForStep, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
 import { removeSidecars } from './harbor-sidecars.js';
 import { SNAPSHOT_REPO, harborRunKey, runHarborAgent } from './run-harbor-agent.js';
-import { runHarborVerifier } from './run-harbor-verifier.js';
+import { runHarborVerifier, type HarborVerifierImages } from './run-harbor-verifier.js';
 
 export type HarborLoadedTask = LoadedTask & { harbor: HarborTask };
 
@@ -127,12 +127,12 @@ export function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: n
 export async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: number): Promise<Evaluation> {
   const on = await withAgentKey(args, `steps/${stepOf(args.task.harbor, index).name}`);
   const { step, runId, ...rest } = stepArgs(on, index);
-  const verifier = await runHarborVerifier(docker, {
+  const { run, images } = await runHarborVerifier(docker, {
     ...rest,
     labels: { ...labelsOf(args.trial, 'verifier', args.server), 'assay.step': step.name },
     step: { runId, testsDirs: step.testsDirs },
   });
-  return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
+  return verifierEvaluation(args.task, run, images);
 }
 
 /** The verifier's caller says which agent run it verifies (its key), or passes that run, or neither. */
@@ -155,11 +155,21 @@ async function withAgentKey(args: VerifierRunArgs, stepDir: string | null): Prom
 
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
 export async function evaluateHarborTrial(docker: Docker, args: VerifierRunArgs): Promise<Evaluation> {
-  const verifier = await runHarborVerifier(docker, {
+  const { run, images } = await runHarborVerifier(docker, {
     ...runArgs(await withAgentKey(args, null)),
     labels: labelsOf(args.trial, 'verifier', args.server),
   });
-  return { verdicts: [], formatCompliance: assessFormatCompliance(args.task.spec, []), verifier };
+  return verifierEvaluation(args.task, run, images);
+}
+
+/** The verifier's run as an evaluation: no rubric verdicts, the reward carried to the record, its images too. */
+function verifierEvaluation(
+  task: HarborLoadedTask,
+  verifier: HarborVerifierRun,
+  images: HarborVerifierImages,
+): Evaluation {
+  const harborImages = Object.keys(images).length > 0 ? { harborImages: images } : {};
+  return { verdicts: [], formatCompliance: assessFormatCompliance(task.spec, []), verifier, ...harborImages };
 }
 
 /** The reward Harbor scores, as a 0–100 score whose source is the verifier; no reward: no score (never 0). */

@@ -157,6 +157,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const run: AgentRun | HarborStepAgentRun = {
     ...agentRunOf(result, s.agentSeconds, ctx.info.attempt, plan.collect?.(result.logs) ?? null),
     ...(await startImageOf(docker, plan.image, result)),
+    ...(plan.harnessVersion ? { harnessVersion: plan.harnessVersion } : {}),
     ...(restarted === null ? {} : { restarted }),
     ...(setup ? { setup: setup.setup } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),

@@ -5,11 +5,12 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSyn
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarborTask } from '@assay/benchmark';
-import type { HarborVerifierRun, TrialInput } from '@assay/core';
+import type { HarborVerifierRun, Provenance, TrialInput } from '@assay/core';
 import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
 import { isRemoteLocation, listRegularFiles, type ResultsStore } from '@assay/results';
 import { runHarborContainer } from './harbor-container.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
+import { sidecarImagesOf } from './harbor-sidecars.js';
 import { ensureTrialSidecars, harborRunKey, snapshotImageOf } from './run-harbor-agent.js';
 
 export interface HarborVerifierArgs {
@@ -29,20 +30,38 @@ export interface HarborVerifierArgs {
   containerKey?: string;
 }
 
-/** The verifier's result as stored: with the key of the attempt it verified (a lost host's is not this one's). */
-type StoredVerifierRun = HarborVerifierRun & { containerKey?: string };
+/**
+ * The images the verifier ran with, by engine id (`sha256:…`): its container's (the agent's snapshot) and, on a
+ * compose task, each sidecar's by service. Absent in results stored before them.
+ */
+export type HarborVerifierImages = Pick<Provenance, 'verifierImage' | 'sidecarImages'>;
+
+/** The verifier's run and the images it ran with. */
+export interface HarborVerification {
+  run: HarborVerifierRun;
+  images: HarborVerifierImages;
+}
+
+/**
+ * The verifier's result as stored: with its images, and the key of the attempt it verified (a lost host's is
+ * not this one's).
+ */
+type StoredVerifierRun = HarborVerifierRun & HarborVerifierImages & { containerKey?: string };
 
 // `set -o pipefail`: the test script's exit code, not tee's; the output is kept as Harbor keeps it.
 const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/verifier/test-stdout.txt';
 
-export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerifierRun> {
+export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerification> {
   const verifierDir = path.join(args.scratchDir, 'verifier');
   const resultKey = `${args.resultKey}/verifier/result.json`;
-  const done = async (): Promise<HarborVerifierRun | null> => {
+  const done = async (): Promise<HarborVerification | null> => {
     const stored = (await args.store.getJson(resultKey)) as StoredVerifierRun | null;
     if (!stored || (stored.containerKey ?? null) !== (args.containerKey ?? null)) return null;
-    const { containerKey: _key, ...run } = stored;
-    return run;
+    const { containerKey: _key, verifierImage, sidecarImages, ...run } = stored;
+    return {
+      run,
+      images: { ...(verifierImage ? { verifierImage } : {}), ...(sidecarImages ? { sidecarImages } : {}) },
+    };
   };
   const snapshotOf = args.step?.runId ?? harborRunKey(args);
   const runId = `${snapshotOf}:verifier`;
@@ -101,10 +120,16 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   };
   if (result.timedOut)
     run.reason = `verifier exceeded its ${s.verifierSeconds} s limit; ${run.reason ?? 'reward as written'}`;
+  // As the engine reports them: the verifier's container (re-attached or not) and the sidecars it reached.
+  const images: HarborVerifierImages = {
+    ...(result.image ? { verifierImage: result.image.id } : {}),
+    ...(harbor.compose ? { sidecarImages: await sidecarImagesOf(docker, args) } : {}),
+  };
   await keepVerifierFiles(args, verifierDir);
-  await args.store.putJson(resultKey, { ...run, ...(args.containerKey ? { containerKey: args.containerKey } : {}) });
+  const key = args.containerKey ? { containerKey: args.containerKey } : {};
+  await args.store.putJson(resultKey, { ...run, ...images, ...key });
   await removeContainer(docker, runId);
-  return run;
+  return { run, images };
 }
 
 type Rewards = Pick<HarborVerifierRun, 'rewards' | 'rewardKey' | 'reward' | 'file' | 'reason'>;

@@ -32,6 +32,8 @@ export interface PlannedHarnessRun {
   collect?: (logs: string) => HarnessUsageReport;
   /** Model routes: throttled answers (429 / overloaded) the proxy has seen for this run so far. */
   throttled?: () => number;
+  /** A model CLI on its own image: the version the CLI printed when its image was built (absent: none recorded). */
+  harnessVersion?: string;
 }
 
 /** Repository root (harness images are built from packages/harnesses/images). */
@@ -44,10 +46,9 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
   if (harness !== 'command' && !isModelHarness(harness))
     throw new HarnessNotAvailable(`harness "${String(harness)}" (system "${ctx.system.id}") has no adapter`);
   try {
-    const image =
-      harness === 'command'
-        ? String(ctx.system.settings.image ?? '')
-        : (ctx.image ?? (await ensureHarnessImage({ root: REPO_ROOT, harness })).tag);
+    // A model CLI's image built elsewhere (a Harbor task's) has its version told by whoever built it.
+    const built = harness !== 'command' && !ctx.image ? await ensureHarnessImage({ root: REPO_ROOT, harness }) : null;
+    const image = harness === 'command' ? String(ctx.system.settings.image ?? '') : (ctx.image ?? built?.tag ?? '');
     const proxy = await sharedModelProxy();
     const prepared = prepareHarnessRun({
       system: ctx.system,
@@ -61,7 +62,12 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
     });
     // Served before the container starts (again by a worker that replaced one: the socket died with it).
     if (prepared.relaySocket && prepared.routeId) await proxy.serveRoute(prepared.routeId, prepared.relaySocket);
-    return { plan: prepared.container, collect: prepared.collect, throttled: prepared.throttled };
+    return {
+      plan: prepared.container,
+      collect: prepared.collect,
+      throttled: prepared.throttled,
+      ...(built?.harnessVersion ? { harnessVersion: built.harnessVersion } : {}),
+    };
   } catch (err) {
     // Misconfiguration (no model, missing key variable, bad URL, bad command template) will not fix itself.
     if (err instanceof HarnessConfigError) throw new HarnessNotAvailable(err.message);

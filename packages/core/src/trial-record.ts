@@ -83,6 +83,8 @@ export const judgeProvenanceSchema = z.object({
    * included when their cache entry kept it); [] when the judge decided none, and in checks-only mode.
    */
   reportedModels: z.array(z.string()),
+  /** The sampling seed the setup sends (OpenAI-compatible providers); null when it sends none. Absent in older records. */
+  seed: z.number().int().nullable().optional(),
 });
 export type JudgeProvenance = z.infer<typeof judgeProvenanceSchema>;
 
@@ -94,6 +96,11 @@ export type JudgeProvenance = z.infer<typeof judgeProvenanceSchema>;
  */
 export const provenanceSchema = z.object({
   unit: unitPinSchema,
+  /**
+   * The version the verdicts were decided against, when not the one the agent ran: a record re-judged by
+   * `assay judge --accept-changes` after its task or project changed. Absent: judged against `unit`.
+   */
+  judgedUnit: unitPinSchema.optional(),
   assay: assayVersionSchema.optional(),
   /** The image id (`sha256:…`) the agent's container ran, as the engine reported it. */
   agentImage: z.string().optional(),
@@ -108,8 +115,27 @@ export const provenanceSchema = z.object({
       network: z.string().nullable(),
     })
     .optional(),
+  /**
+   * The harness CLI's version as the CLI itself printed it (`claude --version` …) when its image was built;
+   * absent for scripted agents and in records made before it.
+   */
+  harnessVersion: z.string().optional(),
+  /**
+   * A Harbor task's verifier image and sidecar images (by compose service) by engine image id (`sha256:…`). A
+   * verifier that shares the agent's environment (Harbor 0.20) runs in a snapshot of the agent's container, so
+   * its image is that trial's own (agentImage pins what it was made from).
+   */
+  verifierImage: z.string().optional(),
+  sidecarImages: z.record(z.string(), z.string()).optional(),
   /** Model ids the provider named in its answers, as the worker's model proxy saw them; absent: no proxy (scripted agents). */
   models: z.array(z.string()).optional(),
+  /**
+   * The provider's response ids the proxy saw (where the wire protocol has one): how many, and the first and
+   * last cut to 40 characters, enough to find the calls in the provider's logs. Absent: no proxy.
+   */
+  responses: z
+    .object({ count: z.number().int().nonnegative(), first: z.string().nullable(), last: z.string().nullable() })
+    .optional(),
   /** The judge that decided its verdicts (a re-judged record's: the judge that re-judged it). */
   judge: judgeProvenanceSchema.optional(),
 });

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assayDir, ensureImage, type BuiltImage, type Log } from '@assay/infra';
+import type Docker from 'dockerode';
+import { assayDir, dockerClient, ensureImage, readImageFile, type BuiltImage, type Log } from '@assay/infra';
 import type { HarnessInstall } from './harness-adapter.js';
 import { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './installs.js';
 import { messages } from './messages.js';
@@ -27,7 +28,38 @@ export interface HarnessImage extends BuiltImage {
   install: HarnessInstall;
   /** node22 runtime image, for npm CLIs. */
   runtime?: BuiltImage;
+  /** The CLI's version as it printed it when the image was built (HARNESS_VERSION_FILE); absent: the image has none. */
+  harnessVersion?: string;
 }
+
+/** Written by every harness recipe at build time: the CLI's own `--version` (npm), the installed package's (PyPI). */
+export const HARNESS_VERSION_FILE = '/opt/assay-harness-version';
+
+/** Read once per image id (an image's files never change), by this process. */
+const versions = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The harness version an image carries: the first line of HARNESS_VERSION_FILE, trimmed; undefined when the
+ * file is missing or empty (an image not built by a harness recipe, or built before it wrote one).
+ */
+export async function harnessVersionOf(image: string, docker: Docker = dockerClient()): Promise<string | undefined> {
+  const { Id: id } = await docker.getImage(image).inspect();
+  let version = versions.get(id);
+  if (!version) {
+    version = readImageFile(id, HARNESS_VERSION_FILE, docker).then(
+      (data) => data?.toString('utf8').split('\n')[0]?.trim() || undefined,
+    );
+    versions.set(id, version);
+    // A failed read is not remembered: the next run reads again.
+    version.catch(() => versions.delete(id));
+  }
+  return version;
+}
+
+const withVersion = async <T extends { tag: string }>(image: T): Promise<T & { harnessVersion?: string }> => {
+  const harnessVersion = await harnessVersionOf(image.tag);
+  return harnessVersion ? { ...image, harnessVersion } : image;
+};
 
 /** `npm pack` a registry package once into .assay/cache/npm (the ordinary client, no other download). */
 export function packNpm(root: string, name: string, version: string): string {
@@ -94,7 +126,7 @@ export async function ensureHarnessImage(opts: EnsureHarnessImageOptions): Promi
     },
     ...(opts.log ? { log: opts.log } : {}),
   });
-  return { ...built, harness: opts.harness, install, ...(runtime ? { runtime } : {}) };
+  return withVersion({ ...built, harness: opts.harness, install, ...(runtime ? { runtime } : {}) });
 }
 
 /**
@@ -115,7 +147,7 @@ async function ensurePortablePythonImage(
     onImage: runtime.tag,
     ...(opts.log ? { log: opts.log } : {}),
   });
-  return { ...image, harness: opts.harness, install, runtime };
+  return withVersion({ ...image, harness: opts.harness, install, runtime });
 }
 
 /**

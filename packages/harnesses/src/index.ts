@@ -11,6 +11,8 @@ export {
   ensureNodeRuntimeImage,
   ensurePythonBundle,
   HARNESS_IMAGES_DIR,
+  HARNESS_VERSION_FILE,
+  harnessVersionOf,
   packNpm,
   registryCaBundle,
 } from './ensure-harness-image.js';
@@ -29,7 +31,7 @@ export { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './in
 export { messages } from './messages.js';
 export { parseUsageLine } from './parse-usage-line.js';
 export { defaultKeyHeader, isThrottleResponse, sharedModelProxy, startModelProxy } from './model-proxy.js';
-export type { ModelProxy, ProxyRoute, ProxyUsage, StartModelProxyOptions } from './model-proxy.js';
+export type { ModelProxy, ProxyRoute, ProxyUsage, ResponseIds, StartModelProxyOptions } from './model-proxy.js';
 export {
   DEFAULT_UPSTREAM,
   DUMMY_API_KEY,
@@ -47,5 +49,5 @@ export type {
 } from './prepare-harness-run.js';
 export { RELAY_MOUNT, RELAY_PORT, canRelay, prepareProxyRelay, relayDirFor } from './proxy-relay.js';
 export type { ProxyRelay } from './proxy-relay.js';
-export { extractModels, extractUsage, jsonObjects, type TokenCounts } from './response-usage.js';
+export { extractModels, extractResponseIds, extractUsage, jsonObjects, type TokenCounts } from './response-usage.js';
 export { harnessCommand, shellLine, shellWord } from './shell-command.js';

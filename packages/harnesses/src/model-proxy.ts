@@ -17,7 +17,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { ModelApi } from './harness-adapter.js';
 import { messages } from './messages.js';
-import { extractModels, extractUsage, type TokenCounts } from './response-usage.js';
+import { extractModels, extractResponseIds, extractUsage, type TokenCounts } from './response-usage.js';
 
 export interface ProxyRoute {
   /** Provider base URL; the path after /r/<id> is appended to it. */
@@ -39,7 +39,22 @@ export interface ProxyUsage extends TokenCounts {
   lastThrottledAt: string | null;
   /** The model ids the provider named in its successful answers, once each (what ran, not what was asked for). */
   models: string[];
+  /**
+   * The provider's response ids in its successful answers (where the wire protocol has one): how many distinct
+   * ones, and the first and last cut to 40 characters (RESPONSE_ID_CHARS). Always set by the proxy; absent in
+   * agent results stored before it (unknown, not none).
+   */
+  responseIds?: ResponseIds;
 }
+
+export interface ResponseIds {
+  count: number;
+  first: string | null;
+  last: string | null;
+}
+
+/** Response ids are kept this long: enough to find a call in the provider's logs. */
+export const RESPONSE_ID_CHARS = 40;
 
 export interface ModelProxy {
   host: string;
@@ -91,6 +106,7 @@ const emptyUsage = (): ProxyUsage => ({
   throttled: 0,
   lastThrottledAt: null,
   models: [],
+  responseIds: { count: 0, first: null, last: null },
 });
 
 /** A provider asking its client to slow down: rate limited (429), overloaded (Anthropic's 529, or a 5xx saying so). */
@@ -108,6 +124,8 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
   const host = opts.host ?? '127.0.0.1';
   const routes = new Map<string, ProxyRoute>();
   const usage = new Map<string, ProxyUsage>();
+  // Every response id a route's answers named (distinct ones are counted; usage() hands out the count).
+  const seenIds = new Map<string, Set<string>>();
   const sockets = new Set<Socket>();
   const log = opts.log ?? (() => {});
 
@@ -187,6 +205,15 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
             counts.outputTokens += u.outputTokens;
             counts.cachedInputTokens += u.cachedInputTokens;
             for (const m of extractModels(route.api, body)) if (!counts.models.includes(m)) counts.models.push(m);
+            const seen = seenIds.get(id) ?? new Set<string>();
+            seenIds.set(id, seen);
+            const ids = (counts.responseIds ??= { count: 0, first: null, last: null });
+            for (const r of extractResponseIds(route.api, body)) {
+              seen.add(r);
+              ids.first ??= r.slice(0, RESPONSE_ID_CHARS);
+              ids.last = r.slice(0, RESPONSE_ID_CHARS);
+            }
+            ids.count = seen.size;
           }
           resolve();
         });
@@ -221,7 +248,8 @@ export async function startModelProxy(opts: StartModelProxyOptions = {}): Promis
     },
     usage: (id) => {
       const u = usage.get(id) ?? emptyUsage();
-      return { ...u, models: [...u.models] };
+      const ids = u.responseIds ?? { count: 0, first: null, last: null };
+      return { ...u, models: [...u.models], responseIds: { ...ids } };
     },
     async serveRoute(id, socketPath) {
       const open = routeSockets.get(id);

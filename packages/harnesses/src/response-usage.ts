@@ -119,3 +119,23 @@ export function extractModels(api: ModelApi, body: string): string[] {
   }
   return [...found];
 }
+
+/**
+ * The provider's response ids in a response body, once each in order of appearance (a stream's chunks repeat
+ * theirs): OpenAI chat's top-level `id` (`chatcmpl-…`, in every chunk), the Responses API's `id` (`resp_…`) or a
+ * stream event's `response.id`, Anthropic's message `id` (`msg_…`) or a stream's `message_start.message.id`,
+ * Gemini's `responseId`. Item, tool-call and content-block ids are not response ids and are left out.
+ */
+export function extractResponseIds(api: ModelApi, body: string): string[] {
+  const found = new Set<string>();
+  for (const e of jsonObjects(body)) {
+    let id: unknown;
+    if (api === 'gemini') id = e.responseId ?? obj(e.response)?.responseId;
+    else if (api === 'anthropic')
+      id = e.type === 'message_start' ? obj(e.message)?.id : e.type === 'message' ? e.id : null;
+    else if (api === 'openai-responses') id = obj(e.response)?.id ?? (e.object === 'response' ? e.id : null);
+    else id = e.id;
+    if (typeof id === 'string' && id.length > 0) found.add(id);
+  }
+  return [...found];
+}

@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SystemSpec } from '@assay/core';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { ADAPTERS, type CliHarness } from '../src/adapters/index.js';
-import { ensureHarnessImage } from '../src/ensure-harness-image.js';
+import { ensureHarnessImage, type HarnessImage } from '../src/ensure-harness-image.js';
+import { INSTALLS } from '../src/installs.js';
+import { runContainer } from '../../../test/support/run-container.js';
 import { startModelProxy, type ModelProxy } from '../src/model-proxy.js';
 import { deliverableScript } from './support/deliverable-script.js';
 import { makeTrialDirs, readTree, runCliSession, type CliRunResult } from './support/run-cli-session.js';
@@ -35,11 +37,12 @@ describe.skipIf(!enabled).each(harnesses)('%s in its container', (harness) => {
   let mock: MockLlmServer;
   let proxy: ModelProxy;
   let image: string;
+  let built: HarnessImage;
   let tmp: string;
   const runs: CliRunResult[] = [];
 
   beforeAll(async () => {
-    const built = await ensureHarnessImage({ root: ROOT, harness, log: (l) => console.error(`[${harness}] ${l}`) });
+    built = await ensureHarnessImage({ root: ROOT, harness, log: (l) => console.error(`[${harness}] ${l}`) });
     image = built.tag;
     console.error(`[${harness}] image ${image}${built.seconds ? ` built in ${built.seconds} s` : ''}`);
     mock = await startMockLlm({ script: deliverableScript() });
@@ -58,6 +61,15 @@ describe.skipIf(!enabled).each(harnesses)('%s in its container', (harness) => {
     harness,
     model: 'mock-model',
     settings: { baseUrl: mock.url, apiKeyEnv: 'ASSAY_E2E_PROVIDER_KEY' },
+  });
+
+  it('knows the version the CLI printed when its image was built: the first line of the file in the image', async () => {
+    const { code, out } = await runContainer(docker, image, ['cat', '/opt/assay-harness-version']);
+    expect(code, out).toBe(0);
+    const firstLine = out.split('\n')[0]?.trim();
+    expect(built.harnessVersion).toBe(firstLine);
+    // What the CLI (or, for a Python CLI, its installed package) reports: the version it was installed at.
+    expect(firstLine).toContain(INSTALLS[harness].version);
   });
 
   it('writes a deliverable, reports the usage the server saw, and continues its session', async () => {

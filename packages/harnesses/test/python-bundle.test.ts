@@ -11,7 +11,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureImage } from '@assay/infra';
-import { ensurePythonBundle, registryCaBundle } from '../src/ensure-harness-image.js';
+import { ensurePythonBundle, harnessVersionOf, registryCaBundle } from '../src/ensure-harness-image.js';
 import { checkDockerReady, BASE_IMAGE } from '../../../test/support/docker-ready.js';
 import { runContainer } from '../../../test/support/run-container.js';
 
@@ -90,6 +90,10 @@ describe.skipIf(!dockerReady)('a Python CLI bundled for another image', () => {
       tiff: [255, 0, 0],
     });
     expect(report.openssl).toMatch(/^OpenSSL 3\./);
+    // The version file came with the bundle, and is read from an image with no shell to cat it: as the CLI's has it.
+    const written = await runContainer(docker, cli, ['cat', '/opt/assay-harness-version']);
+    expect(written.out.trim()).not.toBe('');
+    expect(await harnessVersionOf(image.tag, docker)).toBe(written.out.trim());
   }, 300_000);
 
   it("leaves the image's own Python and environment to what the CLI starts", async () => {
@@ -109,5 +113,8 @@ describe.skipIf(!dockerReady)('a Python CLI bundled for another image', () => {
     expect(report.child).toBe('/usr/bin/python3 /usr None None');
     const files = await runContainer(docker, image.tag, ['cat', '/opt/assay-harness-version']);
     expect(files.out.trim()).toBe('fake-cli 1.0');
+    expect(await harnessVersionOf(image.tag, docker)).toBe(files.out.trim());
+    // An image no harness recipe built has none.
+    expect(await harnessVersionOf(BASE_IMAGE, docker)).toBeUndefined();
   }, 300_000);
 });

@@ -27,6 +27,7 @@ export { DOCUMENT_PACKAGES, ensureDocumentTools } from './document-tools.js';
 export type { DocumentTools, DocumentToolsOptions } from './document-tools.js';
 export { CONTEXT_HASH_LABEL, contextHash, ensureImage, imageTagFor } from './image.js';
 export type { BuiltImage, EnsureImageOptions, ImageSource } from './image.js';
+export { readImageFile } from './image-file.js';
 export { withLock } from './lock.js';
 export { messages } from './messages.js';
 export { freePort, splitAddress, tcpAnswers } from './net.js';

@@ -72,7 +72,7 @@ function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
             : 'not recorded'}
         </dd>
         <dt>produced by</dt>
-        <dd data-testid="provenance">{provenanceText(r.provenance)}</dd>
+        <dd data-testid="provenance">{provenanceText(r)}</dd>
         <dt>format</dt>
         <dd>
           {r.formatCompliance.compliant ? 'compliant' : 'not compliant'}
@@ -123,14 +123,28 @@ function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
   );
 }
 
+/** Harnesses with no CLI, so no CLI version to record (core's SCRIPTED_HARNESSES). */
+const SCRIPTED = new Set(['oracle', 'nop', 'scripted']);
+
 /** What produced the record, each part "unknown" where the record predates it. */
-function provenanceText(p: TrialDetail['record']['provenance']): string {
+function provenanceText(r: TrialDetail['record']): string {
+  const p = r.provenance;
   const unknown = 'unknown';
   const assay = p?.assay
     ? `assay ${p.assay.version}${p.assay.commit ? ` (${p.assay.commit.slice(0, 12)}${p.assay.dirty ? ', with changes' : ''})` : ''}`
     : `assay ${unknown}`;
   const unit = `task version ${p?.unit.digest.slice(0, 8) ?? unknown}`;
   const image = `image ${p?.agentImage ? `${p.agentImage.slice(0, 19)} (${p.agentImageTag ?? '?'})` : unknown}`;
+  const cli = SCRIPTED.has(r.system.harness) ? null : `harness ${p?.harnessVersion ?? unknown}`;
+  // A Harbor task's verifier (and a compose task's sidecars): image ids, cut as the agent's is.
+  const verifier = r.verifier ? `verifier image ${p?.verifierImage?.slice(0, 19) ?? unknown}` : null;
+  const sidecars = p?.sidecarImages
+    ? `sidecars ${
+        Object.entries(p.sidecarImages)
+          .map(([service, id]) => `${service} ${id.slice(0, 19)}`)
+          .join(', ') || 'none'
+      }`
+    : null;
   const res = p?.resources;
   const limits = res
     ? `limits ${res.cpus ?? 'no'} CPUs, ${res.memoryGiB === null ? 'no memory limit' : `${num(res.memoryGiB, 2)} GiB`}, ${res.pids ?? 'no'} pids, network ${res.network ?? '—'}`
@@ -140,5 +154,6 @@ function provenanceText(p: TrialDetail['record']['provenance']): string {
   const judge = j
     ? `judge ${j.mode}${j.model ? ` ${j.provider}/${j.model}` : ''}${j.reportedModels.length ? ` (answered by ${j.reportedModels.join(', ')})` : ''}${j.promptVersion ? `, prompt ${j.promptVersion}` : ''}, setup ${j.setupDigest.slice(0, 8)}`
     : `judge ${unknown}`;
-  return [unit, assay, image, limits, ...(models ? [models] : []), judge].join(' · ');
+  const parts = [unit, assay, image, cli, verifier, sidecars, limits, models, judge];
+  return parts.filter((part): part is string => part !== null).join(' · ');
 }

@@ -11,6 +11,7 @@ import { createExtractionCache } from '@assay/evidence';
 import {
   changedSinceRecorded,
   describeUnitChange,
+  pinOf,
   projectTrialKey,
   projectUnitKey,
   taskUnitKey,
@@ -24,6 +25,7 @@ import { judgeCost, loadJudgeSetupFile, sumJudgeCosts, type JudgeCost } from '@a
 import {
   RESULTS_LAYOUT_VERSION,
   jobKey,
+  jobLockKey,
   judgeRootKey,
   openResultsStore,
   readProjectRecords,
@@ -129,6 +131,9 @@ export async function judgeCommand(
       spec: { ...job.spec, judge: setup },
       writtenAt: new Date().toISOString(),
     });
+    // The job's lock goes with them: readers of the re-judged folder split its records by the same versions.
+    const lock = await readJobLockOrFail(job);
+    if (lock) await ctx.out.putJson(jobLockKey(), lock);
     rmSync(ctx.scratch, { recursive: true, force: true });
     const parsed = extraction.stats.parsed - before.parsed;
     const reused = extraction.stats.reused - before.reused;
@@ -199,7 +204,10 @@ async function rejudgeTrial(ctx: Rejudging, record: TrialRecord): Promise<TrialR
     deliverables: record.deliverables,
     judgeSetup: ctx.setup,
   });
-  const rejudged = withEvaluation(record, { ...evaluation, formatCompliance: record.formatCompliance });
+  const rejudged = withJudgedUnit(
+    withEvaluation(record, { ...evaluation, formatCompliance: record.formatCompliance }),
+    digestTask(task),
+  );
   await writeTrialRecord(ctx.out, rejudged);
   ctx.print(
     `  ${trialKey(record.system.id, record.task.id, record.trial)}: ${fmt(rejudged.score.value)} (was ${fmt(record.score.value)})`,
@@ -207,14 +215,29 @@ async function rejudgeTrial(ctx: Rejudging, record: TrialRecord): Promise<TrialR
   return rejudged;
 }
 
+/**
+ * A record judged against another version than its agent ran (`--accept-changes`) says so: `unit` stays what
+ * the agent ran (records split by it), `judgedUnit` is what decided the verdicts. Records without provenance
+ * stay without it.
+ */
+function withJudgedUnit<R extends TrialRecord | ProjectRecord>(record: R, now: UnitVersion): R {
+  const provenance = record.provenance;
+  if (!provenance) return record;
+  const { judgedUnit: _before, ...rest } = provenance;
+  return { ...record, provenance: provenance.unit.digest === now.digest ? rest : { ...rest, judgedUnit: pinOf(now) } };
+}
+
 /** Every checkpoint from its preserved snapshot, then the final package. */
 async function rejudgeOneProject(ctx: Rejudging, record: ProjectRecord): Promise<ProjectRecord | null> {
   const project = ctx.benchmark.projects.find((p) => p.spec.id === record.project.id);
   if (!project) return null;
   const where = projectTrialKey(record.system.id, record.project.id, record.trial);
-  const rejudged = await rejudgeProject(
-    { ...ctx.tools, judgeSetup: ctx.setup, store: ctx.store },
-    { record, project, workDir: path.join(ctx.scratch, 'projects', where) },
+  const rejudged = withJudgedUnit(
+    await rejudgeProject(
+      { ...ctx.tools, judgeSetup: ctx.setup, store: ctx.store },
+      { record, project, workDir: path.join(ctx.scratch, 'projects', where) },
+    ),
+    digestProject(project),
   );
   await writeProjectRecord(ctx.out, rejudged);
   ctx.print(
