@@ -1,7 +1,7 @@
 // `assay compare` end to end: a job, a harness-swapped copy of it, and a re-judged copy (the per-item judge
 // against the scripted model server on 127.0.0.1), each compared with the original through the real CLI:
 // what differs in what produced them, the paired difference with its CI, and the items that flipped.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScriptFile, startMockLlm, type MockLlmServer } from '@assay/mock-llm';
@@ -47,6 +47,14 @@ interface Comparison {
     itemId: string;
     a: { decision: string; reason: string };
     b: { decision: string; reason: string };
+  }[];
+  agreement: {
+    system: string;
+    n: number;
+    agree: number;
+    kappa: number | null;
+    decidedAOnly: number;
+    decidedBOnly: number;
   }[];
 }
 
@@ -98,6 +106,23 @@ describe('assay compare', () => {
       expect(f.b.reason).toBe('scripted judge: satisfied');
     }
     expect(JSON.stringify(ablation)).not.toContain(KEY);
+    // Checks decide the same items on both sides; what the judge decided is counted apart, not as disagreement.
+    const [agreement] = ablation.agreement;
+    expect(agreement?.n).toBeGreaterThan(0);
+    expect(agreement).toMatchObject({ system: 'agent', agree: agreement?.n, decidedAOnly: 0 });
+    expect(agreement?.decidedBOnly).toBe(ablation.flips.length);
+    // The report's judge-setup table reads the same comparison: the same counts.
+    const out = path.join(path.dirname(a), 'report');
+    await cli(['report', path.join(path.dirname(a), 'results'), rejudged, '--out', out]);
+    const csv = readFileSync(path.join(out, 'tables', 'judge-setups.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toBe('a,b,system,n,agree,agreement,kappa,decided_a_only,decided_b_only');
+    expect(csv[1]).toMatch(
+      new RegExp(
+        `^cmp-a,cmp-a\\+judge:per-item,agent,${agreement?.n},${agreement?.agree},100,[^,]*,0,${ablation.flips.length}$`,
+      ),
+    );
   }, 600_000);
 
   it('compares multi-stage projects apart: final and process scores, and the criteria that flipped', async () => {
@@ -107,11 +132,13 @@ describe('assay compare', () => {
     const b = writeJob({ id: 'cmp-project-b', ...project, systems: stale });
     await cli(['run', a]);
     await cli(['run', b]);
-    // Checks-only leaves a criterion unjudged in each run: no score to pair, and the comparison says why.
+    // Checks-only leaves a criterion unjudged in each run: the projects are compared on decided criteria, and
+    // the comparison says so.
     const text = await cli(['compare', a, b, '--resamples', '2000']);
     expect(text).toContain('system agent: harness: oracle → scripted');
     expect(text).not.toContain('Per task');
-    expect(text).toMatch(/^agent {2}final\s+0\s.*no project has a final score on both sides/m);
+    expect(text).toContain('Multi-stage projects (decided criteria only');
+    expect(text).toMatch(/^agent {2}final\s+1\s+\d+\.\d\s+\d+\.\d\s+[+-]?\d+\.\d/m);
     expect(text).toMatch(/Project criteria whose verdict differs \([1-9]\d*\)/);
     // Both re-judged by the scripted judge: every criterion decided, final and process scores paired.
     const setup = path.join(path.dirname(a), 'batched.yaml');

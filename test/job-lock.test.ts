@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { jobLockSchema, jobWorkflowId, type JobSpec } from '@assay/core';
 import { startViewer } from '../packages/viewer/src/index.js';
 import { ROOT, SAMPLE, collectOutput, spawnCli, useTestServer, writeJob } from './support/e2e.js';
@@ -147,5 +148,33 @@ describe('job lock', () => {
         network: resources.network,
       });
     }
+
+    // Re-judged with --accept-changes: each record keeps the version its agent ran, and one judged against
+    // another version names that one too.
+    const rejudged = await cli(['judge', file, '--judge', setup, '--accept-changes']);
+    expect(rejudged.code, rejudged.text).toBe(0);
+    const judgedTrials = (await readTrials(path.join(results, 'judges', 'checks'))).sort((a, b) => a.trial - b.trial);
+    expect(judgedTrials.map((t) => [t.provenance?.unit.digest, t.provenance?.judgedUnit?.digest])).toEqual([
+      [d1?.digest, d2?.digest],
+      [d2?.digest, undefined],
+    ]);
+
+    // A system changed under its id, or a changed limit, is refused even with --accept-changes: records are
+    // split by unit version, not by system settings, so accepting it would pool the two.
+    writeFileSync(
+      file,
+      stringify({
+        ...parse(readFileSync(file, 'utf8')),
+        systems: [{ id: 'oracle', harness: 'nop' }],
+        resources: { cpus: 1 },
+      }),
+    );
+    const beforeSetup = listing(results);
+    const changed = await cli(['run', file, '--accept-changes']);
+    expect(changed.code, changed.text).toBe(1);
+    expect(changed.text).toContain(`job "${job.id}" no longer runs what its records were made with`);
+    expect(changed.text).toContain('systems/oracle: harness oracle → nop');
+    expect(changed.text).toContain('job: resources.cpus 2 → 1');
+    expect(listing(results)).toEqual(beforeSetup);
   }, 300_000);
 });

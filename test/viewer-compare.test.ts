@@ -56,12 +56,16 @@ describe('compare in the viewer', () => {
     );
     const row = page.locator('[data-testid=compare-systems] tr.system-row').first();
     expect(await row.textContent()).toMatch(/agent.*2 tasks/);
+    // How far the item verdicts agree: checks decide the same items on both sides, some of them differently.
+    const agreement = await page.locator('[data-testid=compare-agreement] tbody tr').allTextContents();
+    expect(agreement).toEqual([expect.stringMatching(/^agent[1-9]\d*\d+\.\d/)]);
     // The project apart: final and process rows, and the criteria that flipped.
     const projectRows = page.locator('[data-testid=compare-projects] tbody tr');
-    // Checks-only leaves criteria unjudged: no score to pair, and the page says why.
+    // Checks-only leaves criteria unjudged: the projects are compared on decided criteria, and the page says so.
+    expect(await page.locator('[data-testid=compare-projects] .note').textContent()).toContain('decided criteria only');
     expect(await projectRows.allTextContents()).toEqual([
-      expect.stringMatching(/^agentfinal0.*no project has a final score on both sides/),
-      expect.stringMatching(/^agentprocess0.*no project has a process score on both sides/),
+      expect.stringMatching(/^agentfinal1\d+\.\d/),
+      expect.stringMatching(/^agentprocess1\d+\.\d/),
     ]);
     expect(await page.locator('[data-testid=criterion-flips] > li').count()).toBeGreaterThan(0);
     const flips = page.locator('[data-testid=flips] > ul > li');

@@ -12,6 +12,7 @@ import { formatCompliance } from './format-compliance.js';
 import { harnessSwap } from './harness-swap.js';
 import type { HarnessSwapSummary } from './harness-swap.js';
 import { importanceProfile, importanceSummary } from './importance-profile.js';
+import type { JobResults } from './load-results.js';
 import { agreementPairs, judgeAgreement, judgeSetupAgreement } from './judge-agreement.js';
 import { generalVsSpecialized, oracleBestOfK } from './oracle-best-of-k.js';
 import { pairwiseComparisons } from './paired-comparison.js';
@@ -29,8 +30,8 @@ export interface AnalysisOptions {
   specializedSystems?: string[];
   /** Expert labels (see loadHumanLabels) for judge agreement. */
   humanLabels?: ColumnTable | null;
-  /** Per-job verdict tables (unqualified system ids) for the judge-setup ablation. */
-  jobVerdicts?: { jobId: string; verdicts: ColumnTable }[];
+  /** The jobs' records, for the judge-setup ablation (item verdicts compared as `assay compare` does). */
+  jobs?: readonly JobResults[];
 }
 
 export interface TaskAnalysis {
@@ -119,7 +120,7 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
       importanceSummary: importanceSummary(importance),
       formatCompliance: formatCompliance(tables.trials),
       oracle,
-      harnessSwap: harnessSwap(tables.trials),
+      harnessSwap: harnessSwap(tables.trials, boot),
       generalVsSpecialized: specialized.length > 0 ? generalVsSpecialized(perSystem, specialized) : null,
       pairwise: pairwiseComparisons(tables.trials, systems, boot),
       resources: resourceUse(tables.trials),
@@ -158,8 +159,7 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
         : null,
     };
   }
-  const setups =
-    options.jobVerdicts && options.jobVerdicts.length > 1 ? judgeSetupAgreement(options.jobVerdicts) : null;
+  const setups = options.jobs && options.jobs.length > 1 ? judgeSetupAgreement(options.jobs) : null;
   return { settings, counts, tasks, projects, judgeSetups: setups && setups.numRows() > 0 ? setups : null };
 }
 

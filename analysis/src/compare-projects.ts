@@ -2,11 +2,11 @@
 // ran (paired over projects with the same bootstrap and McNemar as tasks; DeliverBench keeps the two scores
 // apart, so do we), and every criterion whose verdict differs between the runs, at a checkpoint or in the final
 // package. Pure over project records.
-import * as aq from 'arquero';
-import type { CriterionVerdict, ProjectRecord } from '@assay/core';
+import { decidedVerdictScore, type CriterionVerdict, type ProjectRecord } from '@assay/core';
 import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { messages } from './messages.js';
-import { pairedComparison, type PairedComparison } from './paired-comparison.js';
+import type { PairedComparison } from './paired-comparison.js';
+import { pairedDifference } from './paired-difference.js';
 
 export interface ProjectScoreDifference {
   /** `final` (the delivered package) or `process` (the checkpoints). */
@@ -33,6 +33,15 @@ export interface ProjectSystemDifference {
   projects: ProjectMeans[];
 }
 
+/** `score`: the records' scores; `decided`: decided criteria only (some run has no final score with every criterion decided). */
+export type ProjectMetric = 'score' | 'decided';
+
+export interface ProjectComparison {
+  metric: ProjectMetric;
+  systems: ProjectSystemDifference[];
+  flips: CriterionFlip[];
+}
+
 export interface CriterionSide {
   decision: CriterionVerdict['decision'];
   source: CriterionVerdict['source'];
@@ -51,40 +60,42 @@ export interface CriterionFlip {
 }
 
 const mean = (xs: number[]): number | null => (xs.length > 0 ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
-const scoreOf = (r: ProjectRecord, which: 'final' | 'process'): number | null =>
-  which === 'final' ? r.final.score : r.process.score;
+
+/**
+ * `score`: the record's final or process score (null while a criterion is unjudged). `decided`: the same over
+ * decided criteria only (core's decidedVerdictScore, as `status` shows it), the process score the mean over
+ * the checkpoints that have one.
+ */
+function scoreOf(r: ProjectRecord, which: 'final' | 'process', metric: ProjectMetric): number | null {
+  if (metric === 'score') return which === 'final' ? r.final.score : r.process.score;
+  if (which === 'final') return decidedVerdictScore(r.final.verdicts);
+  return mean(r.checkpoints.flatMap((c) => decidedVerdictScore(c.verdicts) ?? []));
+}
 
 function scoreDifference(
   ra: readonly ProjectRecord[],
   rb: readonly ProjectRecord[],
   which: 'final' | 'process',
+  metric: ProjectMetric,
   options: BootstrapOptions,
 ): ProjectScoreDifference {
-  // A score is null while a criterion is unjudged (checks-only): then there is nothing to pair, and that is said.
-  const scored = (rs: readonly ProjectRecord[]) => rs.filter((r) => scoreOf(r, which) !== null);
-  const [sa, sb] = [scored(ra), scored(rb)];
-  if (sa.length === 0 || sb.length === 0)
-    return { score: which, paired: null, reason: messages.noProjectScores(which) };
-  const row = (r: ProjectRecord, system: string) => ({
-    system,
-    task: r.project.id,
-    trial: r.trial,
-    score: scoreOf(r, which),
-  });
-  const table = aq.from([...sa.map((r) => row(r, 'A')), ...sb.map((r) => row(r, 'B'))]);
-  try {
-    return { score: which, paired: pairedComparison(table, 'A', 'B', options), reason: null };
-  } catch (err) {
-    return { score: which, paired: null, reason: (err as Error).message };
-  }
+  const row = (r: ProjectRecord) => ({ task: r.project.id, trial: r.trial, score: scoreOf(r, which, metric) });
+  const d = pairedDifference(ra.map(row), rb.map(row), options);
+  // No score on one side (checks-only and nothing decided): nothing to pair, and that is said.
+  const none = [ra, rb].some((rs) => rs.every((r) => scoreOf(r, which, metric) === null));
+  return { score: which, paired: d.paired, reason: none ? messages.noProjectScores(which) : d.reason };
 }
 
-function projectMeans(ra: readonly ProjectRecord[], rb: readonly ProjectRecord[]): ProjectMeans[] {
+function projectMeans(
+  ra: readonly ProjectRecord[],
+  rb: readonly ProjectRecord[],
+  metric: ProjectMetric,
+): ProjectMeans[] {
   const ids = [...new Set([...ra, ...rb].map((r) => r.project.id))].sort();
   return ids.map((project) => {
     const [xa, xb] = [ra, rb].map((rs) => rs.filter((r) => r.project.id === project));
     const m = (rs: ProjectRecord[] | undefined, which: 'final' | 'process') =>
-      mean((rs ?? []).flatMap((r) => scoreOf(r, which) ?? []));
+      mean((rs ?? []).flatMap((r) => scoreOf(r, which, metric) ?? []));
     return {
       project,
       trialsA: xa?.length ?? 0,
@@ -137,16 +148,19 @@ export function compareProjects(
   b: readonly ProjectRecord[],
   pairs: readonly [string, string][],
   options: BootstrapOptions = {},
-): { systems: ProjectSystemDifference[]; flips: CriterionFlip[] } {
+): ProjectComparison {
+  // Full scores when every run has a final score somewhere; else decided criteria only, as tasks do.
+  const full = [a, b].every((rs) => rs.length === 0 || rs.some((r) => r.final.score !== null));
+  const metric: ProjectMetric = full ? 'score' : 'decided';
   const systems: ProjectSystemDifference[] = [];
   const flips: CriterionFlip[] = [];
   for (const [sa, sb] of pairs) {
     const ra = a.filter((r) => r.system.id === sa);
     const rb = b.filter((r) => r.system.id === sb);
     if (ra.length === 0 && rb.length === 0) continue;
-    const scores = (['final', 'process'] as const).map((w) => scoreDifference(ra, rb, w, options));
-    systems.push({ a: sa, b: sb, scores, projects: projectMeans(ra, rb) });
+    const scores = (['final', 'process'] as const).map((w) => scoreDifference(ra, rb, w, metric, options));
+    systems.push({ a: sa, b: sb, scores, projects: projectMeans(ra, rb, metric) });
     flips.push(...criterionFlips(ra, rb, sa === sb ? sa : `${sa} | ${sb}`));
   }
-  return { systems, flips };
+  return { metric, systems, flips };
 }

@@ -5,13 +5,16 @@
 // per item the verdicts that flipped between the runs, each with both reasons and evidence; projects likewise
 // (compare-projects.ts).
 // Pure over loaded results; the CLI renders it.
-import * as aq from 'arquero';
 import type { ProjectRecord, TrialRecord, Verdict } from '@assay/core';
 import type { BootstrapOptions } from './cluster-bootstrap.js';
-import { compareProjects, type CriterionFlip, type ProjectSystemDifference } from './compare-projects.js';
+import { compareProjects, type ProjectComparison } from './compare-projects.js';
 import type { JobResults } from './load-results.js';
+import { itemAgreement, pairVerdicts, type ItemAgreement, type VerdictPair } from './item-agreement.js';
 import { messages } from './messages.js';
-import { pairedComparison, type PairedComparison } from './paired-comparison.js';
+import { pairedDifference, type PairedDifference } from './paired-difference.js';
+
+export type { ItemAgreement } from './item-agreement.js';
+export type { TaskDifference } from './paired-difference.js';
 
 type Recorded = TrialRecord | ProjectRecord;
 
@@ -22,23 +25,10 @@ export interface ProvenanceDifference {
   b: string;
 }
 
-export interface TaskDifference {
-  task: string;
-  trialsA: number;
-  trialsB: number;
-  meanA: number | null;
-  meanB: number | null;
-  difference: number | null;
-}
-
-export interface SystemDifference {
+export interface SystemDifference extends PairedDifference {
   /** The system's id in A and in B (equal unless each run has one system of another id). */
   a: string;
   b: string;
-  /** Null when no task has a score on both sides (`reason` says why). */
-  paired: PairedComparison | null;
-  reason: string | null;
-  tasks: TaskDifference[];
 }
 
 export interface VerdictSide {
@@ -65,8 +55,10 @@ export interface RunComparison {
   provenance: ProvenanceDifference[];
   systems: SystemDifference[];
   flips: ItemFlip[];
+  /** Per system pair (and `all` pooled, with more than one): how far the two runs' item verdicts agree. */
+  agreement: ItemAgreement[];
   /** Multi-stage projects: final and process scores apart, and the criteria whose verdict differs. */
-  projects: { systems: ProjectSystemDifference[]; flips: CriterionFlip[] };
+  projects: ProjectComparison;
 }
 
 const show = (v: unknown): string =>
@@ -97,6 +89,12 @@ function pairSystems(a: JobResults, b: JobResults): [string, string][] {
   throw new Error(messages.nothingToCompare(a.jobId, sa, b.jobId, sb));
 }
 
+/**
+ * Provenance fields not compared as what produced a run: the unit (compared per task below), and what every
+ * trial has its own of (response ids find calls; a shared-environment verifier's image is the trial's snapshot).
+ */
+const PER_TRIAL = new Set(['unit', 'responses', 'verifierImage']);
+
 function provenanceDifferences(a: JobResults, b: JobResults, pairs: [string, string][]): ProvenanceDifference[] {
   const specOf = (j: JobResults) => (j.job?.spec ?? {}) as Record<string, unknown>;
   const out = fieldDifferences('judge', specOf(a).judge, specOf(b).judge);
@@ -113,7 +111,9 @@ function provenanceDifferences(a: JobResults, b: JobResults, pairs: [string, str
     // Every other provenance field the records carry (assay version, images, models reported, ...).
     // An object field (assay, resources, judge) is compared field by field: `judge.reportedModels: a → b`.
     const field = (r: Recorded, k: string) => (r.provenance as Record<string, unknown> | undefined)?.[k];
-    const keys = new Set([...ra, ...rb].flatMap((r) => Object.keys(r.provenance ?? {}).filter((k) => k !== 'unit')));
+    const keys = new Set(
+      [...ra, ...rb].flatMap((r) => Object.keys(r.provenance ?? {}).filter((k) => !PER_TRIAL.has(k))),
+    );
     for (const k of [...keys].sort()) {
       const objects = [...ra, ...rb]
         .map((r) => field(r, k))
@@ -153,40 +153,6 @@ function provenanceDifferences(a: JobResults, b: JobResults, pairs: [string, str
 const scoreOf = (r: TrialRecord, metric: RunComparison['metric']): number | null =>
   metric === 'score' ? r.score.value : r.score.decided;
 
-const mean = (xs: number[]): number | null => (xs.length > 0 ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
-
-function systemDifference(
-  ra: readonly TrialRecord[],
-  rb: readonly TrialRecord[],
-  ids: [string, string],
-  metric: RunComparison['metric'],
-  options: BootstrapOptions,
-): SystemDifference {
-  const tasks = [...new Set([...ra, ...rb].map((r) => r.task.id))].sort();
-  const rows: TaskDifference[] = tasks.map((task) => {
-    const xa = ra.filter((r) => r.task.id === task).flatMap((r) => scoreOf(r, metric) ?? []);
-    const xb = rb.filter((r) => r.task.id === task).flatMap((r) => scoreOf(r, metric) ?? []);
-    const [meanA, meanB] = [mean(xa), mean(xb)];
-    const difference = meanA !== null && meanB !== null ? meanA - meanB : null;
-    return { task, trialsA: xa.length, trialsB: xb.length, meanA, meanB, difference };
-  });
-  if (![ra, rb].every((rs) => rs.some((r) => scoreOf(r, metric) !== null)))
-    return { a: ids[0], b: ids[1], paired: null, reason: messages.noTaskScores, tasks: rows };
-  // One table, the two sides named A and B, so the paired comparison pairs tasks and trial numbers.
-  const side = (r: TrialRecord, name: string) => ({
-    system: name,
-    task: r.task.id,
-    trial: r.trial,
-    score: scoreOf(r, metric),
-  });
-  const table = aq.from([...ra.map((r) => side(r, 'A')), ...rb.map((r) => side(r, 'B'))]);
-  try {
-    return { a: ids[0], b: ids[1], paired: pairedComparison(table, 'A', 'B', options), reason: null, tasks: rows };
-  } catch (err) {
-    return { a: ids[0], b: ids[1], paired: null, reason: (err as Error).message, tasks: rows };
-  }
-}
-
 function sideOf(v: Verdict): VerdictSide {
   const evidence = (v.judge?.evidence as unknown[] | undefined)?.map((e) =>
     typeof e === 'string' ? e : JSON.stringify(e),
@@ -194,35 +160,50 @@ function sideOf(v: Verdict): VerdictSide {
   return { decision: v.decision, source: v.source, reason: v.reason, evidence: evidence ?? [] };
 }
 
-function flipsOf(ra: readonly TrialRecord[], rb: readonly TrialRecord[], system: string): ItemFlip[] {
-  const byKey = new Map(rb.map((r) => [`${r.task.id}/${r.trial}`, r]));
-  const out: ItemFlip[] = [];
-  for (const x of ra) {
-    const y = byKey.get(`${x.task.id}/${x.trial}`);
-    if (!y) continue;
-    const other = new Map(y.verdicts.map((v) => [v.itemId, v]));
-    for (const v of x.verdicts) {
-      const w = other.get(v.itemId);
-      if (w && w.decision !== v.decision)
-        out.push({ system, task: x.task.id, trial: x.trial, itemId: v.itemId, a: sideOf(v), b: sideOf(w) });
-    }
+/**
+ * How far the item verdicts of two runs agree, per system pair (and `all` pooled when there are several): what
+ * `assay compare` shows and the report's judge-setup table reads. Throws when no system pairs up.
+ */
+export function compareVerdicts(a: JobResults, b: JobResults): { agreement: ItemAgreement[]; pairs: VerdictPair[] } {
+  const agreement: ItemAgreement[] = [];
+  const every: VerdictPair[] = [];
+  for (const ids of pairSystems(a, b)) {
+    const label = ids[0] === ids[1] ? ids[0] : `${ids[0]} | ${ids[1]}`;
+    const ra = a.trials.filter((r) => r.system.id === ids[0]);
+    const rb = b.trials.filter((r) => r.system.id === ids[1]);
+    if (ra.length === 0 && rb.length === 0) continue;
+    const verdicts = pairVerdicts(ra, rb, label);
+    every.push(...verdicts);
+    agreement.push(itemAgreement(label, verdicts));
   }
-  return out;
+  if (agreement.length > 1) agreement.unshift(itemAgreement('all', every));
+  return { agreement, pairs: every };
 }
 
 export function compareRuns(a: JobResults, b: JobResults, options: BootstrapOptions = {}): RunComparison {
   const pairs = pairSystems(a, b);
   const full = [a, b].every((j) => j.trials.some((r) => r.score.value !== null));
   const metric: RunComparison['metric'] = full ? 'score' : 'decided';
+  const scored = (r: TrialRecord) => ({ task: r.task.id, trial: r.trial, score: scoreOf(r, metric) });
   const systems: SystemDifference[] = [];
-  const flips: ItemFlip[] = [];
   for (const ids of pairs) {
     const ra = a.trials.filter((r) => r.system.id === ids[0]);
     const rb = b.trials.filter((r) => r.system.id === ids[1]);
     if (ra.length === 0 && rb.length === 0) continue;
-    systems.push(systemDifference(ra, rb, ids, metric, options));
-    flips.push(...flipsOf(ra, rb, ids[0] === ids[1] ? ids[0] : `${ids[0]} | ${ids[1]}`));
+    systems.push({ a: ids[0], b: ids[1], ...pairedDifference(ra.map(scored), rb.map(scored), options) });
   }
-  const projects = compareProjects(a.projects, b.projects, pairs, options);
-  return { a: a.jobId, b: b.jobId, metric, provenance: provenanceDifferences(a, b, pairs), systems, flips, projects };
+  const verdicts = compareVerdicts(a, b);
+  const flips = verdicts.pairs
+    .filter((p) => p.a.decision !== p.b.decision)
+    .map((p) => ({ system: p.system, task: p.task, trial: p.trial, itemId: p.itemId, a: sideOf(p.a), b: sideOf(p.b) }));
+  return {
+    a: a.jobId,
+    b: b.jobId,
+    metric,
+    provenance: provenanceDifferences(a, b, pairs),
+    systems,
+    flips,
+    agreement: verdicts.agreement,
+    projects: compareProjects(a.projects, b.projects, pairs, options),
+  };
 }

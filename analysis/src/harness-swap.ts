@@ -2,7 +2,9 @@
 // Per model and harness the mean score, the max–min range per model, an average row,
 // and whether the model ranking is preserved between harnesses (Kendall's tau).
 import type { ColumnTable } from 'arquero';
+import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { kendallTau } from './kendall-tau.js';
+import { pairedDifference } from './paired-difference.js';
 import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 
 export interface HarnessMean {
@@ -23,16 +25,71 @@ export interface HarnessSwapSummary {
   /** True when every pairwise tau is 1 (same order under every harness). */
   rankingPreserved: boolean;
   averageMaxMin: number | null;
+  /**
+   * Per model, each pair of its harnesses compared as `assay compare` compares two runs (paired-difference.ts):
+   * tasks, means, A − B with its bootstrap CI (BCa where defined), McNemar p, verdict. Empty from published means.
+   */
+  paired: ColumnTable;
+}
+
+const PAIRED_COLUMNS = [
+  'model',
+  'a',
+  'b',
+  'tasks',
+  'mean_a',
+  'mean_b',
+  'difference',
+  'ci_low',
+  'ci_high',
+  'mcnemar_p',
+  'verdict',
+];
+
+function pairedHarnesses(
+  rows: readonly { model: string; harness: string; task: string; trial: number; score: number | null }[],
+  options: BootstrapOptions,
+): ColumnTable {
+  const out: Record<string, unknown>[] = [];
+  for (const [model, list] of groupBy(rows, (r) => r.model)) {
+    const harnesses = [...new Set(list.map((r) => r.harness))];
+    for (let i = 0; i < harnesses.length; i++)
+      for (let j = i + 1; j < harnesses.length; j++) {
+        const [a, b] = [harnesses[i]!, harnesses[j]!];
+        const d = pairedDifference(
+          list.filter((r) => r.harness === a),
+          list.filter((r) => r.harness === b),
+          options,
+        );
+        const p = d.paired;
+        const ci = p?.bca ?? p?.ci ?? null;
+        out.push({
+          model,
+          a,
+          b,
+          tasks: p?.tasks ?? 0,
+          mean_a: p?.meanA ?? null,
+          mean_b: p?.meanB ?? null,
+          difference: p?.difference ?? null,
+          ci_low: ci?.low ?? null,
+          ci_high: ci?.high ?? null,
+          mcnemar_p: p?.mcnemarP ?? null,
+          verdict: p?.verdict ?? d.reason,
+        });
+      }
+  }
+  return tableOf(out, PAIRED_COLUMNS);
 }
 
 /**
  * Means from trials: for each model, only tasks scored under every one of its harnesses
  * count ("same tasks, only the harness changes"). Models with a single harness are left out.
  */
-export function harnessSwap(trials: ColumnTable): HarnessSwapSummary {
-  const rows = rowsOf<{ model: string; harness: string; task: string; score: number | null }>(
-    trials.select('model', 'harness', 'task', 'score'),
-  ).filter((r) => isNum(r.score));
+export function harnessSwap(trials: ColumnTable, options: BootstrapOptions = {}): HarnessSwapSummary {
+  const all = rowsOf<{ model: string; harness: string; task: string; trial: number; score: number | null }>(
+    trials.select('model', 'harness', 'task', 'trial', 'score'),
+  );
+  const rows = all.filter((r) => isNum(r.score));
   const means: HarnessMean[] = [];
   for (const [model, list] of groupBy(rows, (r) => r.model)) {
     const byHarness = groupBy(list, (r) => r.harness);
@@ -49,7 +106,14 @@ export function harnessSwap(trials: ColumnTable): HarnessSwapSummary {
       });
     }
   }
-  return summarizeHarnessSwap(means);
+  const swapped = new Set(means.map((m) => m.model));
+  return {
+    ...summarizeHarnessSwap(means),
+    paired: pairedHarnesses(
+      rows.filter((r) => swapped.has(r.model)),
+      options,
+    ),
+  };
 }
 
 /** The Table 6 summary from per model x harness means (used on trials and on the published table alike). */
@@ -92,5 +156,6 @@ export function summarizeHarnessSwap(means: readonly HarnessMean[]): HarnessSwap
     taus,
     rankingPreserved: taus.length > 0 && taus.every((t) => t.tau === 1),
     averageMaxMin,
+    paired: tableOf([], PAIRED_COLUMNS),
   };
 }

@@ -62,13 +62,7 @@ export type { ProfileBy, ProfileValue } from './delivery-profiles.js';
 export { checkpointTrajectories } from './checkpoint-trajectories.js';
 
 // Judge reliability
-export {
-  loadHumanLabels,
-  agreementPairs,
-  judgeAgreement,
-  setupAgreement,
-  judgeSetupAgreement,
-} from './judge-agreement.js';
+export { loadHumanLabels, agreementPairs, judgeAgreement, judgeSetupAgreement } from './judge-agreement.js';
 
 // Everything at once
 export { analyzeResults, analysisToJson } from './analyze-results.js';

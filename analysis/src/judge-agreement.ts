@@ -2,9 +2,11 @@
 // (or with another judge setup), pooled and per group (e.g. per target), as raw
 // agreement and Cohen's kappa. Unjudged decisions are left out and counted.
 import { readFile } from 'node:fs/promises';
-import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { cohenKappa } from './cohen-kappa.js';
+import { compareVerdicts } from './compare-runs.js';
+import type { ItemAgreement } from './item-agreement.js';
+import type { JobResults } from './load-results.js';
 import { messages } from './messages.js';
 import { parseCsv } from './parse-csv.js';
 import { groupBy, rowsOf, tableOf } from './table-helpers.js';
@@ -135,32 +137,37 @@ export function judgeAgreement(pairs: ColumnTable): ColumnTable {
   return tableOf(out, ['group', 'n', 'agree', 'agreement', 'kappa', 'unjudged', 'unmatched']);
 }
 
-/** Two judge setups over the same trials: agreement of their decisions (same table shape, e.g. two jobs). */
-export function setupAgreement(a: ColumnTable, b: ColumnTable): ColumnTable {
-  const labels = aq.from(
-    rowsOf<Record<string, unknown>>(b)
-      .filter((r) => r.satisfied === 0 || r.satisfied === 1)
-      .map((r) => ({ system: r.system, unit: r.task, trial: r.trial, item: r.item, scope: null, human: r.satisfied })),
-  );
-  if (labels.numRows() === 0) return judgeAgreement(tableOf([], ['matched', 'group', 'judge', 'human']));
-  return judgeAgreement(agreementPairs(a, labels));
-}
-
 /**
- * Judge-setup ablation: jobs that judged the same systems, tasks and trials (e.g. per-item
- * vs holistic judging) compared pairwise on their item decisions. Pairs with no common
- * decision are left out.
+ * Judge-setup ablation: jobs that judged the same systems, tasks and trials (e.g. per-item vs holistic judging)
+ * compared pairwise, item by item, as `assay compare` compares them (compareVerdicts): a row per pair of jobs
+ * and system pair, `all` pooled first when a pair of jobs has several. Pairs of jobs with no system in common,
+ * or no item decided on both sides, are left out.
  */
-export function judgeSetupAgreement(jobs: readonly { jobId: string; verdicts: ColumnTable }[]): ColumnTable {
+export function judgeSetupAgreement(jobs: readonly JobResults[]): ColumnTable {
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < jobs.length; i++) {
     for (let j = i + 1; j < jobs.length; j++) {
-      const a = jobs[i] as (typeof jobs)[number];
-      const b = jobs[j] as (typeof jobs)[number];
-      const r = rowsOf<Record<string, unknown>>(setupAgreement(a.verdicts, b.verdicts))[0];
-      if (!r || r.n === 0) continue;
-      rows.push({ a: a.jobId, b: b.jobId, ...r });
+      const [a, b] = [jobs[i]!, jobs[j]!];
+      let agreement: ItemAgreement[];
+      try {
+        agreement = compareVerdicts(a, b).agreement;
+      } catch {
+        continue; // nothing in common to compare
+      }
+      if (agreement.every((g) => g.n === 0)) continue;
+      for (const g of agreement)
+        rows.push({
+          a: a.jobId,
+          b: b.jobId,
+          system: g.system,
+          n: g.n,
+          agree: g.agree,
+          agreement: g.agreement,
+          kappa: g.kappa,
+          decided_a_only: g.decidedAOnly,
+          decided_b_only: g.decidedBOnly,
+        });
     }
   }
-  return tableOf(rows, ['a', 'b', 'n', 'agree', 'agreement', 'kappa', 'unjudged', 'unmatched']);
+  return tableOf(rows, ['a', 'b', 'system', 'n', 'agree', 'agreement', 'kappa', 'decided_a_only', 'decided_b_only']);
 }

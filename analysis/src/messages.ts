@@ -6,7 +6,7 @@ export const messages = {
     'compare pairs systems of the same id, or the one system of each run.',
   noTaskScores: 'no task has a score on both sides (every trial failed, or no item was decided)',
   noProjectScores: (which: 'final' | 'process') =>
-    `no project has a ${which} score on both sides: a criterion is unjudged in each run (judge them: assay judge)`,
+    `no project has a ${which} score on both sides: nothing ${which === 'final' ? 'in the final package' : 'at a checkpoint'} is decided in one of the runs (judge them: assay judge)`,
   noJobDirs: () => 'No results folder given: pass at least one job results folder.',
   notAResultsDir: (dir: string) =>
     `${dir} is not a job results folder: expected ${dir}/job.json or ${dir}/trials/ or ${dir}/projects/ (see analysis/README.md, "Results layout").`,

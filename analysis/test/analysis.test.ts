@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TrialRecord } from '@assay/core';
 import { analysisToJson, analyzeResults } from '../src/analyze-results.js';
 import { checkpointTrajectories } from '../src/checkpoint-trajectories.js';
+import { compareRuns } from '../src/compare-runs.js';
 import { deliveryProfiles } from '../src/delivery-profiles.js';
 import { belowLineByProject, deliverySummary } from '../src/delivery-summary.js';
 import { dimensionProfile } from '../src/dimension-profile.js';
@@ -14,7 +15,7 @@ import { formatCompliance } from '../src/format-compliance.js';
 import { harnessSwap } from '../src/harness-swap.js';
 import { importanceProfile } from '../src/importance-profile.js';
 import { agreementPairs, judgeAgreement, judgeSetupAgreement, loadHumanLabels } from '../src/judge-agreement.js';
-import { loadJobResults, loadJobs } from '../src/load-results.js';
+import { loadJobResults, loadJobs, type JobResults } from '../src/load-results.js';
 import { oracleBestOfK } from '../src/oracle-best-of-k.js';
 import { pairedComparison } from '../src/paired-comparison.js';
 import { fromJobResults, fromProjectRecords, fromTrialRecords } from '../src/results-tables.js';
@@ -157,6 +158,11 @@ describe('single-task analyses', () => {
     expect(find(wide, (r) => r.model === 'Average')).toMatchObject({ h1: 65, h2: 55, max_min: 10 });
     expect(s.taus).toEqual([{ a: 'h1', b: 'h2', tau: 1, models: 2 }]);
     expect(s.rankingPreserved).toBe(true);
+    // Each model's two harnesses compared pair by pair, as `assay compare` compares two runs (common tasks only).
+    expect(rowsOf<R>(s.paired).map((r) => [r.model, r.a, r.b, r.tasks, r.mean_a, r.mean_b, r.difference])).toEqual([
+      ['M', 'h1', 'h2', 1, 80, 70, 10],
+      ['N', 'h1', 'h2', 1, 50, 40, 10],
+    ]);
   });
 
   it('format compliance excludes infrastructure failures and counts them', () => {
@@ -339,7 +345,7 @@ describe('loading results from disk', () => {
     // The same trials judged twice: the report's judge-setup section compares them.
     const analysis = analyzeResults(t, {
       resamples: 200,
-      jobVerdicts: jobs.map((j) => ({ jobId: j.jobId, verdicts: fromTrialRecords(j.trials).verdicts })),
+      jobs,
     });
     expect(rowsOf<R>(analysis.judgeSetups!)[0]).toMatchObject({
       a: 'judge-a',
@@ -372,31 +378,47 @@ describe('loading results from disk', () => {
     expect((await loadJobs([a, a])).map((j) => j.jobId)).toEqual(['judge-a', 'judge-a#2']);
   });
 
-  it('judge-setup ablation: two jobs over the same trials compared decision by decision', () => {
-    const items = (ds: ('satisfied' | 'not-satisfied')[]) => ds.map((decision) => ({ decision }));
-    const perItem = fromTrialRecords([
+  it('judge-setup ablation: two jobs over the same trials compared item by item, as assay compare does', () => {
+    const items = (ds: ('satisfied' | 'not-satisfied' | 'unjudged')[]) => ds.map((decision) => ({ decision }));
+    const job = (jobId: string, trials: TrialRecord[]): JobResults => ({
+      dir: jobId,
+      jobId,
+      job: null,
+      trials,
+      projects: [],
+      problems: [],
+      versions: [],
+    });
+    const perItem = job('per-item', [
       makeTrial({
         system: 'a',
         task: 't1',
         items: items(['satisfied', 'satisfied', 'not-satisfied', 'not-satisfied']),
       }),
-    ]).verdicts;
-    const holistic = fromTrialRecords([
+      makeTrial({ system: 'b', task: 't1', items: items(['satisfied', 'unjudged']) }),
+    ]);
+    const holistic = job('holistic', [
       makeTrial({
         system: 'a',
         task: 't1',
         items: items(['satisfied', 'not-satisfied', 'not-satisfied', 'not-satisfied']),
       }),
-    ]).verdicts;
-    const r = rowsOf<R>(
-      judgeSetupAgreement([
-        { jobId: 'per-item', verdicts: perItem },
-        { jobId: 'holistic', verdicts: holistic },
-      ]),
+      makeTrial({ system: 'b', task: 't1', items: items(['satisfied', 'satisfied']) }),
+    ]);
+    const r = rowsOf<R>(judgeSetupAgreement([perItem, holistic]));
+    expect(r.map((x) => [x.system, x.n, x.agree, x.decided_a_only, x.decided_b_only])).toEqual([
+      ['all', 5, 4, 0, 1],
+      ['a', 4, 3, 0, 0],
+      ['b', 1, 1, 0, 1],
+    ]);
+    expect(r[1]).toMatchObject({ a: 'per-item', b: 'holistic', agreement: 75 });
+    expect(r[1]!.kappa).toBeCloseTo(0.5, 12);
+    // The same numbers as the comparison of the two runs.
+    const c = compareRuns(perItem, holistic, { resamples: 50 });
+    expect(c.agreement.map((g) => [g.system, g.n, g.agree, g.kappa])).toEqual(
+      r.map((x) => [x.system, x.n, x.agree, x.kappa]),
     );
-    expect(r).toHaveLength(1);
-    expect(r[0]).toMatchObject({ a: 'per-item', b: 'holistic', n: 4, agree: 3, agreement: 75 });
-    expect(r[0]!.kappa).toBeCloseTo(0.5, 12);
+    expect(c.flips.map((f) => `${f.system} ${f.itemId}`)).toHaveLength(2);
   });
 
   it('a job with nothing judged yet still makes a report: counts and notes instead of empty figures', () => {

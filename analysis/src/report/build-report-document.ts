@@ -54,14 +54,22 @@ resampled as clusters, so all trials of a task move together. Both percentile an
   if (analysis.projects) projectSections(d, analysis.projects, tables);
   if (analysis.judgeSetups) {
     d.markdown(
-      '## Judge setups\n\nJobs that judged the same systems, tasks and trials, compared on their rubric decisions (e.g. per-item vs holistic judging).',
+      '## Judge setups\n\nJobs that judged the same systems, tasks and trials, compared item by item as `assay compare` compares them (e.g. per-item vs holistic judging).',
     );
     d.table({
       id: 'judge-setups',
       title: 'Agreement between judge setups',
-      caption: 'Raw agreement (%) and Cohen’s kappa on common decided items.',
+      caption:
+        'Raw agreement (%) and Cohen’s kappa on the items both decided, per system and pooled (all); items one setup decided and the other left unjudged are counted apart.',
       table: analysis.judgeSetups,
-      columns: [{ name: 'a' }, { name: 'b' }, ...AGREEMENT_FORMATS],
+      columns: [
+        { name: 'a' },
+        { name: 'b' },
+        { name: 'system' },
+        ...AGREEMENT_FORMATS.filter((c) => c.name !== 'unjudged'),
+        { name: 'decided_a_only', label: 'decided by A only' },
+        { name: 'decided_b_only', label: 'decided by B only' },
+      ],
     });
   }
   return {
@@ -327,6 +335,26 @@ ${
       },
       ['avg_score'],
     );
+    d.table({
+      id: 'harness-swap-paired',
+      title: 'Harness swap, paired',
+      caption:
+        'Per model, each pair of harnesses on the tasks both ran, compared as `assay compare` compares two runs: A − B with its task-cluster bootstrap CI (BCa where defined) and McNemar’s exact test on success.',
+      table: hs.paired,
+      columns: [
+        { name: 'model' },
+        { name: 'a', label: 'harness A' },
+        { name: 'b', label: 'harness B' },
+        { name: 'tasks' },
+        { name: 'mean_a', label: 'mean A', digits: 1 },
+        { name: 'mean_b', label: 'mean B', digits: 1 },
+        { name: 'difference', label: 'A − B', digits: 1 },
+        { name: 'ci_low', label: 'CI low', digits: 1 },
+        { name: 'ci_high', label: 'CI high', digits: 1 },
+        { name: 'mcnemar_p', label: 'McNemar p', digits: 3 },
+        { name: 'verdict' },
+      ],
+    });
   }
   const pw = rowsOf<{ verdict: string }>(t.pairwise);
   if (pw.length > 0) {

@@ -8,7 +8,7 @@ import type { Analysis, AnalysisOptions } from '../analyze-results.js';
 import { loadHumanLabels } from '../judge-agreement.js';
 import { loadJobs } from '../load-results.js';
 import type { JobResults } from '../load-results.js';
-import { fromJobResults, fromTrialRecords } from '../results-tables.js';
+import { fromJobResults } from '../results-tables.js';
 import { buildReportDocument } from './build-report-document.js';
 import { writeDocument } from './write-document.js';
 import type { WrittenReport } from './write-document.js';
@@ -40,8 +40,7 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
     const t = await loadHumanLabels(f);
     humanLabels = humanLabels ? humanLabels.concat(t) : t;
   }
-  const jobVerdicts = jobs.map((j) => ({ jobId: j.jobId, verdicts: fromTrialRecords(j.trials).verdicts }));
-  const analysis = analyzeResults(tables, { ...options, humanLabels, jobVerdicts });
+  const analysis = analyzeResults(tables, { ...options, humanLabels, jobs });
   const doc = buildReportDocument(analysis, tables, {
     title: options.title ?? `assay report: ${jobs.map((j) => j.jobId).join(', ')}`,
     jobs: jobs.map((j) => j.jobId).join(', '),

@@ -2,6 +2,7 @@ export * from './issue.js';
 export * from './load-benchmark.js';
 export * from './load-job.js';
 export { canonicalJson, digestProject, digestSpec, digestTask, digestTree } from './digest-unit.js';
+export { pinSetup } from './pin-setup.js';
 export { findCycle } from './find-cycle.js';
 export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-files.js';
 export { FILE_LIMITS } from './file-limits.js';

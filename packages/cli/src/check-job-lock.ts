@@ -5,6 +5,7 @@
 // is sure to start.
 import {
   acceptUnits,
+  changedSetup,
   changedUnits,
   describeUnitChange,
   projectUnitKey,
@@ -12,7 +13,15 @@ import {
   type JobLock,
   type UnitVersion,
 } from '@assay/core';
-import { digestProject, digestSpec, digestTask, selectProjects, selectTasks, type LoadedJob } from '@assay/benchmark';
+import {
+  digestProject,
+  digestSpec,
+  digestTask,
+  pinSetup,
+  selectProjects,
+  selectTasks,
+  type LoadedJob,
+} from '@assay/benchmark';
 import { JobLockError, jobLockKey, openResultsStore, readJobLock } from '@assay/results';
 import { CliError } from './cli-error.js';
 import { messages } from './messages.js';
@@ -37,17 +46,23 @@ export async function readJobLockOrFail(job: LoadedJob): Promise<JobLock | null>
 }
 
 /**
- * The lock this run writes, or a refusal listing every changed unit. `accept`: changed units are taken as
- * new versions (the old ones kept as superseded).
+ * The lock this run writes, or a refusal listing every change. `accept`: changed units are taken as new
+ * versions (the old ones kept as superseded). A system changed under its id, or changed conditions (judge,
+ * limits, resources), are refused whatever `accept` says: records are told apart by unit version, not by
+ * these, so accepting them would pool what the lock is there to keep apart.
  */
 export async function checkJobLock(job: LoadedJob, accept: boolean): Promise<JobLock> {
   const units = unitVersionsOf(job);
+  const setup = pinSetup(job.spec);
   const lock = await readJobLockOrFail(job);
+  const setupChanges = lock ? changedSetup(lock, setup) : [];
+  if (setupChanges.length > 0)
+    throw new CliError(messages.setupChanged(job.spec.id), 1, setupChanges.map(describeUnitChange));
   const changes = lock ? changedUnits(lock, units) : [];
   if (changes.length > 0 && !accept)
     throw new CliError(messages.unitsChanged(changes.length, job.spec.id), 1, changes.map(describeUnitChange));
   const specDigest = digestSpec(job.spec);
-  return acceptUnits(lock, { jobId: job.spec.id, specDigest, units }, new Date().toISOString());
+  return acceptUnits(lock, { jobId: job.spec.id, specDigest, units, setup }, new Date().toISOString());
 }
 
 export async function writeJobLock(job: LoadedJob, lock: JobLock): Promise<void> {

@@ -32,15 +32,23 @@ export const messages = {
     `${count} unit${count === 1 ? '' : 's'} of job "${jobId}" changed since its records were made; nothing was started. ` +
     `Run it under a new job id to keep the versions apart, or again with --accept-changes to go on with the new ` +
     `version (its trials are recorded with the new digest and shown apart from the old ones):`,
+  compareAgreement:
+    'Item verdicts, A vs B: items decided on both sides, raw agreement and Cohen’s kappa; satisfied on both/A ' +
+    'only/B only/neither; items decided on one side only (the other left them unjudged)',
   compareScores: (metric: 'score' | 'decided') =>
     `Scores (${metric === 'score' ? 'every item decided' : 'decided items only: a run has no trial with every item decided'}), ` +
     'A − B over the tasks both ran: task-cluster bootstrap 95% CI (BCa where defined), McNemar on success',
   compareFlips: (count: number) => `Items whose verdict differs (${count})`,
-  compareProjects:
-    'Multi-stage projects, A − B over the projects both ran (final and process scores apart; paired bootstrap 95% CI, McNemar)',
+  compareProjects: (metric: 'score' | 'decided') =>
+    `Multi-stage projects (${metric === 'score' ? 'every criterion decided' : 'decided criteria only: a run has no final score with every criterion decided'}), ` +
+    'A − B over the projects both ran (final and process scores apart; paired bootstrap 95% CI, McNemar)',
   compareCriterionFlips: (count: number) => `Project criteria whose verdict differs (${count})`,
   compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
+  setupChanged: (jobId: string) =>
+    `job "${jobId}" no longer runs what its records were made with; nothing was started. A system changed under ` +
+    `its id is a new system: give it a new id (the old one's trials stay as they are). A changed judge, limit or ` +
+    `resource is a new job: run it under a new job id (to re-judge stored submissions, use \`assay judge\`):`,
   unitsChangedForJudge: (count: number) =>
     `${count} unit${count === 1 ? '' : 's'} changed since ${count === 1 ? 'its' : 'their'} records were made: their ` +
     `submissions would be judged against the new version; nothing was judged. Judge them under the version they ` +

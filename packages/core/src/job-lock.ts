@@ -3,11 +3,18 @@
 // task is never pooled with the trials of the task as it was. `--accept-changes` records the new version and
 // keeps the old one under `superseded` (records still pinned to it stay readable, split by version).
 import { z } from 'zod';
-import { diffUnitVersions, unitVersionSchema, type UnitVersion } from './unit-version.js';
+import { describeField, diffUnitVersions, unitVersionSchema, type UnitVersion } from './unit-version.js';
 
 export const JOB_LOCK_SCHEMA = 'assay.job-lock/v1' as const;
 
 const lockedVersionSchema = unitVersionSchema.extend({ acceptedAt: z.string() });
+
+/** Fields by dotted path (`model`, `settings.flaw`, `judge.mode`): short plain values as they are, the rest hashed. */
+const fieldsSchema = z.record(z.string(), z.string());
+
+/** What trials run under besides their unit: each system by id, and the conditions all share (judge, limits, resources). */
+export const setupPinSchema = z.object({ systems: z.record(z.string(), fieldsSchema), conditions: fieldsSchema });
+export type SetupPin = z.infer<typeof setupPinSchema>;
 
 export const jobLockSchema = z.object({
   schema: z.literal(JOB_LOCK_SCHEMA),
@@ -16,6 +23,12 @@ export const jobLockSchema = z.object({
   specDigest: z.string(),
   /** Units by key (`tasks/<id>`, `projects/<id>`): the version the job runs now. */
   units: z.record(z.string(), lockedVersionSchema),
+  /**
+   * Systems by id and the job's conditions as first run (absent in locks made before they were pinned: pinned at
+   * the next run). A system removed from the job keeps its entry, so it cannot come back changed under its id.
+   */
+  systems: z.record(z.string(), fieldsSchema).optional(),
+  conditions: fieldsSchema.optional(),
   /** Versions replaced with `--accept-changes`, oldest first. */
   superseded: z.array(lockedVersionSchema.extend({ unit: z.string(), supersededAt: z.string() })).default([]),
   createdAt: z.string(),
@@ -71,6 +84,27 @@ export function changedSinceRecorded(
   return out;
 }
 
+function diffFields(before: Record<string, string>, after: Record<string, string>): string[] {
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return fields.filter((f) => before[f] !== after[f]).map((f) => describeField(f, before[f], after[f]));
+}
+
+/**
+ * Systems changed under their id (`systems/claude-code: model a → b`) and changed conditions
+ * (`job: judge.mode checks-only → agent`). New systems are not changes: they extend the job.
+ */
+export function changedSetup(lock: JobLock, current: SetupPin): UnitChange[] {
+  const out: UnitChange[] = [];
+  for (const [id, fields] of Object.entries(current.systems)) {
+    const locked = lock.systems?.[id];
+    const changes = locked ? diffFields(locked, fields) : [];
+    if (changes.length > 0) out.push({ unit: `systems/${id}`, changes });
+  }
+  const conditions = lock.conditions ? diffFields(lock.conditions, current.conditions) : [];
+  if (conditions.length > 0) out.push({ unit: 'job', changes: conditions });
+  return out;
+}
+
 /** `tasks/edu-fractions-lesson: rubric item weakest-objective: check changed; item plan-present: importance core → auxiliary` */
 export function describeUnitChange(change: UnitChange): string {
   return `${change.unit}: ${change.changes.join('; ')}`;
@@ -79,7 +113,7 @@ export function describeUnitChange(change: UnitChange): string {
 /** The lock after a run of `current` is accepted: new units added, changed ones replaced (the old kept as superseded). */
 export function acceptUnits(
   lock: JobLock | null,
-  job: { jobId: string; specDigest: string; units: Record<string, UnitVersion> },
+  job: { jobId: string; specDigest: string; units: Record<string, UnitVersion>; setup?: SetupPin },
   now: string,
 ): JobLock {
   const units = { ...(lock?.units ?? {}) };
@@ -95,6 +129,8 @@ export function acceptUnits(
     jobId: job.jobId,
     specDigest: job.specDigest,
     units,
+    ...(job.setup || lock?.systems ? { systems: { ...(lock?.systems ?? {}), ...job.setup?.systems } } : {}),
+    ...((job.setup?.conditions ?? lock?.conditions) ? { conditions: job.setup?.conditions ?? lock?.conditions } : {}),
     superseded,
     createdAt: lock?.createdAt ?? now,
     updatedAt: now,

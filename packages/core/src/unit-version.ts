@@ -30,7 +30,7 @@ const show = (value: string | undefined): string =>
   value === undefined ? '(none)' : value.startsWith(HASHED_PREFIX) ? '' : value;
 
 /** How an item's field changed: "check changed", "importance core → auxiliary", "check added". */
-function describeField(field: string, before: string | undefined, after: string | undefined): string {
+export function describeField(field: string, before: string | undefined, after: string | undefined): string {
   if (before === undefined) return `${field} added`;
   if (after === undefined) return `${field} removed`;
   if (before.startsWith(HASHED_PREFIX) || after.startsWith(HASHED_PREFIX)) return `${field} changed`;

@@ -31,6 +31,7 @@ export function ComparePage({ a, b, revision }: { a: string; b: string; revision
         )}
       </section>
       {c.systems.length > 0 && <SystemTable c={c} />}
+      {c.agreement.length > 0 && <AgreementTable c={c} />}
       {c.systems.length > 0 && <Flips c={c} />}
       {c.projects.systems.length > 0 && <ProjectSection c={c} />}
     </main>
@@ -101,6 +102,45 @@ function SystemTable({ c }: { c: Comparison }) {
   );
 }
 
+function AgreementTable({ c }: { c: Comparison }) {
+  return (
+    <section data-testid="compare-agreement">
+      <h3>Item verdicts, A vs B</h3>
+      <p class="note">
+        items decided on both sides: raw agreement and Cohen’s kappa; items one side left unjudged are counted apart
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>system</th>
+            <th>items</th>
+            <th>agree %</th>
+            <th>kappa</th>
+            <th>satisfied both / A only / B only / neither</th>
+            <th>decided by A only</th>
+            <th>decided by B only</th>
+          </tr>
+        </thead>
+        <tbody>
+          {c.agreement.map((g) => (
+            <tr key={g.system}>
+              <td>{g.system}</td>
+              <td class="num">{g.n}</td>
+              <td class="num">{num(g.agreement)}</td>
+              <td class="num">{num(g.kappa, 2)}</td>
+              <td class="num">
+                {g.table.both1} / {g.table.aOnly} / {g.table.bOnly} / {g.table.both0}
+              </td>
+              <td class="num">{g.decidedAOnly}</td>
+              <td class="num">{g.decidedBOnly}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 function Flips({ c }: { c: Comparison }) {
   const side = (name: 'A' | 'B', source: string, system: string, f: Comparison['flips'][number]) => {
     const v = name === 'A' ? f.a : f.b;
@@ -138,7 +178,12 @@ function ProjectSection({ c }: { c: Comparison }) {
   return (
     <section data-testid="compare-projects">
       <h3>Multi-stage projects, A − B over the projects both ran</h3>
-      <p class="note">final and process scores apart; paired bootstrap 95% CI, McNemar on success</p>
+      <p class="note">
+        {p.metric === 'score'
+          ? 'every criterion decided'
+          : 'decided criteria only: a run has no final score with every criterion decided'}
+        ; final and process scores apart; paired bootstrap 95% CI, McNemar on success
+      </p>
       <table>
         <thead>
           <tr>

@@ -74,6 +74,17 @@ function renderTasks(c: RunComparison, maxFlips: number): string[] {
     ]),
   );
   out.push('', 'Per task', renderTable(['system  task', 'trials A', 'trials B', 'mean A', 'mean B', 'A − B'], tasks));
+  out.push('', messages.compareAgreement);
+  const agreement = c.agreement.map((g) => [
+    g.system,
+    String(g.n),
+    fmt(g.agreement),
+    fmt(g.kappa, 2),
+    `${g.table.both1}/${g.table.aOnly}/${g.table.bOnly}/${g.table.both0}`,
+    String(g.decidedAOnly),
+    String(g.decidedBOnly),
+  ]);
+  out.push(renderTable(['system', 'items', 'agree %', 'kappa', 'both/A/B/neither', 'A only', 'B only'], agreement));
   out.push('', messages.compareFlips(c.flips.length));
   for (const f of c.flips.slice(0, maxFlips)) out.push(...renderFlip(f));
   if (c.flips.length > maxFlips) out.push(messages.compareMoreFlips(c.flips.length - maxFlips));
@@ -97,7 +108,7 @@ function renderProjects(p: RunComparison['projects'], maxFlips: number): string[
     }),
   );
   const out = [
-    messages.compareProjects,
+    messages.compareProjects(p.metric),
     renderTable(['system  score', 'projects', 'mean A', 'mean B', 'A − B', '95% CI', 'McNemar p', 'verdict'], body),
   ];
   out.push('', messages.compareCriterionFlips(p.flips.length));
