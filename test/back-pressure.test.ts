@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBaseImage } from '@assay/infra';
 import { startMockLlm, type MockLlmServer } from '@assay/mock-llm';
 import { jobWorkflowId, type EndpointView, type JobProgress } from '@assay/core';
+import { casKey } from '@assay/results';
 import { readTrials } from './support/records.js';
 import { ROOT, collectOutput, spawnCli, useTestServer, watchContainerCreates, writeJob } from './support/e2e.js';
 
@@ -134,6 +135,18 @@ describe('back-pressure', () => {
     console.log(`attempts per trial: ${attempts.join(' ')}`);
     expect(Math.max(...attempts)).toBeLessThan(ATTEMPTS);
     expect(llm.modelCalls().filter((c) => c.status === 429)).toHaveLength(STORM);
+    // What the provider answered, as the worker's model proxy saw it: the model it named and the id of the one
+    // answer each agent kept (its deliverable is the reply itself), the 429s before it not counted.
+    for (const r of records) {
+      const answer = r.deliverables.find((d) => d.path.endsWith('answer.json'));
+      const reply = JSON.parse(readFileSync(path.join(results, casKey(answer!.sha256)), 'utf8')) as {
+        id: string;
+        model: string;
+      };
+      expect(reply.id).toMatch(/^chatcmpl-/);
+      expect(r.provenance?.models).toEqual([reply.model]);
+      expect(r.provenance?.responses).toEqual({ count: 1, first: reply.id.slice(0, 40), last: reply.id.slice(0, 40) });
+    }
     console.log(`back-pressure e2e: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }, 180_000);
 });
