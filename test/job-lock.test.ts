@@ -109,6 +109,12 @@ describe('job lock', () => {
     const report = await cli(['report', results, '--out', out]);
     expect(report.code, report.text).toBe(0);
     expect(report.text).toContain(`note: ${job.id}: versions: ${split}`);
+    // Checks-only: no trial has every item decided. The report says so in one line and ranks decided items; no
+    // sentence is built from empty values.
+    const html = readFileSync(path.join(out, 'report.html'), 'utf8');
+    expect(html).toContain('No trial has every item decided (2 trials without a full score)');
+    expect(html).not.toContain('highest mean score');
+    expect(readFileSync(path.join(out, 'tables', 'decided-leaderboard.csv'), 'utf8')).toMatch(/^system,/);
     const viewer = await startViewer({ resultsDirs: [results], clientOutDir: path.join(out, 'client') });
     try {
       const overview = (await (await fetch(`${viewer.url}api/overview`)).json()) as {

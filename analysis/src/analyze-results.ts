@@ -36,6 +36,8 @@ export interface AnalysisOptions {
 
 export interface TaskAnalysis {
   leaderboard: ColumnTable;
+  /** Only when no trial has every item decided: the same board over decided items (null otherwise). */
+  decidedLeaderboard: ColumnTable | null;
   scoreVsSuccess: ReturnType<typeof scoreVsSuccess>;
   domains: ColumnTable;
   dimensions: ColumnTable;
@@ -111,8 +113,17 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
     });
     const specialized = options.specializedSystems ?? [];
     const importance = importanceProfile(tables.verdicts);
+    // No trial with every item decided (a checks-only judge): rank over decided items instead, labelled so.
+    const anyScore = rowsOf<{ score: number | null }>(tables.trials.select('score')).some((r) => r.score !== null);
+    const decidedLeaderboard = anyScore
+      ? null
+      : systemLeaderboard(
+          tables.trials.derive({ score: (d: { score_decided: number | null }) => d.score_decided }),
+          boot,
+        );
     tasks = {
       leaderboard,
+      decidedLeaderboard,
       scoreVsSuccess: scoreVsSuccess(leaderboard),
       domains: domainProfile(tables.trials),
       dimensions: dimensionProfile(tables.verdicts),

@@ -5,6 +5,10 @@ export const messages = {
     `No system to pair: ${a} has ${sa.join(', ') || 'no trials'} and ${b} has ${sb.join(', ') || 'no trials'}; ` +
     'compare pairs systems of the same id, or the one system of each run.',
   noTaskScores: 'no task has a score on both sides (every trial failed, or no item was decided)',
+  noFullScore: (unjudged: number) =>
+    `No trial has every item decided (${unjudged} trial${unjudged === 1 ? '' : 's'} without a full score): no score to ` +
+    'rank yet. The board below ranks systems over decided items only; the sections built on full scores (score vs ' +
+    'success, domains, best-of-k, harness swap, paired comparisons) wait for a judge (`assay judge`).',
   noProjectScores: (which: 'final' | 'process') =>
     `no project has a ${which} score on both sides: nothing ${which === 'final' ? 'in the final package' : 'at a checkpoint'} is decided in one of the runs (judge them: assay judge)`,
   noJobDirs: () => 'No results folder given: pass at least one job results folder.',

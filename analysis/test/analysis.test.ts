@@ -421,26 +421,33 @@ describe('loading results from disk', () => {
     expect(c.flips.map((f) => `${f.system} ${f.itemId}`)).toHaveLength(2);
   });
 
-  it('a job with nothing judged yet still makes a report: counts and notes instead of empty figures', () => {
+  it('a job with no full score (checks-only) says so in one line and ranks decided items, never empty values', () => {
     const t = fromTrialRecords([
-      makeTrial({ system: 'a', task: 't1', items: [{ decision: 'unjudged' }] }),
-      makeTrial({ system: 'b', task: 't1', items: [{ decision: 'unjudged' }] }),
+      makeTrial({ system: 'a', task: 't1', items: [{ decision: 'satisfied' }, { decision: 'unjudged' }] }),
+      makeTrial({ system: 'b', task: 't1', items: [{ decision: 'not-satisfied' }, { decision: 'unjudged' }] }),
     ]);
     const tables = { ...t, ...fromProjectRecords([]) };
     const analysis = analyzeResults(tables, { resamples: 100 });
-    expect(rowsOf<R>(analysis.tasks!.leaderboard)[0]).toMatchObject({
-      trials: 1,
-      unjudged: 1,
-      mean: null,
-      ci_low: null,
-    });
-    const doc = buildReportDocument(analysis, tables, { title: 'nothing judged' });
-    expect(doc.blocks.filter((b) => b.kind === 'figure')).toEqual([]);
+    expect(rowsOf<R>(analysis.tasks!.leaderboard)[0]).toMatchObject({ trials: 1, unjudged: 1, mean: null });
+    expect(rowsOf<R>(analysis.tasks!.decidedLeaderboard!).map((r) => [r.system, r.mean])).toEqual([
+      ['a', 100],
+      ['b', 0],
+    ]);
+    const doc = buildReportDocument(analysis, tables, { title: 'checks only' });
+    const text = doc.blocks.flatMap((b) => (b.kind === 'markdown' ? [b.text] : [])).join('\n');
+    expect(text).toContain('No trial has every item decided (2 trials without a full score): no score to rank yet.');
+    expect(text).not.toContain('highest mean score');
+    expect(text).not.toMatch(/, — \[—, —\]/);
+    const tableIds = doc.blocks.flatMap((b) => (b.kind === 'table' ? [b.table.id] : []));
+    expect(tableIds).toContain('decided-leaderboard');
+    for (const id of ['leaderboard', 'score-vs-success', 'domains', 'oracle', 'pairwise'])
+      expect(tableIds).not.toContain(id);
+    expect(tableIds).toEqual(expect.arrayContaining(['dimensions', 'resources']));
+    // A full score anywhere: the usual leaderboard, and no decided board.
+    const full = fromTrialRecords([makeTrial({ system: 'a', task: 't1', items: scored(8) })]);
     expect(
-      doc.blocks.some(
-        (b) => b.kind === 'markdown' && /Leaderboard \(StartupBench Fig\. 3\): no data to draw yet/.test(b.text),
-      ),
-    ).toBe(true);
+      analyzeResults({ ...full, ...fromProjectRecords([]) }, { resamples: 100 }).tasks!.decidedLeaderboard,
+    ).toBeNull();
   });
 
   it('judge agreement against expert labels: raw agreement, kappa, unmatched labels counted', async () => {

@@ -21,6 +21,7 @@ import {
   leaderboardFigure,
   oracleFigure,
 } from '../figures/startup-figures.js';
+import { messages } from '../messages.js';
 import type { ResultTables } from '../results-tables.js';
 import { rowsOf } from '../table-helpers.js';
 import type { Row } from '../table-helpers.js';
@@ -80,111 +81,18 @@ resampled as clusters, so all trials of a task move together. Both percentile an
 }
 
 function taskSections(d: DocumentBuilder, t: NonNullable<Analysis['tasks']>): void {
-  const lb = rowsOf<Row & { system: string; mean: number | null }>(t.leaderboard);
-  const systems = lb.map((r) => r.system);
-  const best = lb[0];
-  d.markdown(`
-## Single tasks: leaderboard
-
-${best ? `**${best.system}** has the highest mean score, ${f2(best.mean)} ${ci(best.ci_low, best.ci_high)}, with a success rate of ${f2(best.success_rate)}% ${ci(best.success_ci_low, best.success_ci_high)}.` : ''}
-Overlapping intervals do not by themselves show a difference; the paired comparisons below test each pair on the same tasks.
-`);
-  d.table({
-    id: 'leaderboard',
-    title: 'Leaderboard',
-    caption:
-      'Mean score and success rate (%) per system, with percentile and BCa CIs; unjudged = trials without a score.',
-    table: t.leaderboard,
-    columns: [
-      { name: 'system' },
-      { name: 'tasks' },
-      { name: 'trials' },
-      { name: 'unjudged' },
-      { name: 'mean', digits: 2 },
-      ...intervalFormats('ci', 'CI'),
-      ...intervalFormats('bca', 'BCa'),
-      { name: 'success_rate', label: 'success %', digits: 2 },
-      ...intervalFormats('success_ci', 'succ. CI'),
-    ],
-  });
-  d.figure(
-    {
-      id: 'leaderboard',
-      title: 'Leaderboard (StartupBench Fig. 3)',
-      caption: 'Bars: mean score and success rate; rules: percentile CIs.',
-      spec: leaderboardFigure(lb as never),
-    },
-    ['value'],
-  );
-
-  const inv = t.scoreVsSuccess.inversions;
-  d.markdown(`
-### Average score vs success rate
-
-${
-  inv.length === 0
-    ? 'The ranking by average score and the ranking by success rate agree.'
-    : `The two rankings disagree for ${inv.length} pair(s): ${inv
-        .slice(0, 6)
-        .map((p) => `${p.higherMean} has the higher mean but ${p.higherSuccess} the higher success rate`)
-        .join('; ')}.`
-}
-`);
-  d.table({
-    id: 'score-vs-success',
-    title: 'Average score vs success rate',
-    caption: 'gap = mean score − success rate (points); ranks by each.',
-    table: t.scoreVsSuccess.table,
-    columns: [
-      { name: 'system' },
-      { name: 'mean', digits: 2 },
-      { name: 'success_rate', label: 'success %', digits: 2 },
-      { name: 'gap', digits: 2 },
-      { name: 'rank_mean' },
-      { name: 'rank_success' },
-    ],
-  });
-
-  const dom = rowsOf<{
-    system: string;
-    domain: string;
-    mean: number | null;
-    success_rate: number | null;
-    tasks: number;
-  }>(t.domains);
-  const domains = [...new Set(dom.filter((r) => r.domain !== OVERALL).map((r) => r.domain))];
+  const systems = rowsOf<{ system: string }>(t.leaderboard).map((r) => r.system);
+  // No trial with every item decided (checks-only): one line says so, the board ranks decided items, and the
+  // sections built on full scores wait for them rather than print empty values.
+  if (t.decidedLeaderboard) decidedLeaderboardSection(d, t.decidedLeaderboard, t.leaderboard);
+  else {
+    leaderboardSection(d, t);
+    scoreVsSuccessSection(d, t);
+  }
   d.markdown(
     '## Profiles\n\nPer-domain averages pool all trials of the domain; the Overall row weights each domain by its task count (StartupBench Table 3).',
   );
-  d.table({
-    id: 'domains',
-    title: 'Domains (Table 3)',
-    caption: 'Average score and success rate (%) per domain; Overall is task-weighted.',
-    table: t.domains,
-    columns: [
-      { name: 'system' },
-      { name: 'domain' },
-      { name: 'tasks' },
-      { name: 'scored' },
-      { name: 'mean', digits: 2 },
-      { name: 'success_rate', label: 'success %', digits: 2 },
-    ],
-  });
-  d.figure(
-    {
-      id: 'domains',
-      title: 'Average score by domain',
-      caption: 'Mean score per system and domain.',
-      spec: domainFigure({
-        title: 'Average score by domain',
-        rows: dom.map((r) => ({ system: r.system, domain: r.domain, value: r.mean })),
-        domains,
-        systems,
-        valueTitle: 'Score',
-      }),
-    },
-    ['value'],
-  );
+  if (!t.decidedLeaderboard) domainSection(d, t, systems);
   const dims = rowsOf<{ system: string; dimension: string; pass_rate: number | null }>(t.dimensions);
   d.table({
     id: 'dimensions',
@@ -264,6 +172,154 @@ ${
     );
   }
 
+  if (!t.decidedLeaderboard) comparisonSections(d, t);
+  d.table({
+    id: 'resources',
+    title: 'Resource use',
+    caption: 'Mean agent hours and tokens (input + output, millions) per trial; with_usage = trials reporting tokens.',
+    table: t.resources,
+    columns: resourceFormats({ units: 'trials', hoursDigits: 3, tokensDigits: 3, score: 'score' }),
+  });
+  if (t.agreement)
+    agreementSection(
+      d,
+      { id: 'agreement-tasks', scope: 'single tasks', decisions: 'rubric', groups: 'importance level' },
+      t.agreement,
+    );
+}
+
+function decidedLeaderboardSection(d: DocumentBuilder, board: ColumnTable, full: ColumnTable): void {
+  const rows = rowsOf<{ unjudged: number }>(full);
+  const unjudged = rows.reduce((n, r) => n + r.unjudged, 0);
+  d.markdown(`\n## Single tasks: leaderboard\n\n${messages.noFullScore(unjudged)}\n`);
+  d.table({
+    id: 'decided-leaderboard',
+    title: 'Leaderboard over decided items',
+    caption:
+      'Mean score over decided items only (unjudged items left out of credit and weight) and success rate (%) per system, with percentile and BCa CIs. Not a score of the whole rubric.',
+    table: board,
+    columns: [
+      { name: 'system' },
+      { name: 'tasks' },
+      { name: 'trials' },
+      { name: 'mean', label: 'mean (decided)', digits: 2 },
+      ...intervalFormats('ci', 'CI'),
+      ...intervalFormats('bca', 'BCa'),
+      { name: 'success_rate', label: 'success % (decided)', digits: 2 },
+      ...intervalFormats('success_ci', 'succ. CI'),
+    ],
+  });
+}
+
+function leaderboardSection(d: DocumentBuilder, t: NonNullable<Analysis['tasks']>): void {
+  const lb = rowsOf<Row & { system: string; mean: number | null }>(t.leaderboard);
+  const best = lb[0];
+  d.markdown(`
+## Single tasks: leaderboard
+
+${best ? `**${best.system}** has the highest mean score, ${f2(best.mean)} ${ci(best.ci_low, best.ci_high)}, with a success rate of ${f2(best.success_rate)}% ${ci(best.success_ci_low, best.success_ci_high)}.` : ''}
+Overlapping intervals do not by themselves show a difference; the paired comparisons below test each pair on the same tasks.
+`);
+  d.table({
+    id: 'leaderboard',
+    title: 'Leaderboard',
+    caption:
+      'Mean score and success rate (%) per system, with percentile and BCa CIs; unjudged = trials without a score.',
+    table: t.leaderboard,
+    columns: [
+      { name: 'system' },
+      { name: 'tasks' },
+      { name: 'trials' },
+      { name: 'unjudged' },
+      { name: 'mean', digits: 2 },
+      ...intervalFormats('ci', 'CI'),
+      ...intervalFormats('bca', 'BCa'),
+      { name: 'success_rate', label: 'success %', digits: 2 },
+      ...intervalFormats('success_ci', 'succ. CI'),
+    ],
+  });
+  d.figure(
+    {
+      id: 'leaderboard',
+      title: 'Leaderboard (StartupBench Fig. 3)',
+      caption: 'Bars: mean score and success rate; rules: percentile CIs.',
+      spec: leaderboardFigure(lb as never),
+    },
+    ['value'],
+  );
+}
+
+function scoreVsSuccessSection(d: DocumentBuilder, t: NonNullable<Analysis['tasks']>): void {
+  const inv = t.scoreVsSuccess.inversions;
+  d.markdown(`
+### Average score vs success rate
+
+${
+  inv.length === 0
+    ? 'The ranking by average score and the ranking by success rate agree.'
+    : `The two rankings disagree for ${inv.length} pair(s): ${inv
+        .slice(0, 6)
+        .map((p) => `${p.higherMean} has the higher mean but ${p.higherSuccess} the higher success rate`)
+        .join('; ')}.`
+}
+`);
+  d.table({
+    id: 'score-vs-success',
+    title: 'Average score vs success rate',
+    caption: 'gap = mean score − success rate (points); ranks by each.',
+    table: t.scoreVsSuccess.table,
+    columns: [
+      { name: 'system' },
+      { name: 'mean', digits: 2 },
+      { name: 'success_rate', label: 'success %', digits: 2 },
+      { name: 'gap', digits: 2 },
+      { name: 'rank_mean' },
+      { name: 'rank_success' },
+    ],
+  });
+}
+
+function domainSection(d: DocumentBuilder, t: NonNullable<Analysis['tasks']>, systems: string[]): void {
+  const dom = rowsOf<{
+    system: string;
+    domain: string;
+    mean: number | null;
+    success_rate: number | null;
+    tasks: number;
+  }>(t.domains);
+  const domains = [...new Set(dom.filter((r) => r.domain !== OVERALL).map((r) => r.domain))];
+  d.table({
+    id: 'domains',
+    title: 'Domains (Table 3)',
+    caption: 'Average score and success rate (%) per domain; Overall is task-weighted.',
+    table: t.domains,
+    columns: [
+      { name: 'system' },
+      { name: 'domain' },
+      { name: 'tasks' },
+      { name: 'scored' },
+      { name: 'mean', digits: 2 },
+      { name: 'success_rate', label: 'success %', digits: 2 },
+    ],
+  });
+  d.figure(
+    {
+      id: 'domains',
+      title: 'Average score by domain',
+      caption: 'Mean score per system and domain.',
+      spec: domainFigure({
+        title: 'Average score by domain',
+        rows: dom.map((r) => ({ system: r.system, domain: r.domain, value: r.mean })),
+        domains,
+        systems,
+        valueTitle: 'Score',
+      }),
+    },
+    ['value'],
+  );
+}
+
+function comparisonSections(d: DocumentBuilder, t: NonNullable<Analysis['tasks']>): void {
   const or = rowsOf<{
     system: string;
     all_runs_mean: number | null;
@@ -386,19 +442,6 @@ ${
       ],
     });
   }
-  d.table({
-    id: 'resources',
-    title: 'Resource use',
-    caption: 'Mean agent hours and tokens (input + output, millions) per trial; with_usage = trials reporting tokens.',
-    table: t.resources,
-    columns: resourceFormats({ units: 'trials', hoursDigits: 3, tokensDigits: 3, score: 'score' }),
-  });
-  if (t.agreement)
-    agreementSection(
-      d,
-      { id: 'agreement-tasks', scope: 'single tasks', decisions: 'rubric', groups: 'importance level' },
-      t.agreement,
-    );
 }
 
 function projectSections(d: DocumentBuilder, p: NonNullable<Analysis['projects']>, tables: ResultTables): void {
