@@ -7,6 +7,7 @@ import { analyzeResults } from '../analyze-results.js';
 import type { Analysis, AnalysisOptions } from '../analyze-results.js';
 import { loadHumanLabels } from '../judge-agreement.js';
 import { loadJobs } from '../load-results.js';
+import { loadReviewLabels } from '../load-review-labels.js';
 import type { JobResults } from '../load-results.js';
 import { fromJobResults } from '../results-tables.js';
 import { buildReportDocument } from './build-report-document.js';
@@ -26,6 +27,8 @@ export interface ReportOptions extends Omit<AnalysisOptions, 'humanLabels'> {
 export interface ReportResult extends WrittenReport {
   analysis: Analysis;
   jobs: Pick<JobResults, 'dir' | 'jobId' | 'problems' | 'versions'>[];
+  /** Items labelled by people's reviews in the results stores, and reviews left out (stale or unreadable). */
+  reviews: { labelled: number; stale: number; problems: { key: string; message: string }[] };
 }
 
 export async function writeReport(options: ReportOptions): Promise<ReportResult> {
@@ -35,7 +38,9 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
     ...(options.humanLabels ?? []),
     ...options.jobDirs.map((d) => path.join(d, 'human-labels.csv')).filter((f) => existsSync(f)),
   ];
-  let humanLabels: ColumnTable | null = null;
+  // Labels made in the tool (reviews in the results store) first, then label files.
+  const reviews = await loadReviewLabels(jobs);
+  let humanLabels: ColumnTable | null = reviews.labels;
   for (const f of labelFiles) {
     const t = await loadHumanLabels(f);
     humanLabels = humanLabels ? humanLabels.concat(t) : t;
@@ -53,5 +58,6 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
     ...written,
     analysis,
     jobs: jobs.map((j) => ({ dir: j.dir, jobId: j.jobId, problems: j.problems, versions: j.versions })),
+    reviews: { labelled: reviews.labelled, stale: reviews.stale, problems: reviews.problems },
   };
 }

@@ -5,23 +5,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { HASHED_PREFIX, type UnitVersion } from '@assay/core';
+import { digestJson, HASHED_PREFIX, itemDigestOf, type UnitVersion } from '@assay/core';
 import type { LoadedProject, LoadedTask } from './load-benchmark.js';
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-
-/** JSON with keys in order, so a digest does not depend on how a file orders its fields. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-const digestJson = (value: unknown): string => sha256(canonicalJson(value));
 
 /** sha256 over every entry under `dir` (path, kind and bytes), in path order; a missing folder hashes as empty. */
 export function digestTree(dir: string, only?: readonly string[]): string {
@@ -117,6 +104,14 @@ function remembered<T extends object>(unit: T, compute: (u: T) => UnitVersion): 
 
 export const digestTask = (task: LoadedTask): UnitVersion => remembered(task, computeTask);
 export const digestProject = (project: LoadedProject): UnitVersion => remembered(project, computeProject);
+
+/**
+ * Each item's (rubric item's or criterion's) content digest, by item id: sha256 over its fields as the version
+ * keeps them. What a person's review of the item records, so a review of an item that changed is not applied.
+ */
+export function itemDigestsOf(version: UnitVersion): Record<string, string> {
+  return Object.fromEntries(Object.entries(version.items).map(([id, fields]) => [id, itemDigestOf(fields)]));
+}
 
 /** The job file's resolved spec, hashed (what `job-lock.json` shows as the spec the job last ran with). */
 export const digestSpec = (spec: unknown): string => digestJson(spec);

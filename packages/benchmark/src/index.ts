@@ -1,7 +1,8 @@
 export * from './issue.js';
 export * from './load-benchmark.js';
 export * from './load-job.js';
-export { canonicalJson, digestProject, digestSpec, digestTask, digestTree } from './digest-unit.js';
+export { canonicalJson } from '@assay/core';
+export { digestProject, digestSpec, digestTask, digestTree, itemDigestsOf } from './digest-unit.js';
 export { pinSetup } from './pin-setup.js';
 export { findCycle } from './find-cycle.js';
 export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-files.js';

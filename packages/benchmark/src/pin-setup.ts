@@ -2,16 +2,14 @@
 // and the conditions every trial shares (the judge setup, limits, resources). The job lock pins them so a
 // system changed under the same id, or a judge or limit changed mid-job, is never pooled with the trials
 // before it. Short plain values are kept as they are (so a refusal can say "model a → b"), the rest hashed.
-import { createHash } from 'node:crypto';
-import { HASHED_PREFIX, type JobSpec, type SetupPin } from '@assay/core';
-import { canonicalJson } from './digest-unit.js';
+import { digestJson, HASHED_PREFIX, type JobSpec, type SetupPin } from '@assay/core';
 
 const SHOWN_LENGTH = 60;
 
 function shown(value: unknown): string {
   const plain = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
   if (plain && String(value).length <= SHOWN_LENGTH && !/[\r\n]/.test(String(value))) return String(value);
-  return `${HASHED_PREFIX}${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
+  return `${HASHED_PREFIX}${digestJson(value)}`;
 }
 
 /** `{a: {b: 1}, c: [1]}` → `{'a.b': '1', c: 'sha256:…'}`: objects flattened by path, anything else one field. */

@@ -45,6 +45,9 @@ export const messages = {
   compareCriterionFlips: (count: number) => `Project criteria whose verdict differs (${count})`,
   compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
+  reviewLabels: (labelled: number, stale: number) =>
+    `labels: ${labelled} item${labelled === 1 ? '' : 's'} labelled by people's reviews in the results` +
+    (stale > 0 ? `; ${stale} review${stale === 1 ? '' : 's'} of items that changed since left out (stale)` : ''),
   setupChanged: (jobId: string) =>
     `job "${jobId}" no longer runs what its records were made with; nothing was started. A system changed under ` +
     `its id is a new system: give it a new id (the old one's trials stay as they are). A changed judge, limit or ` +

@@ -25,3 +25,6 @@ export * from './job-control-file.js';
 export * from './unit-version.js';
 export * from './job-lock.js';
 export * from './split-by-version.js';
+export * from './review-record.js';
+export * from './apply-reviews.js';
+export * from './canonical-json.js';

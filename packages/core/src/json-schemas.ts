@@ -10,6 +10,7 @@ import {
 import { jobControlFileSchema } from './job-control-file.js';
 import { jobLockSchema } from './job-lock.js';
 import { jobSchema } from './job-schema.js';
+import { reviewSchema } from './review-record.js';
 import { trialRecordSchema } from './trial-record.js';
 
 export const SCHEMA_FILES = {
@@ -22,6 +23,7 @@ export const SCHEMA_FILES = {
   'trial-record.schema.json': trialRecordSchema,
   'job-control.schema.json': jobControlFileSchema,
   'job-lock.schema.json': jobLockSchema,
+  'review.schema.json': reviewSchema,
 } as const;
 
 export function toJsonSchemas(): Record<string, unknown> {

@@ -17,3 +17,4 @@ export { createS3ResultsStore, s3ClientFromEnv, type S3ResultsStoreOptions } fro
 export { isRemoteLocation, scratchRootOf } from './scratch-root.js';
 export { resultsStoreProblem, storeErrorSentence } from './check-results-store.js';
 export { JobLockError, readJobLock } from './read-job-lock.js';
+export { readReviews, writeReview, type NewReview } from './reviews.js';

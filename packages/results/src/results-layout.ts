@@ -8,6 +8,8 @@ export const TRIALS_PREFIX = 'trials';
 export const PROJECTS_PREFIX = 'projects';
 export const CAS_PREFIX = 'cas/sha256';
 export const JUDGES_PREFIX = 'judges';
+/** People's reviews of items (assay.review/v1), one object each: reviews/<reviewer>/<time>-<id>.json. */
+export const REVIEWS_PREFIX = 'reviews';
 export const RECORD_FILE = 'record.json';
 /** Beside a unit's record folder: why it has no record (`assay cancel`). */
 export const CANCELLED_FILE = 'cancelled.json';
@@ -33,6 +35,15 @@ export function jobKey(): string {
 /** What the job's records were produced from (assay.job-lock/v1): checked by every later run. */
 export function jobLockKey(): string {
   return 'job-lock.json';
+}
+
+/**
+ * One review: its own object, so concurrent reviewers never write the same key. The time first (colons and dots
+ * made dashes) so a reviewer's keys list in the order they were made.
+ */
+export function reviewKey(reviewer: string, at: string, id: string): string {
+  const time = at.replace(/[:.]/g, '-');
+  return `${REVIEWS_PREFIX}/${segment('reviewer', reviewer)}/${segment('review time', time)}-${segment('review id', id)}.json`;
 }
 
 /** The job's control state (assay.job-control/v1), written by its workflow whenever it changes. */

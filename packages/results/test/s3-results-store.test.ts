@@ -22,6 +22,7 @@ import {
 } from '../src/index.js';
 import { parseS3Location } from '../src/parse-s3-location.js';
 import { makeTrialRecord } from './make-records.js';
+import { writeConcurrently } from './make-reviews.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BUCKET = 'assay-results';
@@ -64,6 +65,10 @@ function freshStore(): ResultsStore {
 }
 
 describe('S3 results store', () => {
+  it('keeps every review when two reviewers write at once (each its own object)', async () => {
+    await writeConcurrently(freshStore());
+  });
+
   it('round-trips JSON and text, answers null/false for what is absent, names unparseable JSON', async () => {
     const store = freshStore();
     await store.putJson('trials/s/t/1/record.json', { a: 1, nested: [true, null] });

@@ -43,6 +43,9 @@ export async function reportCommand(
     for (const p of j.problems) console.log(`note: ${j.jobId}: ${p.file}: ${p.message}`);
     for (const v of j.versions) console.log(`note: ${j.jobId}: ${messages.versionsSplit(v)}`);
   }
+  const { labelled, stale, problems } = result.reviews;
+  if (labelled > 0 || stale > 0) console.log(messages.reviewLabels(labelled, stale));
+  for (const p of problems) console.log(`note: ${p.key}: ${p.message}`);
   console.log(`report: ${result.html}`);
   console.log(`notebook: ${result.notebook}`);
   console.log(
