@@ -80,6 +80,7 @@ program
   .argument('<job>', 'job YAML file')
   .option('--wait', 'wait for the job to finish first')
   .option('--json', 'machine-readable output')
+  .option('--prefer <policy>', "where people's reviews and the machine disagree: judge (default) or reviews")
   .action(lazyAction(() => import('./commands/status-command.js'), 'statusCommand'));
 
 program

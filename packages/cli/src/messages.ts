@@ -45,6 +45,10 @@ export const messages = {
   compareCriterionFlips: (count: number) => `Project criteria whose verdict differs (${count})`,
   compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
+  withReviews: (count: number, prefer: 'judge' | 'reviews') =>
+    `with people's reviews (${count} review${count === 1 ? '' : 's'}; where a person and the machine disagree the ` +
+    `${prefer === 'judge' ? "machine's verdict stands (--prefer reviews takes the person's)" : "person's decision is used (--prefer reviews)"}):`,
+  badPrefer: (value: string) => `--prefer: "${value}" is not one of judge, reviews`,
   reviewLabels: (labelled: number, stale: number) =>
     `labels: ${labelled} item${labelled === 1 ? '' : 's'} labelled by people's reviews in the results` +
     (stale > 0 ? `; ${stale} review${stale === 1 ? '' : 's'} of items that changed since left out (stale)` : ''),

@@ -1,6 +1,6 @@
 // The records a summary shows: trial and project records, split by the content version of their unit
 // (core's splitByVersion), with one line per unit that had records of more than one version.
-import { describeVersionSplit, splitByVersion, type ProjectRecord, type TrialRecord } from '@assay/core';
+import { describeVersionSplit, splitByVersion, type JobLock, type ProjectRecord, type TrialRecord } from '@assay/core';
 import { readJobLock, readProjectRecords, readTrialRecords, type ResultsStore } from '@assay/results';
 
 export interface VersionedRecords {
@@ -8,6 +8,7 @@ export interface VersionedRecords {
   projects: ProjectRecord[];
   /** `tasks/x has records of 2 versions: ...`, one per split unit. */
   notes: string[];
+  lock: JobLock | null;
 }
 
 /** Invalid records are left out, as summaries always did. */
@@ -19,5 +20,6 @@ export async function readVersionedRecords(store: ResultsStore): Promise<Version
   ]);
   const t = splitByVersion(trials, lock);
   const p = splitByVersion(projects, lock);
-  return { trials: t.records, projects: p.records, notes: [...t.splits, ...p.splits].map(describeVersionSplit) };
+  const notes = [...t.splits, ...p.splits].map(describeVersionSplit);
+  return { trials: t.records, projects: p.records, notes, lock };
 }

@@ -71,16 +71,18 @@ export function humanDecisionOf(reviews: readonly Review[]): ReviewedItem['human
 
 /**
  * `reviews`: any reviews (those of other trials are left out); `itemDigests`: each rubric item's content digest
- * now, by item id (what a review's itemDigest must equal to apply).
+ * now, by item id (what a review's itemDigest must equal to apply), or null when it cannot be known (a job run
+ * before locks): then only a review of an item the record does not have is stale.
  */
 export function applyReviews(
   record: TrialRecord,
   reviews: readonly Review[],
-  opts: { prefer: ReviewPolicy; itemDigests: Readonly<Record<string, string>> },
+  opts: { prefer: ReviewPolicy; itemDigests: Readonly<Record<string, string>> | null },
 ): ReviewedTrial {
   const mine = latestReviews(reviewsOfTrial(reviews, record));
   const known = new Set(record.verdicts.map((v) => v.itemId));
-  const isStale = (r: Review) => !known.has(r.item.id) || opts.itemDigests[r.item.id] !== r.itemDigest;
+  const isStale = (r: Review) =>
+    !known.has(r.item.id) || (opts.itemDigests !== null && opts.itemDigests[r.item.id] !== r.itemDigest);
   const stale = mine.filter(isStale);
   const current = mine.filter((r) => !isStale(r));
   const items: ReviewedItem[] = record.verdicts.map((v) => {

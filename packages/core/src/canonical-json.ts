@@ -17,3 +17,12 @@ export const digestJson = (value: unknown): string => createHash('sha256').updat
 
 /** An item's content digest from its fields in a unit version (`UnitVersion['items'][id]`). */
 export const itemDigestOf = (fields: Readonly<Record<string, string>>): string => digestJson(fields);
+
+/** Each item's digest of one unit as the job lock has it now (`tasks/<id>`), or null without a lock or that unit. */
+export function lockedItemDigests(
+  lock: { units: Record<string, { items: Record<string, Record<string, string>> }> } | null,
+  unit: string,
+): Record<string, string> | null {
+  const items = lock?.units[unit]?.items;
+  return items ? Object.fromEntries(Object.entries(items).map(([id, fields]) => [id, itemDigestOf(fields)])) : null;
+}

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyReviews,
+  itemDigestOf,
+  lockedItemDigests,
   REVIEW_SCHEMA,
   trialRecordSchema,
   type Review,
@@ -163,5 +165,18 @@ describe('applyReviews', () => {
     expect(r.stale.map((s) => s.id)).toEqual([changed.id, gone.id]);
     expect(r.items[2]).toMatchObject({ decision: 'unjudged', by: 'none' });
     expect(r.basis).toBe('judge');
+    // Without a lock the content cannot be checked: only a review of an item the record lacks is stale.
+    const unchecked = applyReviews(record, [changed, gone], { prefer: 'judge', itemDigests: null });
+    expect(unchecked.stale.map((s) => s.id)).toEqual([gone.id]);
+    expect(unchecked.items[2]).toMatchObject({ decision: 'satisfied', by: 'reviews' });
+  });
+
+  it('reads the items’ digests from a job lock as reviews record them', () => {
+    const fields = { importance: 'core', check: 'sha256:abc' };
+    const lock = { units: { 'tasks/t1': { items: { a: fields } } } };
+    expect(lockedItemDigests(lock, 'tasks/t1')).toEqual({ a: itemDigestOf(fields) });
+    expect(itemDigestOf({ check: 'sha256:abc', importance: 'core' })).toBe(itemDigestOf(fields));
+    expect(lockedItemDigests(lock, 'tasks/t2')).toBeNull();
+    expect(lockedItemDigests(null, 'tasks/t1')).toBeNull();
   });
 });

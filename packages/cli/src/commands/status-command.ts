@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
-import { JOB_PROGRESS_QUERY, describeEndpoint, jobWorkflowId, type JobProgress } from '@assay/core';
+import { JOB_PROGRESS_QUERY, describeEndpoint, jobWorkflowId, type JobProgress, type ReviewPolicy } from '@assay/core';
 import type { JobOutline } from '@assay/benchmark';
-import { isRemoteLocation, jobKey, openResultsStore, storeErrorSentence, type ResultsStore } from '@assay/results';
+import {
+  isRemoteLocation,
+  jobKey,
+  openResultsStore,
+  readReviews,
+  storeErrorSentence,
+  type ResultsStore,
+} from '@assay/results';
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
 import { loadJobOutlineOrFail } from '../job-input.js';
@@ -12,12 +19,17 @@ import { TemporalUnreachableError, temporalTarget } from '../temporal-target.js'
 import type { WorkflowTaskFailure } from '../workflow-task-failures.js';
 import { readVersionedRecords } from '../read-versioned-records.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
+import { renderReviewTable, summarizeWithReviews } from '../summarize-reviews.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
 
 type WorkflowState = { status: string; progress: unknown; workflowTaskFailures: WorkflowTaskFailure[] } | null;
 
 /** `assay status JOB.yaml`: the workflow's state and progress, and the summary of what is on disk. */
-export async function statusCommand(file: string, opts: { json?: boolean; wait?: boolean }): Promise<void> {
+export async function statusCommand(
+  file: string,
+  opts: { json?: boolean; wait?: boolean; prefer?: string },
+): Promise<void> {
+  const prefer = preferOf(opts.prefer);
   const target = await temporalTarget();
   const address = target.address;
   // Before the job file loads: its synchronous parsing would hold the probe's answer past its timeout.
@@ -46,8 +58,22 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
   const summary =
     tasks > 0 ? summarizeResults(records, new Map(job.spec.systems.map((s) => [s.id, tasks * job.spec.trials]))) : [];
   const projects = summarizeProjects(projectRecords);
+  // People's reviews, when there are any: the scores with them beside the machine's, never instead.
+  const reviews = await readReviews(store, []).catch((err: unknown) => {
+    throw storeError(job.resultsDir, err);
+  });
+  const reviewed = reviews.length > 0 ? summarizeWithReviews(records, reviews, versioned.lock, prefer) : null;
   if (opts.json) {
-    const out = { jobId: job.spec.id, workflow, resultsDir: job.resultsDir, summary, projects, versions };
+    const withReviews = reviewed ? { reviews: { prefer, summary: reviewed } } : {};
+    const out = {
+      jobId: job.spec.id,
+      workflow,
+      resultsDir: job.resultsDir,
+      summary,
+      projects,
+      versions,
+      ...withReviews,
+    };
     console.log(JSON.stringify(out, null, 2));
     if (!workflow || workflow.workflowTaskFailures.length > 0) process.exitCode = 1;
     return;
@@ -71,10 +97,17 @@ export async function statusCommand(file: string, opts: { json?: boolean; wait?:
     console.log(`back-pressure: ${describeEndpoint(e)}`);
   for (const line of versions) console.log(messages.versionsSplit(line));
   if (summary.length > 0) console.log(renderSummaryTable(summary));
+  if (reviewed && reviewed.length > 0)
+    console.log(`${messages.withReviews(reviews.length, prefer)}\n${renderReviewTable(reviewed)}`);
   if (projects.length > 0) console.log(renderProjectTable(projects));
   // What is on disk was shown, but the job's state is unknown: not a success.
   if (!workflow) throw new CliError(messages.temporalUnreachable(address));
   if (stuck.length > 0) throw new CliError(messages.jobStuck(job.spec.id, stuck.length));
+}
+
+function preferOf(value: string | undefined): ReviewPolicy {
+  if (value === undefined || value === 'judge' || value === 'reviews') return value ?? 'judge';
+  throw new CliError(messages.badPrefer(value));
 }
 
 /** Whether the job left anything to summarize: its folder, or its job.json in a remote store. */

@@ -1,0 +1,84 @@
+// `status` with people's reviews: per system, the scores with reviews applied by the chosen policy (core's
+// applyReviews), how many trials each basis gave, the disagreements with the machine and the stale reviews.
+// Shown beside the machine's summary, never instead of it.
+import {
+  applyReviews,
+  lockedItemDigests,
+  taskUnitKey,
+  type JobLock,
+  type Review,
+  type ReviewPolicy,
+  type ScoreBasis,
+  type TrialRecord,
+} from '@assay/core';
+import { renderTable } from './render-table.js';
+
+export interface ReviewSummary {
+  system: string;
+  /** Trials with at least one current review. */
+  reviewed: number;
+  /** With reviews applied: mean full score (trials whose every item is now decided), decided-items score, success. */
+  meanScore: number | null;
+  meanDecided: number | null;
+  successRate: number | null;
+  /** Trials by the basis of their score. */
+  basis: Record<ScoreBasis, number>;
+  disagreements: number;
+  stale: number;
+}
+
+const mean = (xs: readonly number[]): number | null =>
+  xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+
+export function summarizeWithReviews(
+  records: readonly TrialRecord[],
+  reviews: readonly Review[],
+  lock: JobLock | null,
+  prefer: ReviewPolicy,
+): ReviewSummary[] {
+  const bySystem = new Map<string, TrialRecord[]>();
+  for (const r of records) bySystem.set(r.system.id, [...(bySystem.get(r.system.id) ?? []), r]);
+  return [...bySystem.entries()].map(([system, rs]) => {
+    const applied = rs.map((r) =>
+      applyReviews(r, reviews, { prefer, itemDigests: lockedItemDigests(lock, taskUnitKey(r.task.id)) }),
+    );
+    const full = applied.flatMap((a) => (a.score.value === null ? [] : [a.score]));
+    const basis: Record<ScoreBasis, number> = { judge: 0, 'judge + reviews': 0, 'reviews only': 0 };
+    for (const a of applied) basis[a.basis] += 1;
+    return {
+      system,
+      reviewed: applied.filter((a) => a.items.some((i) => i.reviews.length > 0)).length,
+      meanScore: mean(full.map((s) => s.value as number)),
+      meanDecided: mean(applied.flatMap((a) => (a.score.decided === null ? [] : [a.score.decided]))),
+      successRate: full.length > 0 ? (100 * full.filter((s) => s.success === true).length) / full.length : null,
+      basis,
+      disagreements: applied.reduce((n, a) => n + a.disagreements, 0),
+      stale: applied.reduce((n, a) => n + a.stale.length, 0),
+    };
+  });
+}
+
+export function renderReviewTable(rows: readonly ReviewSummary[]): string {
+  const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
+  const header = [
+    'system',
+    'score',
+    'score (decided items)',
+    'success %',
+    'reviewed trials',
+    'basis judge / judge + reviews / reviews only',
+    'disagreements',
+    'stale reviews',
+  ];
+  const body = rows.map((r) => [
+    r.system,
+    fmt(r.meanScore),
+    fmt(r.meanDecided),
+    fmt(r.successRate),
+    String(r.reviewed),
+    `${r.basis.judge} / ${r.basis['judge + reviews']} / ${r.basis['reviews only']}`,
+    String(r.disagreements),
+    String(r.stale),
+  ]);
+  return renderTable(header, body);
+}
