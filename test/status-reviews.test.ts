@@ -2,7 +2,7 @@
 // decide them: `assay status` then shows a full score for the reviewed trial, basis "judge + reviews", beside
 // the machine's summary; a disagreement with a check keeps the check's verdict unless --prefer reviews.
 // Scores checked by hand from the record's weights. The record itself is never changed.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockedItemDigests, type JobLock } from '@assay/core';
@@ -81,6 +81,36 @@ describe('status with reviews', () => {
       disagreements: 1,
     });
     expect(readFileSync(recordFile)).toEqual(before);
+    // The labels the reviews give, as a label file, and back in under another reviewer; a bad line refuses the
+    // whole file and stores nothing.
+    const exported = path.join(path.dirname(file), 'labels.csv');
+    const exp = await cli(['reviews', 'export', file, '--out', exported]);
+    expect(exp.code, exp.text).toBe(0);
+    const lines = readFileSync(exported, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('system,unit,trial,item,scope,label');
+    expect(lines.slice(1).sort()).toEqual(
+      [
+        ...unjudged.map((v) => `oracle,edu-fractions-lesson,1,${v.itemId},,1`),
+        `oracle,edu-fractions-lesson,1,${checked!.itemId},,0`,
+      ].sort(),
+    );
+    const badFile = path.join(path.dirname(file), 'bad.csv');
+    writeFileSync(badFile, `${lines.join('\n')}\noracle,edu-fractions-lesson,1,no-such-item,,1\n`);
+    const refused = await cli(['reviews', 'import', file, badFile, '--reviewer', 'ben']);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain(
+      `${badFile}:${lines.length + 1}: item: edu-fractions-lesson has no rubric item "no-such-item"; nothing was imported`,
+    );
+    expect(existsSync(path.join(results, 'reviews', 'ben'))).toBe(false);
+    const imported = await cli(['reviews', 'import', file, exported, '--reviewer', 'ben']);
+    expect(imported.code, imported.text).toBe(0);
+    expect(readdirSync(path.join(results, 'reviews', 'ben'))).toHaveLength(lines.length - 1);
+    const both = await cli(['status', file, '--json']);
+    expect(JSON.parse(both.text.slice(both.text.indexOf('{'))).reviews.summary[0]).toMatchObject({
+      disagreements: 1,
+      stale: 0,
+    });
+
     const bad = await cli(['status', file, '--prefer', 'people']);
     expect(bad.code).not.toBe(0);
     expect(bad.text).toContain('--prefer: "people" is not one of judge, reviews');

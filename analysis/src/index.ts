@@ -63,6 +63,8 @@ export { checkpointTrajectories } from './checkpoint-trajectories.js';
 
 // Judge reliability
 export { loadHumanLabels, agreementPairs, judgeAgreement, judgeSetupAgreement } from './judge-agreement.js';
+export { labelsFromReviews, type ReviewLabels } from './labels-from-reviews.js';
+export { loadReviewLabels, type LoadedReviewLabels } from './load-review-labels.js';
 
 // Everything at once
 export { analyzeResults, analysisToJson } from './analyze-results.js';

@@ -166,6 +166,21 @@ program
   .option('--json', 'print the analysis as JSON')
   .action(lazyAction(reports, 'reportCommand'));
 
+const reviews = program.command('reviews').description("people's reviews of items: label files in and out");
+reviews
+  .command('import')
+  .description('store the labels of a label file (CSV: system,unit,trial,item[,scope],label) as reviews')
+  .argument('<job>', 'job YAML file')
+  .argument('<file>', 'label file')
+  .requiredOption('--reviewer <name>', 'whose labels they are')
+  .action(lazyAction(() => import('./commands/reviews-command.js'), 'reviewsImportCommand'));
+reviews
+  .command('export')
+  .description('the labels the reviews give (as assay report uses them), as a label file')
+  .argument('<job>', 'job YAML file')
+  .option('--out <file>', 'write to FILE (default: standard output)')
+  .action(lazyAction(() => import('./commands/reviews-command.js'), 'reviewsExportCommand'));
+
 program
   .command('compare')
   .description(

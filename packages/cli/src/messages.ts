@@ -45,6 +45,13 @@ export const messages = {
   compareCriterionFlips: (count: number) => `Project criteria whose verdict differs (${count})`,
   compareMoreFlips: (count: number) => `  … and ${count} more (--flips N shows more, --json all)`,
   versionsSplit: (line: string) => `versions: ${line}; scores of different versions are never pooled`,
+  badReviewer: (name: string) =>
+    `--reviewer: "${name}" is not a reviewer name (1–64 letters, digits, ".", "-" or "_", starting with a letter or digit)`,
+  labelRefused: (where: string, field: string, reason: string) => `${where}: ${field}: ${reason}; nothing was imported`,
+  reviewsImported: (count: number, reviewer: string, dir: string) =>
+    `imported ${count} label${count === 1 ? '' : 's'} as reviews by ${reviewer} into ${dir}/reviews/${reviewer}/`,
+  reviewsStale: (count: number) =>
+    `note: ${count} review${count === 1 ? '' : 's'} of items that changed since left out (stale)`,
   withReviews: (count: number, prefer: 'judge' | 'reviews') =>
     `with people's reviews (${count} review${count === 1 ? '' : 's'}; where a person and the machine disagree the ` +
     `${prefer === 'judge' ? "machine's verdict stands (--prefer reviews takes the person's)" : "person's decision is used (--prefer reviews)"}):`,
