@@ -9,14 +9,15 @@ import {
   ensureAgentImage,
   spawnCli,
   startTestServer,
-  waitFor,
+  startViewerCli,
   writeJob,
+  type RunningViewer,
   type TestServer,
 } from './support/e2e.js';
 
 let server: TestServer;
 let browser: ViewerBrowser;
-let viewer: ReturnType<typeof collectOutput> & { kill: () => void };
+let viewer: RunningViewer;
 let url: string;
 
 beforeAll(async () => {
@@ -32,15 +33,13 @@ beforeAll(async () => {
     const run = collectOutput(spawnCli(['run', file], server.address));
     expect(await run.exit, run.text()).toBe(0);
   }
-  const child = spawnCli(['view', a, path.join(path.dirname(b), 'results'), '--json'], server.address);
-  viewer = { ...collectOutput(child), kill: () => child.kill('SIGTERM') };
-  url = await waitFor(() => /"url":"([^"]+)"/.exec(viewer.text())?.[1], 'the viewer URL', 120_000);
+  viewer = await startViewerCli([a, path.join(path.dirname(b), 'results')], server.address);
+  url = viewer.url;
 }, 900_000);
 
 afterAll(async () => {
   await browser?.close();
-  viewer?.kill();
-  expect(await viewer?.exit).toBe(0);
+  expect(await viewer?.stop()).toBe(0);
   await server?.stop();
 });
 

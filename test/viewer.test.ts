@@ -12,14 +12,16 @@ import {
   ensureAgentImage,
   spawnCli,
   startTestServer,
+  startViewerCli,
   waitFor,
   writeJob,
+  type RunningViewer,
   type TestServer,
 } from './support/e2e.js';
 
 let server: TestServer;
 let browser: ViewerBrowser;
-let viewer: ReturnType<typeof collectOutput> & { kill: () => void };
+let viewer: RunningViewer;
 let url: string;
 let trials: TrialRecord[];
 let projects: ProjectRecord[];
@@ -47,9 +49,8 @@ beforeAll(async () => {
   const run = collectOutput(spawnCli(['run', file], server.address));
   // The viewer starts on the job file while the run is in progress: the overview must fill in.
   await waitFor(() => (existsSync(path.join(results, 'job.json')) ? true : undefined), 'job.json', 300_000);
-  const child = spawnCli(['view', file, '--json'], server.address);
-  viewer = { ...collectOutput(child), kill: () => child.kill('SIGTERM') };
-  url = await waitFor(() => /"url":"([^"]+)"/.exec(viewer.text())?.[1], 'the viewer URL', 120_000);
+  viewer = await startViewerCli([file], server.address);
+  url = viewer.url;
   overviewDuringRun = await browser.newPage();
   await overviewDuringRun.page.goto(url);
   await overviewDuringRun.page.waitForSelector('[data-testid=status]', { timeout: 60_000 });
@@ -63,9 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  viewer?.kill();
-  // SIGTERM is the viewer's normal stop: it must exit 0 once its server is closed.
-  expect(await viewer?.exit).toBe(0);
+  expect(await viewer?.stop()).toBe(0);
   await server?.stop();
 });
 

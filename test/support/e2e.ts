@@ -174,3 +174,25 @@ export function useTestServer(): () => TestServer {
     return server;
   };
 }
+
+/** `assay view ARGS --json` as a user starts it: its URL once it serves, and a stop that must exit 0. */
+export interface RunningViewer {
+  url: string;
+  text: () => string;
+  /** SIGTERM is the viewer's normal stop: it must exit 0 once its server is closed. */
+  stop: () => Promise<number | null>;
+}
+
+export async function startViewerCli(args: string[], address: string): Promise<RunningViewer> {
+  const child = spawnCli(['view', ...args, '--json'], address);
+  const out = collectOutput(child);
+  const url = await waitFor(() => /"url":"([^"]+)"/.exec(out.text())?.[1], 'the viewer URL', 120_000);
+  return {
+    url,
+    text: out.text,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return out.exit;
+    },
+  };
+}

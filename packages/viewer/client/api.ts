@@ -4,6 +4,8 @@ import type { buildOverview } from '../src/build-overview.js';
 import type { buildProjectDetail } from '../src/build-project-detail.js';
 import type { buildTrialDetail } from '../src/build-trial-detail.js';
 import type { diffFileContents } from '../src/diff-file-contents.js';
+import type { Review } from '@assay/core';
+import type { reviewQueue } from '../src/review-routes.js';
 
 export type Overview = Awaited<ReturnType<typeof buildOverview>>;
 export type TrialDetail = Awaited<ReturnType<typeof buildTrialDetail>>;
@@ -15,6 +17,23 @@ export type DeliverableFile = TrialDetail['deliverables']['files'][number];
 export type Checkpoint = ProjectDetail['checkpoints'][number];
 export type CriterionItem = Checkpoint['verdicts'][number];
 export type AnchorRef = TrialItem['anchors'][number];
+export type ReviewQueue = Awaited<ReturnType<typeof reviewQueue>>;
+export type QueueEntry = ReviewQueue['entries'][number];
+export interface ReviewPost {
+  reviewer: string;
+  unit: string;
+  system: string;
+  trial: number;
+  itemId: string;
+  decision: Review['decision'];
+  note: string;
+  evidence: string[];
+  blind: boolean;
+}
+export interface PostedReview {
+  review: Review;
+  judge: { decision: 'satisfied' | 'not-satisfied' | 'unjudged'; reason: string };
+}
 
 export async function getJson<T>(url: string): Promise<T> {
   const res = await fetch(url);
@@ -25,9 +44,26 @@ export async function getJson<T>(url: string): Promise<T> {
 
 const enc = encodeURIComponent;
 
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const got = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(got.error ?? `${res.status} ${res.statusText}`);
+  return got;
+}
+
 export const api = {
   overview: () => getJson<Overview>('/api/overview'),
   revision: () => getJson<{ revision: string }>('/api/revision'),
+  config: () => getJson<{ reviewer: string | null }>('/api/config'),
+  reviewQueue: (s: string, query: URLSearchParams) =>
+    getJson<ReviewQueue>(`/api/review-queue/${enc(s)}?${query.toString()}`),
+  reviewDeliverables: (s: string, system: string, task: string, trial: number) =>
+    getJson<TrialDetail['deliverables']>(`/api/review-deliverables/${enc(s)}/${enc(system)}/${enc(task)}/${trial}`),
+  postReview: (s: string, body: ReviewPost) => postJson<PostedReview>(`/api/reviews/${enc(s)}`, body),
   compare: (a: string, b: string) => getJson<Comparison>(`/api/compare/${enc(a)}/${enc(b)}`),
   trial: (s: string, system: string, task: string, trial: number) =>
     getJson<TrialDetail>(`/api/trial/${enc(s)}/${enc(system)}/${enc(task)}/${trial}`),

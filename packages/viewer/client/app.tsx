@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { ComparePage } from './compare-page.js';
 import { OverviewPage } from './overview-page.js';
 import { ProjectPage } from './project-page.js';
+import { ReviewPage } from './review-page.js';
 import { useRoute } from './route.js';
 import { TrialPage } from './trial-page.js';
 import { useLoaded } from './use-loaded.js';
@@ -43,6 +44,8 @@ export function App() {
       </header>
       {route.page === 'compare' ? (
         <ComparePage a={route.a} b={route.b} revision={revision} />
+      ) : route.page === 'review' ? (
+        <ReviewPage source={route.source} query={route.query} />
       ) : route.page === 'trial' ? (
         <TrialPage route={route} revision={revision} />
       ) : route.page === 'project' ? (

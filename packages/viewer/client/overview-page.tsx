@@ -44,6 +44,10 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
                 versions: {v}; scores of different versions are never pooled
               </div>
             ))}
+            {' · '}
+            <a href={links.review(s.id)} data-testid="review-link">
+              review items
+            </a>
             {s.control && <ControlBanner control={s.control} />}
           </div>
         ))}

@@ -9,13 +9,24 @@ import { buildTrialDetail, deliverablesOf, NotFoundError } from './build-trial-d
 import { diffFileContents } from './diff-file-contents.js';
 import { messages } from './messages.js';
 import { sourceRevision } from './read-source-records.js';
+import { addReviewRoutes, BadRequestError, ForbiddenError } from './review-routes.js';
 import { pageImages, readPng, submissionView } from './submission-views.js';
 import type { ViewerSource } from './viewer-source.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
 
-export function createViewerApp(sources: readonly ViewerSource[], clientDir: string): Hono {
+export interface ViewerAppOptions {
+  /** The port the viewer listens on (known once it listens): writes must name it as Host and Origin. */
+  port: () => number;
+  /** `assay view --reviewer NAME`: the reviewer the labelling page starts with. */
+  reviewer?: string | null;
+}
+
+const statusOf = (err: Error) =>
+  err instanceof NotFoundError ? 404 : err instanceof BadRequestError ? 400 : err instanceof ForbiddenError ? 403 : 500;
+
+export function createViewerApp(sources: readonly ViewerSource[], clientDir: string, options: ViewerAppOptions): Hono {
   const app = new Hono();
   const sourceOf = (c: Context): ViewerSource => {
     const id = c.req.param('source') ?? '';
@@ -25,7 +36,9 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   };
   const trialNumber = (c: Context) => Number(c.req.param('trial'));
 
-  app.onError((err, c) => c.json({ error: err.message }, err instanceof NotFoundError ? 404 : 500));
+  app.onError((err, c) => c.json({ error: err.message }, statusOf(err)));
+  addReviewRoutes(app, sourceOf, options.port);
+  app.get('/api/config', (c) => c.json({ reviewer: options.reviewer ?? null }));
 
   app.get('/api/overview', async (c) => c.json(await buildOverview(sources)));
   // Polled by the page: a new value means records landed (or went) since it last loaded.

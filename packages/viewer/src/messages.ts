@@ -15,4 +15,9 @@ export const messages = {
   clientBuildFailed: (reason: string) => `could not build the viewer's front end: ${reason}`,
   cannotListen: (port: number, reason: string) => `cannot listen on 127.0.0.1:${port} (${reason})`,
   listening: (url: string) => `assay view: ${url} (Ctrl-C to stop)`,
+  badReviewer: (name: string) =>
+    `--reviewer ${name}: a reviewer name is letters, digits, dot, dash and underscore (up to 64, not starting with . - _)`,
+  badField: (field: string, why: string) => `${field}: ${why}`,
+  itemContentUnknown: (id: string) =>
+    `the content of item ${id} is not known (no job lock and the benchmark is not readable): it cannot be reviewed`,
 } as const;

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
+import { REVIEWER_NAME } from '@assay/core';
 import { buildClient } from './build-client.js';
 import { createViewerApp } from './create-viewer-app.js';
 import { resolveSources } from './resolve-sources.js';
@@ -15,6 +16,8 @@ export interface ViewerOptions {
   port?: number;
   /** Where the bundled front end goes (default: the viewer's scratch folder). */
   clientOutDir?: string;
+  /** The reviewer name the labelling page starts with (`assay view --reviewer NAME`). */
+  reviewer?: string | null;
 }
 
 export interface RunningViewer {
@@ -23,9 +26,12 @@ export interface RunningViewer {
 }
 
 export async function startViewer(options: ViewerOptions): Promise<RunningViewer> {
+  if (options.reviewer && !REVIEWER_NAME.test(options.reviewer))
+    throw new Error(messages.badReviewer(options.reviewer));
   const sources = await resolveSources(options.resultsDirs);
   const clientDir = await buildClient(options.clientOutDir ?? path.join(scratchDir(), 'client'));
-  const app = createViewerApp(sources, clientDir);
+  let listening = 0;
+  const app = createViewerApp(sources, clientDir, { port: () => listening, reviewer: options.reviewer ?? null });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port ?? 0 }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) =>
@@ -33,6 +39,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
     );
   });
   const { port } = server.address() as AddressInfo;
+  listening = port;
   return {
     url: `http://127.0.0.1:${port}/`,
     close: async () => {

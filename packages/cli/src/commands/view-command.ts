@@ -18,16 +18,21 @@ async function resultsDirOf(arg: string, root: string): Promise<string> {
   return loadJobOrFail(arg, root).resultsDir;
 }
 
-export async function viewCommand(results: string[], opts: { port?: string; json?: boolean }): Promise<void> {
+export async function viewCommand(
+  results: string[],
+  opts: { port?: string; json?: boolean; reviewer?: string },
+): Promise<void> {
   const root = repoRoot();
   const dirs =
     results.length > 0 ? await Promise.all(results.map((r) => resultsDirOf(r, root))) : defaultResultsDirs(root);
   if (dirs.length === 0) throw new CliError(messages.noSources());
-  const viewer = await startViewer({ resultsDirs: dirs, port: opts.port ? Number(opts.port) : 0 }).catch(
-    (err: Error) => {
-      throw new CliError(err.message.split('\n')[0] ?? String(err));
-    },
-  );
+  const viewer = await startViewer({
+    resultsDirs: dirs,
+    port: opts.port ? Number(opts.port) : 0,
+    reviewer: opts.reviewer ?? null,
+  }).catch((err: Error) => {
+    throw new CliError(err.message.split('\n')[0] ?? String(err));
+  });
   if (opts.json) console.log(JSON.stringify({ url: viewer.url, results: dirs }));
   else console.log(messages.listening(viewer.url));
   await new Promise<void>((resolve) => {

@@ -1,0 +1,242 @@
+// Labelling in `assay view` end to end: a checks-only job (the sample benchmark, the oracle, 1 task, 1 trial)
+// runs on a real Temporal server, the real CLI serves the viewer with --reviewer, and headless Chromium labels
+// a blind sample of 3 items with the keyboard. The reviews land beside the records (which stay byte for byte
+// as they were), with the item's digest from the job lock and the judge's decision filled by the server; the
+// judge's decision is hidden until the reviewer decided. Writes from another origin are refused, bad input is
+// named, and two reviewers posting at once are both stored.
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemDigestOf, reviewSchema, type JobLock, type Review } from '@assay/core';
+import type { ReviewQueue } from '../packages/viewer/client/api.js';
+import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
+import {
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  startTestServer,
+  startViewerCli,
+  writeJob,
+  type RunningViewer,
+  type TestServer,
+} from './support/e2e.js';
+
+const TASK = 'fin-term-loan-schedule';
+let server: TestServer;
+let browser: ViewerBrowser;
+let viewer: RunningViewer;
+let url: string;
+let results: string;
+let recordsBefore: Map<string, string>;
+
+/** Every record.json under the results, by path, as bytes (base64). */
+function recordFiles(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile() && e.name === 'record.json') {
+      const file = path.join(e.parentPath, e.name);
+      out.set(file, readFileSync(file).toString('base64'));
+    }
+  }
+  return out;
+}
+
+function reviewsOf(reviewer: string): Review[] {
+  const dir = path.join(results, 'reviews', reviewer);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => reviewSchema.parse(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))));
+}
+
+/** A POST with the headers we choose (fetch would not let a test set Host). */
+function post(pathname: string, body: unknown, headers: Record<string, string>) {
+  const target = new URL(pathname, url);
+  const data = JSON.stringify(body);
+  return new Promise<{ status: number; body: { error?: string; review?: Review } }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as never }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+beforeAll(async () => {
+  await ensureAgentImage();
+  server = await startTestServer();
+  browser = await launchChromium();
+  const file = writeJob({
+    id: 'view-review',
+    trials: 1,
+    tasks: [TASK],
+    systems: [{ id: 'oracle', harness: 'oracle' }],
+  });
+  results = path.join(path.dirname(file), 'results');
+  const run = collectOutput(spawnCli(['run', file], server.address));
+  expect(await run.exit, run.text()).toBe(0);
+  recordsBefore = recordFiles(results);
+  viewer = await startViewerCli([file, '--reviewer', 'ana'], server.address);
+  url = viewer.url;
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  expect(await viewer?.stop()).toBe(0);
+  await server?.stop();
+});
+
+describe('labelling in the viewer', () => {
+  it('labels a blind sample with the keyboard; reviews beside the records, records unchanged', async () => {
+    const { page, errors } = await browser.newPage();
+    // What the page asks the server for: nothing that carries verdicts before the reviewer decided.
+    const verdictRequests: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/api/trial/') && verdictRequests.push(r.url())));
+    await page.goto(url);
+    await page.click('[data-testid=review-link]');
+    await page.waitForSelector('[data-testid=review-setup]');
+    expect(page.url()).toContain('#/review/0');
+    // --reviewer names the reviewer the page starts with.
+    await expect.poll(() => page.inputValue('input[name=reviewer]')).toBe('ana');
+    await page.selectOption('select[name=mode]', 'sample');
+    await page.fill('input[name=size]', '3');
+    await page.fill('input[name=seed]', '5');
+    await page.check('input[name=blind]');
+    await page.click('[data-testid=review-start]');
+    await page.waitForSelector('[data-testid=review-item]');
+    expect(await page.locator('[data-testid=review-position]').textContent()).toBe('1');
+
+    const keys = ['s', 'n', 'c'] as const;
+    const labelled: string[] = [];
+    for (const [i, key] of keys.entries()) {
+      const item = page.locator('[data-testid=review-item]');
+      await expect.poll(() => page.locator('[data-testid=review-position]').textContent()).toBe(String(i + 1));
+      labelled.push((await item.getAttribute('data-item'))!);
+      expect(await page.locator('[data-testid=review-text]').textContent()).not.toContain('not available');
+      // Blind: nothing of the judge's decision before deciding.
+      expect(await page.locator('[data-testid=judge-hidden]').count()).toBe(1);
+      expect(await page.locator('[data-testid=judge-decision]').count()).toBe(0);
+      if (i === 0) {
+        await page.waitForSelector('[data-testid=deliverables]');
+        expect(verdictRequests).toEqual([]);
+      }
+      if (i === 1) {
+        await page.keyboard.press('/');
+        await page.keyboard.type('looks wrong to me');
+        await page.keyboard.press('Escape');
+        await page.fill('input[name=evidence]', 'debt_schedule.xlsx!Summary!B2, lender_note.md#L1');
+        await page.keyboard.press('Escape');
+      }
+      await page.keyboard.press(key);
+      // Decided: the judge's decision (the oracle's checks all pass) is shown now.
+      await page.waitForSelector('[data-testid=judge-decision]');
+      expect(await page.locator('[data-testid=judge-decision]').textContent()).toMatch(/^judge: satisfied/);
+      expect(await page.locator('[data-testid=your-review]').textContent()).toContain(
+        { s: 'satisfied', n: 'not-satisfied', c: 'cant-tell' }[key],
+      );
+      if (i < keys.length - 1) await page.keyboard.press('j');
+    }
+    expect(new Set(labelled).size).toBe(3);
+    // Back with k: the item decided before keeps its judge's decision shown.
+    await page.keyboard.press('k');
+    await expect.poll(() => page.locator('[data-testid=review-position]').textContent()).toBe('2');
+    expect(await page.locator('[data-testid=judge-decision]').count()).toBe(1);
+
+    const lock = JSON.parse(readFileSync(path.join(results, 'job-lock.json'), 'utf8')) as JobLock;
+    const reviews = reviewsOf('ana');
+    expect(reviews.map((r) => [r.item.id, r.decision])).toEqual([
+      [labelled[0], 'satisfied'],
+      [labelled[1], 'not-satisfied'],
+      [labelled[2], 'cant-tell'],
+    ]);
+    for (const r of reviews) {
+      expect(r).toMatchObject({
+        source: 'job',
+        unit: `tasks/${TASK}`,
+        system: 'oracle',
+        trial: 1,
+        blind: true,
+        judgeDecision: 'satisfied',
+        item: { scope: null },
+      });
+      expect(r.itemDigest).toBe(itemDigestOf(lock.units[`tasks/${TASK}`]!.items[r.item.id]!));
+    }
+    expect(reviews[1]).toMatchObject({
+      note: 'looks wrong to me',
+      evidence: ['debt_schedule.xlsx!Summary!B2', 'lender_note.md#L1'],
+    });
+    expect(reviews[0]).toMatchObject({ note: '', evidence: [] });
+    // A reload of the same queue: the same items in the same order (the seed), each shown as reviewed.
+    await page.reload();
+    await page.waitForSelector('[data-testid=your-review]');
+    expect(await page.locator('[data-testid=review-item]').getAttribute('data-item')).toBe(labelled[1]);
+    expect(recordFiles(results)).toEqual(recordsBefore);
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses writes from elsewhere, names bad fields, and keeps two reviewers posting at once', async () => {
+    const own = new URL(url);
+    const origin = `http://${own.host}`;
+    const base = { unit: `tasks/${TASK}`, system: 'oracle', trial: 1, itemId: 'schedule-present' };
+    const body = { ...base, reviewer: 'ben', decision: 'satisfied', judgeDecision: 'not-satisfied' };
+    const evil = await post('/api/reviews/0', body, { origin: 'http://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(evil.body.error).toContain('Origin http://evil.example');
+    const rebound = await post('/api/reviews/0', body, {
+      host: `evil.example:${own.port}`,
+      origin: 'http://evil.example',
+    });
+    expect(rebound.status).toBe(403);
+    expect((await post('/api/reviews/0', body, {})).status).toBe(403);
+    const badDecision = await post('/api/reviews/0', { ...body, decision: 'yes' }, { origin });
+    expect(badDecision.status).toBe(400);
+    expect(badDecision.body.error).toMatch(/^decision: /);
+    const badItem = await post('/api/reviews/0', { ...body, itemId: 'nope' }, { origin });
+    expect(badItem.body.error).toMatch(/^itemId: /);
+    const badName = await post('/api/reviews/0', { ...body, reviewer: '../x' }, { origin });
+    expect(badName.body.error).toMatch(/^reviewer: /);
+
+    const [ben, cleo] = await Promise.all([
+      post('/api/reviews/0', body, { origin }),
+      post('/api/reviews/0', { ...body, reviewer: 'cleo', decision: 'not-satisfied' }, { origin }),
+    ]);
+    expect([ben.status, cleo.status]).toEqual([200, 200]);
+    // The client's judgeDecision is ignored: the server takes the record's.
+    expect(reviewsOf('ben').map((r) => [r.item.id, r.decision, r.judgeDecision])).toEqual([
+      ['schedule-present', 'satisfied', 'satisfied'],
+    ]);
+    expect(reviewsOf('cleo').map((r) => [r.item.id, r.decision])).toEqual([['schedule-present', 'not-satisfied']]);
+    // The queue's API: blind hides the judge's decision from a reviewer who has not decided, not from one who has.
+    const queue = async (q: string) =>
+      ((await (await fetch(new URL(`/api/review-queue/0?${q}`, url))).json()) as ReviewQueue).entries;
+    const sample = 'mode=sample&size=3&seed=5&blind=1';
+    expect((await queue(`reviewer=dan&${sample}`)).map((e) => e.judge)).toEqual([null, null, null]);
+    expect((await queue(`reviewer=ana&${sample}`)).map((e) => e.judge?.decision)).toEqual(Array(3).fill('satisfied'));
+    // Unjudged mode: the 3 items the checks left to a judge, the machine's "unjudged" shown when not blind.
+    const unjudged = await queue('reviewer=dan&mode=unjudged');
+    expect(unjudged.map((e) => [e.judge?.decision, e.reviewed])).toEqual(Array(3).fill(['unjudged', null]));
+    expect(
+      unjudged.every((e) => e.check === null && e.text !== null && /^[0-9a-f]{64}$/.test(e.itemDigest ?? '')),
+    ).toBe(true);
+    const badMode = await fetch(new URL('/api/review-queue/0?mode=all', url));
+    expect([badMode.status, ((await badMode.json()) as { error: string }).error]).toEqual([
+      400,
+      expect.stringMatching(/^mode: /),
+    ]);
+    const listed = (await (await fetch(new URL('/api/reviews/0', url))).json()) as { reviews: Review[] };
+    expect(listed.reviews.map((r) => r.reviewer).sort()).toEqual(['ana', 'ana', 'ana', 'ben', 'cleo']);
+    expect(recordFiles(results)).toEqual(recordsBefore);
+  });
+});
