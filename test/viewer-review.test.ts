@@ -239,4 +239,36 @@ describe('labelling in the viewer', () => {
     expect(listed.reviews.map((r) => r.reviewer).sort()).toEqual(['ana', 'ana', 'ana', 'ben', 'cleo']);
     expect(recordFiles(results)).toEqual(recordsBefore);
   });
+
+  it('a person deciding the unjudged items gives the overview a score with reviews, and says on what basis', async () => {
+    const origin = `http://${new URL(url).host}`;
+    const queue = (await (
+      await fetch(new URL('/api/review-queue/0?reviewer=dan&mode=unjudged', url))
+    ).json()) as ReviewQueue;
+    expect(queue.entries.length).toBeGreaterThan(0);
+    for (const e of queue.entries) {
+      const body = {
+        reviewer: 'dan',
+        unit: e.unit,
+        system: e.system,
+        trial: e.trial,
+        itemId: e.itemId,
+        decision: 'satisfied',
+      };
+      expect((await post('/api/reviews/0', body, { origin })).status).toBe(200);
+    }
+    const { page, errors } = await browser.newPage();
+    await page.goto(url);
+    await page.waitForSelector('[data-testid=leaderboard-reviews] [data-testid=review-basis] li');
+    expect(await page.locator('[data-testid=review-basis] li').allTextContents()).toEqual([
+      expect.stringMatching(
+        /^oracle: judge 0, judge \+ reviews 1, reviews only 0; \d+ disagreements?, 0 stale reviews$/,
+      ),
+    ]);
+    // Every item is decided now: a full score on the board (the machine's own board still has none).
+    const row = page.locator('[data-testid=leaderboard-reviews] tbody tr').first();
+    expect(await row.textContent()).toMatch(/^1oracle.*\d+\.\d/);
+    expect(recordFiles(results)).toEqual(recordsBefore);
+    expect(errors).toEqual([]);
+  });
 });

@@ -28,13 +28,22 @@ function intervalSpec(rows: Row[], title: string): VisualizationSpec {
   };
 }
 
-export function LeaderboardView({ rows, decided }: { rows: Row[]; decided: boolean }) {
+type Basis = Overview['reviewBasis'];
+
+/** `decided`: over decided items only; `reviews`: with people's reviews, and the basis of each system's scores. */
+export function LeaderboardView({ rows, decided, reviews }: { rows: Row[]; decided: boolean; reviews?: Basis }) {
   if (rows.length === 0) return null;
-  const title = decided ? 'Score over decided items only' : 'Score (all items decided)';
+  const title = reviews
+    ? "Score with people's reviews"
+    : decided
+      ? 'Score over decided items only'
+      : 'Score (all items decided)';
   const anyScored = rows.some((r) => r.mean !== null);
+  const testId = reviews ? 'leaderboard-reviews' : decided ? 'leaderboard-decided' : 'leaderboard';
   return (
-    <section class="leaderboard" data-testid={decided ? 'leaderboard-decided' : 'leaderboard'}>
+    <section class="leaderboard" data-testid={testId}>
       <h2>{title}</h2>
+      {reviews && <ReviewBasisNote rows={reviews} />}
       {decided && (
         <p class="note">
           Items without a deterministic check stay unjudged under a checks-only judge; this board scores each trial over
@@ -82,6 +91,27 @@ export function LeaderboardView({ rows, decided }: { rows: Row[]; decided: boole
         </tbody>
       </table>
     </section>
+  );
+}
+
+function ReviewBasisNote({ rows }: { rows: Basis }) {
+  return (
+    <div class="note" data-testid="review-basis">
+      <p>
+        Items people decided count where the machine left them unjudged; where a person and the machine disagree the
+        machine's verdict stands, and the disagreement is counted. Reviews of items that changed since are stale and not
+        applied. Per system, trials by the basis of their score:
+      </p>
+      <ul>
+        {rows.map((b) => (
+          <li key={b.system}>
+            {b.system}: judge {b.judge}, judge + reviews {b.judgeAndReviews}, reviews only {b.reviewsOnly};{' '}
+            {b.disagreements} disagreement{b.disagreements === 1 ? '' : 's'}, {b.stale} stale review
+            {b.stale === 1 ? '' : 's'}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

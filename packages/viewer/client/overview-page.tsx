@@ -61,6 +61,9 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
       </header>
       <LeaderboardView rows={data.leaderboard} decided={false} />
       <LeaderboardView rows={data.decidedLeaderboard} decided />
+      {data.reviewedLeaderboard && (
+        <LeaderboardView rows={data.reviewedLeaderboard} decided={false} reviews={data.reviewBasis} />
+      )}
       <DeliveryView rows={data.delivery} />
       <StatusView data={data} sourceLabel={sourceLabel} />
       <section class="filters">

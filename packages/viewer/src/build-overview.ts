@@ -7,9 +7,20 @@ import {
   type JobResults,
   type ResultTables,
 } from '@assay/analysis';
-import { describeVersionSplit, splitByVersion, versionTagOf, type ProjectRecord, type TrialRecord } from '@assay/core';
+import {
+  applyReviews,
+  describeVersionSplit,
+  lockedItemDigests,
+  splitByVersion,
+  taskUnitKey,
+  versionTagOf,
+  type ProjectRecord,
+  type TrialRecord,
+} from '@assay/core';
+import { readReviews } from '@assay/results';
 import { readJobControl } from './read-job-control.js';
-import { readSourceRecords } from './read-source-records.js';
+import { readSourceRecords, type SourceRecords } from './read-source-records.js';
+import { reviewStore } from './review-store.js';
 import type { ViewerSource } from './viewer-source.js';
 
 /** Fewer than the report's 10,000: the page recomputes on every new record during a run. */
@@ -73,6 +84,7 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
   );
   const leaderboard = leaderboardOf(tables);
   const decidedLeaderboard = leaderboardOf(decidedTables);
+  const reviewed = await reviewedBoard(loaded, jobs);
   const delivery = records(tables.projects)
     ? (deliverySummary(tables.projects, { resamples: RESAMPLES }).objects() as DeliveryRow[])
     : [];
@@ -94,11 +106,64 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
     // With several sources analysis names systems `<source label>/<system>` when ids clash.
     leaderboard,
     decidedLeaderboard,
+    /** With people's reviews (the machine stands where they disagree); null while there are none. */
+    reviewedLeaderboard: reviewed?.leaderboard ?? null,
+    reviewBasis: reviewed?.basis ?? [],
     delivery,
     statusCounts: statusCounts(trials, projects),
     trials,
     projects,
   };
+}
+
+/** Per system: trials by the basis of their score with reviews, disagreements with the machine, stale reviews. */
+export interface ReviewBasisRow {
+  system: string;
+  judge: number;
+  judgeAndReviews: number;
+  reviewsOnly: number;
+  disagreements: number;
+  stale: number;
+}
+
+/**
+ * The task leaderboard again with people's reviews applied (core's applyReviews, the machine's verdict standing
+ * where they disagree), and the basis of each system's scores; null when no source has reviews.
+ */
+async function reviewedBoard(
+  loaded: readonly { source: ViewerSource; records: SourceRecords }[],
+  jobs: readonly JobResults[],
+): Promise<{ leaderboard: LeaderboardRow[]; basis: ReviewBasisRow[] } | null> {
+  const reviews = await Promise.all(loaded.map(({ source }) => readReviews(reviewStore(source), [])));
+  if (reviews.every((r) => r.length === 0)) return null;
+  const basis = new Map<string, ReviewBasisRow>();
+  const reviewedJobs = jobs.map((job, i) => ({
+    ...job,
+    trials: job.trials.map((r) => {
+      const lock = loaded[i]!.records.lock;
+      const a = applyReviews(r, reviews[i]!, {
+        prefer: 'judge',
+        itemDigests: lockedItemDigests(lock, taskUnitKey(r.task.id)),
+      });
+      const system = loaded.length > 1 ? `${job.jobId}/${r.system.id}` : r.system.id;
+      const row = basis.get(system) ?? {
+        system,
+        judge: 0,
+        judgeAndReviews: 0,
+        reviewsOnly: 0,
+        disagreements: 0,
+        stale: 0,
+      };
+      if (a.basis === 'judge') row.judge += 1;
+      else if (a.basis === 'judge + reviews') row.judgeAndReviews += 1;
+      else row.reviewsOnly += 1;
+      row.disagreements += a.disagreements;
+      row.stale += a.stale.length;
+      basis.set(system, row);
+      return { ...r, score: a.score };
+    }),
+  }));
+  return { leaderboard: leaderboardOf(fromJobResults(reviewedJobs)), basis: [...basis.values()] };
 }
 
 function records(table: { numRows(): number }): boolean {

@@ -6,6 +6,7 @@ import {
   isProjectRecordKey,
   isTrialRecordKey,
   PROJECTS_PREFIX,
+  REVIEWS_PREFIX,
   readJobLock,
   readProjectRecords,
   readTrialRecords,
@@ -13,6 +14,7 @@ import {
   type RecordProblem,
 } from '@assay/results';
 import { jobControlRevision } from './read-job-control.js';
+import { reviewStore } from './review-store.js';
 import type { ViewerSource } from './viewer-source.js';
 
 export interface SourceRecords {
@@ -35,11 +37,16 @@ async function recordsRevision(source: ViewerSource): Promise<string> {
   return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
 }
 
-/** The records' revision and the job control file's: the page reloads when either changed. */
+/** The records' revision, the job control file's and the reviews': the page reloads when any changed. */
 export async function sourceRevision(source: ViewerSource): Promise<string> {
-  const [records, control] = await Promise.all([recordsRevision(source), jobControlRevision(source)]);
-  if (!control) return records;
-  return `${records}-${createHash('sha256').update(control).digest('hex').slice(0, 8)}`;
+  const [records, control, reviews] = await Promise.all([
+    recordsRevision(source),
+    jobControlRevision(source),
+    reviewStore(source).list(REVIEWS_PREFIX),
+  ]);
+  const more = [control ?? '', reviews.length > 0 ? reviews.join('\n') : ''];
+  if (more.every((m) => m === '')) return records;
+  return `${records}-${createHash('sha256').update(more.join('\u0000')).digest('hex').slice(0, 8)}`;
 }
 
 export async function readSourceRecords(source: ViewerSource): Promise<SourceRecords> {

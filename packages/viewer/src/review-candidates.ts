@@ -1,30 +1,14 @@
 // Every rubric item of a source's trial records as a review candidate: its text and check (from the benchmark),
 // its content digest now (the job's lock's fields, else the task as the benchmark has it), and the machine's
-// decision and reason. Also where a source's reviews are kept: with the job's own results, also for a re-judged
-// setup (`judges/<name>`), each review naming the records it is of (`source`).
+// decision and reason.
 import { digestTask, itemDigestsOf } from '@assay/benchmark';
 import { itemDigestOf } from '@assay/core';
-import { openResultsStore, readJobLock, type ResultsStore } from '@assay/results';
+import { readJobLock } from '@assay/results';
 import { benchmarkContext, taskContext } from './benchmark-context.js';
 import type { ReviewCandidate } from './build-review-queue.js';
 import { readSourceRecords } from './read-source-records.js';
+import { reviewStore } from './review-store.js';
 import type { ViewerSource } from './viewer-source.js';
-
-/** The `source` a review of this viewer source names: `job`, or `judges/<name>`. */
-export const reviewSourceName = (source: ViewerSource): string =>
-  source.judge === null ? 'job' : `judges/${source.judge}`;
-
-const stores = new WeakMap<ViewerSource, ResultsStore>();
-
-/** The job's own results store, where reviews live (a judge setup's source is scoped under it). */
-export function reviewStore(source: ViewerSource): ResultsStore {
-  let store = stores.get(source);
-  if (!store) {
-    store = source.judge === null ? source.store : openResultsStore(source.dir);
-    stores.set(source, store);
-  }
-  return store;
-}
 
 /** A check in one line: its kind, then its scalar settings. */
 export function describeCheck(check: unknown): string | null {

@@ -8,7 +8,8 @@ import { buildReviewQueue, candidateKey, QUEUE_MODES, type QueueMode } from './b
 import { deliverablesOf, NotFoundError } from './build-trial-detail.js';
 import { messages } from './messages.js';
 import { readSourceRecords } from './read-source-records.js';
-import { reviewCandidates, reviewSourceName, reviewStore } from './review-candidates.js';
+import { reviewCandidates } from './review-candidates.js';
+import { reviewSourceName, reviewStore } from './review-store.js';
 import { sameOriginProblem } from './same-origin.js';
 import { submissionView } from './submission-views.js';
 import type { ViewerSource } from './viewer-source.js';
