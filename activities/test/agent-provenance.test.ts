@@ -1,5 +1,5 @@
-// A record's agent provenance from its runs: the provider's response ids the proxy counted, over the runs in
-// order, and nothing claimed for runs stored before the proxy counted them.
+// A record's agent provenance from its runs: the image, the models the proxy saw answer, and the provider's
+// response ids it counted, over the runs in order; nothing claimed for runs stored before a field was counted.
 import { describe, expect, it } from 'vitest';
 import { provenanceSchema } from '@assay/core';
 import type { ProxyUsage } from '@assay/harnesses';
@@ -32,6 +32,28 @@ const proxied = (responseIds: ProxyUsage['responseIds'], models = ['m-1']): Agen
 });
 // As stored before the proxy counted response ids (the field absent from agent-result.json).
 const older = proxied(undefined);
+
+describe("a record's agent provenance", () => {
+  const image = { id: `sha256:${'a'.repeat(64)}`, tag: 'assay/scripted-agent:abc' };
+
+  it('names the image and, only when the proxy served the runs, every model they answered with', () => {
+    expect(agentProvenanceOf([{ ...base, image }])).toEqual({ agentImage: image.id, agentImageTag: image.tag });
+    const steps = [
+      { ...proxied(undefined, ['m-2025', 'm-mini']), image },
+      { ...proxied(undefined, ['m-2025']), image: { ...image, id: `sha256:${'b'.repeat(64)}` } },
+    ];
+    expect(agentProvenanceOf(steps)).toEqual({
+      agentImage: image.id,
+      agentImageTag: image.tag,
+      models: ['m-2025', 'm-mini'],
+    });
+    // A proxied run that got no answer named none; a result from before either field tells nothing.
+    expect(agentProvenanceOf([proxied(undefined, [])])).toEqual({ models: [] });
+    const noModels = proxied(undefined, []);
+    const before = { ...noModels, proxyUsage: { ...noModels.proxyUsage, models: undefined } } as unknown as AgentRun;
+    expect(agentProvenanceOf([before, base])).toEqual({});
+  });
+});
 
 describe("a record's response ids", () => {
   it('sums the counts over the runs, with the first run’s first id and the last run’s last', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { diffSnapshots, taskSpecSchema } from '@assay/core';
 import { assessFormatCompliance, containerNameFor, parseFaultDelays } from '../src/index.js';
 import { demuxDockerLog } from '../src/run-agent-container.js';
-import { agentProvenanceOf } from '../src/agent-provenance.js';
 import { isThisAttempt, type AgentRun } from '../src/run-harness.js';
 import { parseUsageLine } from '@assay/harnesses';
 
@@ -118,46 +117,5 @@ describe('an agent result left in the store', () => {
     // Written by the lost host just before it died: the moved trial's workspace is a clean one.
     expect(isThisAttempt(run(), 'wf:move-1')).toBe(false);
     expect(isThisAttempt(run('wf:move-1'), 'wf:move-2')).toBe(false);
-  });
-});
-
-describe("a record's agent provenance", () => {
-  const base: AgentRun = {
-    exitCode: 0,
-    timedOut: false,
-    reason: null,
-    startedAt: '2026-12-01T00:00:00Z',
-    endedAt: '2026-12-01T00:00:01Z',
-    durationSeconds: 1,
-    containerAttempts: 1,
-    usage: null,
-  };
-  const proxied = (models: string[]) => ({
-    inputTokens: 1,
-    outputTokens: 1,
-    cachedInputTokens: 0,
-    requests: 1,
-    failed: 0,
-    throttled: 0,
-    lastThrottledAt: null,
-    models,
-  });
-  const image = { id: `sha256:${'a'.repeat(64)}`, tag: 'assay/scripted-agent:abc' };
-
-  it('names the image and, only when the proxy served the runs, every model they answered with', () => {
-    expect(agentProvenanceOf([{ ...base, image }])).toEqual({ agentImage: image.id, agentImageTag: image.tag });
-    const steps = [
-      { ...base, image, proxyUsage: proxied(['m-2025', 'm-mini']) },
-      { ...base, image: { ...image, id: `sha256:${'b'.repeat(64)}` }, proxyUsage: proxied(['m-2025']) },
-    ];
-    expect(agentProvenanceOf(steps)).toEqual({
-      agentImage: image.id,
-      agentImageTag: image.tag,
-      models: ['m-2025', 'm-mini'],
-    });
-    // A proxied run that got no answer named none; a result from before either field tells nothing.
-    expect(agentProvenanceOf([{ ...base, proxyUsage: proxied([]) }])).toEqual({ models: [] });
-    const older = { ...base, proxyUsage: { ...proxied([]), models: undefined } } as unknown as AgentRun;
-    expect(agentProvenanceOf([older, base])).toEqual({});
   });
 });

@@ -2,7 +2,7 @@
 // its content digest now (the job's lock's fields, else the task as the benchmark has it), and the machine's
 // decision and reason.
 import { digestTask, itemDigestsOf } from '@assay/benchmark';
-import { itemDigestOf } from '@assay/core';
+import { lockedItemDigests, taskUnitKey } from '@assay/core';
 import { readJobLock } from '@assay/results';
 import { benchmarkContext, taskContext } from './benchmark-context.js';
 import type { ReviewCandidate } from './build-review-queue.js';
@@ -30,13 +30,8 @@ export async function reviewCandidates(source: ViewerSource): Promise<ReviewCand
   const digests = (taskId: string): Record<string, string> => {
     let d = digestsOf.get(taskId);
     if (!d) {
-      const locked = lock?.units[`tasks/${taskId}`];
       const task = ctx.benchmark?.tasks.find((t) => t.spec.id === taskId);
-      d = locked
-        ? Object.fromEntries(Object.entries(locked.items).map(([id, fields]) => [id, itemDigestOf(fields)]))
-        : task
-          ? itemDigestsOf(digestTask(task))
-          : {};
+      d = lockedItemDigests(lock, taskUnitKey(taskId)) ?? (task ? itemDigestsOf(digestTask(task)) : {});
       digestsOf.set(taskId, d);
     }
     return d;
