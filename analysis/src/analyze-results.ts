@@ -1,5 +1,6 @@
 // Every statistic of a report, computed from the result tables in one call (pure).
 // The CLI can print any of these as JSON; the report renders them.
+import type { Review } from '@assay/core';
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { checkpointTrajectories } from './checkpoint-trajectories.js';
@@ -13,7 +14,9 @@ import { harnessSwap } from './harness-swap.js';
 import type { HarnessSwapSummary } from './harness-swap.js';
 import { importanceProfile, importanceSummary } from './importance-profile.js';
 import type { JobResults } from './load-results.js';
-import { agreementPairs, judgeAgreement, judgeSetupAgreement } from './judge-agreement.js';
+import { judgeSetupAgreement } from './judge-agreement.js';
+import { judgedSetupOf, labelAgreement, type LabelAgreement } from './label-agreement.js';
+import { reviewerAgreement } from './reviewer-agreement.js';
 import { generalVsSpecialized, oracleBestOfK } from './oracle-best-of-k.js';
 import { pairwiseComparisons } from './paired-comparison.js';
 import { projectResources, resourceUse } from './resource-use.js';
@@ -30,6 +33,8 @@ export interface AnalysisOptions {
   specializedSystems?: string[];
   /** Expert labels (see loadHumanLabels) for judge agreement. */
   humanLabels?: ColumnTable | null;
+  /** People's current reviews (load-review-labels.ts), for agreement between reviewers. */
+  reviews?: readonly Review[];
   /** The jobs' records, for the judge-setup ablation (item verdicts compared as `assay compare` does). */
   jobs?: readonly JobResults[];
 }
@@ -49,7 +54,6 @@ export interface TaskAnalysis {
   generalVsSpecialized: ColumnTable | null;
   pairwise: ColumnTable;
   resources: ColumnTable;
-  agreement: ColumnTable | null;
 }
 
 export interface ProjectAnalysis {
@@ -61,7 +65,6 @@ export interface ProjectAnalysis {
   targetProfile: ColumnTable;
   resources: ColumnTable;
   trajectories: ColumnTable;
-  agreement: ColumnTable | null;
 }
 
 export interface Analysis {
@@ -78,6 +81,10 @@ export interface Analysis {
   projects: ProjectAnalysis | null;
   /** Decision agreement between jobs that judged the same trials (null with fewer than two such jobs). */
   judgeSetups: ColumnTable | null;
+  /** Each job's judge against the labels (null without labels, or when none matched a decision). */
+  labelAgreement: LabelAgreement | null;
+  /** People against each other on the items two of them reviewed (null without such items). */
+  reviewerAgreement: ColumnTable | null;
 }
 
 export function analyzeResults(tables: ResultTables, options: AnalysisOptions = {}): Analysis {
@@ -135,15 +142,6 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
       generalVsSpecialized: specialized.length > 0 ? generalVsSpecialized(perSystem, specialized) : null,
       pairwise: pairwiseComparisons(tables.trials, systems, boot),
       resources: resourceUse(tables.trials),
-      agreement: labels
-        ? judgeAgreementOrNull(
-            agreementPairs(
-              tables.verdicts,
-              labels.filter(aq.escape((d: { scope: unknown }) => d.scope === null)),
-              'importance',
-            ),
-          )
-        : null,
     };
   }
 
@@ -159,25 +157,23 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
       targetProfile: deliveryProfiles(tables.groups, 'target'),
       resources: projectResources(tables.projects),
       trajectories: checkpointTrajectories(tables.checkpoints, tables.projects),
-      agreement: labels
-        ? judgeAgreementOrNull(
-            agreementPairs(
-              tables.criteria,
-              labels.filter(aq.escape((d: { scope: unknown }) => d.scope !== null)),
-              'target',
-            ),
-          )
-        : null,
     };
   }
   const setups = options.jobs && options.jobs.length > 1 ? judgeSetupAgreement(options.jobs) : null;
-  return { settings, counts, tasks, projects, judgeSetups: setups && setups.numRows() > 0 ? setups : null };
-}
-
-/** Agreement only when some label matched a decision of this kind (task items vs project criteria). */
-function judgeAgreementOrNull(pairs: ColumnTable): ColumnTable | null {
-  const matched = rowsOf<{ matched: boolean }>(pairs.select('matched')).some((r) => r.matched);
-  return matched ? judgeAgreement(pairs) : null;
+  // Each job is a judge setup of its own against the labels (its records, its own system ids).
+  const judged = options.jobs
+    ? options.jobs.map((j) => judgedSetupOf(j.jobId, j.trials, j.projects))
+    : [{ setup: 'all', verdicts: tables.verdicts, criteria: tables.criteria }];
+  const kappa = { seed: settings.seed, confidence: settings.confidence };
+  return {
+    settings,
+    counts,
+    tasks,
+    projects,
+    judgeSetups: setups && setups.numRows() > 0 ? setups : null,
+    labelAgreement: labels ? labelAgreement(judged, labels, kappa) : null,
+    reviewerAgreement: options.reviews ? reviewerAgreement(options.reviews, kappa) : null,
+  };
 }
 
 /** The analysis as plain JSON (tables become arrays of row objects), for `--json` output. */

@@ -29,10 +29,16 @@ export function cohenKappa(a: readonly boolean[], b: readonly boolean[]): Agreem
   const table = { both1, aOnly, bOnly, both0 };
   if (n === 0) return { n, agree: 0, raw: null, kappa: null, table };
   const agree = both1 + both0;
-  const po = agree / n;
+  return { n, agree, raw: agree / n, kappa: kappaOfTable(table), table };
+}
+
+/** Kappa from the four counts (null when there are none, or chance agreement is 1). */
+export function kappaOfTable({ both1, aOnly, bOnly, both0 }: Agreement['table']): number | null {
+  const n = both1 + aOnly + bOnly + both0;
+  if (n === 0) return null;
+  const po = (both1 + both0) / n;
   const pa1 = (both1 + aOnly) / n;
   const pb1 = (both1 + bOnly) / n;
   const pe = pa1 * pb1 + (1 - pa1) * (1 - pb1);
-  const kappa = pe === 1 ? null : (po - pe) / (1 - pe);
-  return { n, agree, raw: po, kappa, table };
+  return pe === 1 ? null : (po - pe) / (1 - pe);
 }

@@ -62,7 +62,11 @@ export type { ProfileBy, ProfileValue } from './delivery-profiles.js';
 export { checkpointTrajectories } from './checkpoint-trajectories.js';
 
 // Judge reliability
-export { loadHumanLabels, agreementPairs, judgeAgreement, judgeSetupAgreement } from './judge-agreement.js';
+export { loadHumanLabels, judgeSetupAgreement } from './judge-agreement.js';
+export { AGREEMENT_COLUMNS, judgedSetupOf, labelAgreement, labelPairs } from './label-agreement.js';
+export type { JudgedSetup, LabelAgreement, LabelPair } from './label-agreement.js';
+export { kappaInterval, KAPPA_RESAMPLES } from './kappa-interval.js';
+export { reviewerAgreement } from './reviewer-agreement.js';
 export { labelsFromReviews, type ReviewLabels } from './labels-from-reviews.js';
 export { loadReviewLabels, type LoadedReviewLabels } from './load-review-labels.js';
 

@@ -1,15 +1,13 @@
-// Judge reliability: agreement of the judge's binary decisions with expert labels
-// (or with another judge setup), pooled and per group (e.g. per target), as raw
-// agreement and Cohen's kappa. Unjudged decisions are left out and counted.
+// Judge reliability: expert labels read from a file (label-agreement.ts measures the judge against them), and
+// judge setups compared with each other item by item.
 import { readFile } from 'node:fs/promises';
 import type { ColumnTable } from 'arquero';
-import { cohenKappa } from './cohen-kappa.js';
 import { compareVerdicts } from './compare-runs.js';
 import type { ItemAgreement } from './item-agreement.js';
 import type { JobResults } from './load-results.js';
 import { messages } from './messages.js';
 import { parseCsv } from './parse-csv.js';
-import { groupBy, rowsOf, tableOf } from './table-helpers.js';
+import { tableOf } from './table-helpers.js';
 
 /**
  * Expert labels, CSV with header `system,unit,trial,item,label` (+ optional `scope`):
@@ -53,88 +51,6 @@ function parseLabel(s: string): 0 | 1 | null {
   if (['1', 'true', 'satisfied', 'met', 'yes'].includes(v)) return 1;
   if (['0', 'false', 'not-satisfied', 'not-met', 'no'].includes(v)) return 0;
   return null;
-}
-
-/**
- * Join judge decisions with labels. `decisions` is the verdicts table (units = tasks) or
- * the criteria table (units = projects); both carry the decision as `satisfied` (1/0/null).
- * Result columns: system, unit, trial, item, scope, group, judge (0/1/null), human (0/1).
- */
-export function agreementPairs(decisions: ColumnTable, labels: ColumnTable, groupColumn?: string): ColumnTable {
-  const names = decisions.columnNames();
-  const isProject = names.includes('project');
-  // The judge's own decision (before dependency resolution), as the experts labelled it.
-  const valueCol = 'satisfied';
-  const rows = rowsOf<Record<string, unknown>>(decisions);
-  const index = new Map<string, Record<string, unknown>>();
-  for (const r of rows) {
-    const unit = isProject ? r.project : r.task;
-    const item = isProject ? r.criterion : r.item;
-    const scope = isProject ? (r.scope === 'final' ? 'final' : r.subtask) : null;
-    index.set(key(r.system, unit, r.trial, item, scope), r);
-  }
-  const out = rowsOf<{
-    system: string;
-    unit: string;
-    trial: number;
-    item: string;
-    scope: string | null;
-    human: number;
-  }>(labels).map((l) => {
-    const scope = isProject ? l.scope : null;
-    const d = index.get(key(l.system, l.unit, l.trial, l.item, scope));
-    return {
-      system: l.system,
-      unit: l.unit,
-      trial: l.trial,
-      item: l.item,
-      scope,
-      matched: d !== undefined,
-      group: d && groupColumn ? (d[groupColumn] ?? null) : null,
-      judge: d ? (d[valueCol] ?? null) : null,
-      human: l.human,
-    };
-  });
-  return tableOf(out, ['system', 'unit', 'trial', 'item', 'scope', 'matched', 'group', 'judge', 'human']);
-}
-
-function key(...parts: unknown[]): string {
-  return parts.map((p) => String(p ?? '')).join('\u0000');
-}
-
-/**
- * Pooled row ("all") plus one row per group: n decided pairs, agree, raw agreement (%),
- * Cohen's kappa; `unjudged` = labelled items the judge left undecided; `unmatched` =
- * labels with no decision record at all.
- */
-export function judgeAgreement(pairs: ColumnTable): ColumnTable {
-  const all = rowsOf<{ matched: boolean; group: string | null; judge: number | null; human: number }>(
-    pairs.select('matched', 'group', 'judge', 'human'),
-  );
-  const rows = all.filter((r) => r.matched);
-  const summarize = (group: string, list: typeof rows, unmatched: number) => {
-    const decided = list.filter((r) => r.judge === 0 || r.judge === 1);
-    const a = cohenKappa(
-      decided.map((r) => r.judge === 1),
-      decided.map((r) => r.human === 1),
-    );
-    return {
-      group,
-      n: a.n,
-      agree: a.agree,
-      agreement: a.raw === null ? null : 100 * a.raw,
-      kappa: a.kappa,
-      unjudged: list.length - decided.length,
-      unmatched,
-    };
-  };
-  const out = [summarize('all', rows, all.length - rows.length)];
-  const grouped = groupBy(
-    rows.filter((r) => r.group !== null),
-    (r) => String(r.group),
-  );
-  if (grouped.size > 1) for (const [g, list] of grouped) out.push(summarize(g, list, 0));
-  return tableOf(out, ['group', 'n', 'agree', 'agreement', 'kappa', 'unjudged', 'unmatched']);
 }
 
 /**

@@ -15,6 +15,8 @@ export interface ReviewLabels {
   items: number;
   labelled: number;
   stale: number;
+  /** Each reviewer's latest review of each item, stale ones left out: what inter-rater agreement reads. */
+  current: Review[];
 }
 
 function isCurrent(r: Review, lock: JobLock | null): boolean {
@@ -53,5 +55,6 @@ export function labelsFromReviews(reviews: readonly Review[], lock: JobLock | nu
     items: byItem.size,
     labelled: rows.length,
     stale: latest.length - current.length,
+    current,
   };
 }

@@ -11,6 +11,8 @@ export interface LoadedReviewLabels {
   labels: ColumnTable | null;
   labelled: number;
   stale: number;
+  /** The current reviews behind the labels (labels-from-reviews.ts), for inter-rater agreement. */
+  current: Review[];
   problems: RecordProblem[];
 }
 
@@ -20,6 +22,7 @@ export async function loadReviewLabels(jobs: readonly Pick<JobResults, 'dir' | '
   let labels: ColumnTable | null = null;
   let labelled = 0;
   let stale = 0;
+  const current: Review[] = [];
   const roots = [...new Set(jobs.map((j) => (typeof j.job?.rejudgedFrom === 'string' ? j.job.rejudgedFrom : j.dir)))];
   for (const root of roots) {
     const store = openResultsStore(root);
@@ -30,6 +33,7 @@ export async function loadReviewLabels(jobs: readonly Pick<JobResults, 'dir' | '
     labels = labels ? labels.concat(got.labels) : got.labels;
     labelled += got.labelled;
     stale += got.stale;
+    current.push(...got.current);
   }
-  return { labels, labelled, stale, problems };
+  return { labels, labelled, stale, current, problems };
 }

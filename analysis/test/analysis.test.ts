@@ -14,7 +14,8 @@ import { domainProfile } from '../src/domain-profile.js';
 import { formatCompliance } from '../src/format-compliance.js';
 import { harnessSwap } from '../src/harness-swap.js';
 import { importanceProfile } from '../src/importance-profile.js';
-import { agreementPairs, judgeAgreement, judgeSetupAgreement, loadHumanLabels } from '../src/judge-agreement.js';
+import { judgeSetupAgreement, loadHumanLabels } from '../src/judge-agreement.js';
+import { labelAgreement } from '../src/label-agreement.js';
 import { loadJobResults, loadJobs, type JobResults } from '../src/load-results.js';
 import { oracleBestOfK } from '../src/oracle-best-of-k.js';
 import { pairedComparison } from '../src/paired-comparison.js';
@@ -469,8 +470,10 @@ describe('loading results from disk', () => {
       file,
       'system,unit,trial,item,label\na,t1,1,i0,1\na,t1,1,i1,0\na,t1,1,i2,0\na,t1,1,i3,0\na,t9,1,i0,1\n',
     );
-    const r = rowsOf<R>(judgeAgreement(agreementPairs(verdicts, await loadHumanLabels(file))))[0]!;
-    expect(r).toMatchObject({ group: 'all', n: 4, agree: 3, agreement: 75, unmatched: 1 });
+    const { criteria } = fromProjectRecords([]);
+    const got = labelAgreement([{ setup: 'x', verdicts, criteria }], await loadHumanLabels(file))!;
+    const r = rowsOf<R>(got.rows)[0]!;
+    expect(r).toMatchObject({ by: 'all', group: 'all', n: 4, agree: 3, agreement: 75, unmatched: 1 });
     expect(r.kappa).toBeCloseTo(0.5, 12);
     await writeFile(file, 'system,unit,trial,item,label\na,t1,1,i0,maybe\n');
     await expect(loadHumanLabels(file)).rejects.toThrow(/labels\.csv:2: label "maybe"/);

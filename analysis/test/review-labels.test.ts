@@ -2,6 +2,7 @@
 // majority of each reviewer's latest review; can't tell and ties give no label; a review of an item whose
 // content changed since (the job lock's digest) is stale and left out. Agreement checked by hand.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,12 +84,27 @@ describe('reviews as labels in assay report', () => {
 
     const out = path.join(dir, 'report');
     const result = await writeReport({ jobDirs: [dir], outDir: out, resamples: 200 });
-    expect(result.reviews).toEqual({ labelled: 4, stale: 1, problems: [] });
-    const [pooled] = rowsOf<{ group: string; n: number; agree: number; agreement: number; kappa: number }>(
-      result.analysis.tasks!.agreement!,
-    );
+    expect(result.reviews).toMatchObject({ labelled: 4, stale: 1, problems: [] });
+    const agreement = result.analysis.labelAgreement!;
+    const [pooled] = rowsOf<Record<string, number | string>>(agreement.rows);
     // By hand: p_o = 3/4; p_e = (2/4)(1/4) + (2/4)(3/4) = 1/2; kappa = (3/4 - 1/2) / (1 - 1/2) = 1/2.
-    expect(pooled).toMatchObject({ group: 'all', n: 4, agree: 3, agreement: 75 });
+    expect(pooled).toMatchObject({
+      ...{ setup: 'synthetic-job', kind: 'task', by: 'all', group: 'all', n: 4, agree: 3, agreement: 75 },
+      ...{ both_satisfied: 1, judge_only: 1, human_only: 0, both_not: 2, unjudged: 0, unmatched: 0 },
+    });
     expect(pooled!.kappa).toBeCloseTo(0.5, 12);
+    expect(pooled!.kappa_low).toBeLessThanOrEqual(0.5);
+    expect(pooled!.kappa_high).toBe(1);
+    expect(rowsOf(agreement.disagreements)).toEqual([
+      expect.objectContaining({ system: s2!.t.system.id, unit: s2!.t.task.id, item: s2!.v.itemId, judge: 1, human: 0 }),
+    ]);
+    // People against each other: ana and ben on n4 (1 shared, disagreeing); ana and cy on s1, cy can't tell.
+    expect(rowsOf(result.analysis.reviewerAgreement!)).toEqual([
+      expect.objectContaining({ a: 'ana', b: 'ben', shared: 1, n: 1, agree: 0, cant_tell: 0 }),
+      expect.objectContaining({ a: 'ana', b: 'cy', shared: 1, n: 0, agree: 0, kappa: null, cant_tell: 1 }),
+    ]);
+    expect(result.tables.map((t) => t.id)).toEqual(expect.arrayContaining(['agreement-tasks', 'agreement-reviewers']));
+    const table = readFileSync(path.join(out, 'tables', 'agreement-tasks.md'), 'utf8');
+    expect(table).toContain('| synthetic-job | all | all | 4 | 3 | 75.00 | 0.500 |');
   });
 });

@@ -26,6 +26,7 @@ import type { ResultTables } from '../results-tables.js';
 import { rowsOf } from '../table-helpers.js';
 import type { Row } from '../table-helpers.js';
 import { AGREEMENT_FORMATS, harnessSwapFormats, intervalFormats, resourceFormats } from './column-formats.js';
+import { labelAgreementSections } from './label-agreement-sections.js';
 import { DocumentBuilder } from './report-document.js';
 import type { ReportDocument } from './report-document.js';
 
@@ -53,6 +54,7 @@ resampled as clusters, so all trials of a task move together. Both percentile an
 `);
   if (analysis.tasks) taskSections(d, analysis.tasks);
   if (analysis.projects) projectSections(d, analysis.projects, tables);
+  labelAgreementSections(d, analysis);
   if (analysis.judgeSetups) {
     d.markdown(
       '## Judge setups\n\nJobs that judged the same systems, tasks and trials, compared item by item as `assay compare` compares them (e.g. per-item vs holistic judging).',
@@ -180,12 +182,6 @@ function taskSections(d: DocumentBuilder, t: NonNullable<Analysis['tasks']>): vo
     table: t.resources,
     columns: resourceFormats({ units: 'trials', hoursDigits: 3, tokensDigits: 3, score: 'score' }),
   });
-  if (t.agreement)
-    agreementSection(
-      d,
-      { id: 'agreement-tasks', scope: 'single tasks', decisions: 'rubric', groups: 'importance level' },
-      t.agreement,
-    );
 }
 
 function decidedLeaderboardSection(d: DocumentBuilder, board: ColumnTable, full: ColumnTable): void {
@@ -589,30 +585,6 @@ ${p.belowLine.below} of ${p.belowLine.outcomes} system–project outcomes lie be
     },
     ['score'],
   );
-  if (p.agreement)
-    agreementSection(
-      d,
-      { id: 'agreement-projects', scope: 'projects', decisions: 'criterion', groups: 'target' },
-      p.agreement,
-    );
-}
-
-/** Expert labels against the judge's decisions, pooled and per group (tasks: importance level; projects: target). */
-function agreementSection(
-  d: DocumentBuilder,
-  o: { id: string; scope: string; decisions: string; groups: string },
-  table: ColumnTable,
-): void {
-  d.markdown(
-    `## Judge agreement (${o.scope})\n\nAgreement of the judge with expert labels on binary ${o.decisions} decisions, pooled and per ${o.groups}.`,
-  );
-  d.table({
-    id: o.id,
-    title: 'Judge agreement',
-    caption: 'Raw agreement (%) and Cohen’s kappa.',
-    table,
-    columns: [{ name: 'group' }, ...AGREEMENT_FORMATS, { name: 'unmatched' }],
-  });
 }
 
 /** Bar rows of a system's value with its interval columns `<ci>_low` / `<ci>_high` (Fig. 5a, 5b). */

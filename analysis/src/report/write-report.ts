@@ -45,7 +45,7 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
     const t = await loadHumanLabels(f);
     humanLabels = humanLabels ? humanLabels.concat(t) : t;
   }
-  const analysis = analyzeResults(tables, { ...options, humanLabels, jobs });
+  const analysis = analyzeResults(tables, { ...options, humanLabels, reviews: reviews.current, jobs });
   const doc = buildReportDocument(analysis, tables, {
     title: options.title ?? `assay report: ${jobs.map((j) => j.jobId).join(', ')}`,
     jobs: jobs.map((j) => j.jobId).join(', '),
