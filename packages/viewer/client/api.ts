@@ -1,4 +1,5 @@
 // The JSON API's shapes, taken from the server's own builders (one definition), and fetch helpers.
+import type { buildAgreement } from '../src/build-agreement.js';
 import type { buildComparison } from '../src/build-comparison.js';
 import type { buildOverview } from '../src/build-overview.js';
 import type { buildProjectDetail } from '../src/build-project-detail.js';
@@ -8,6 +9,7 @@ import type { Review } from '@assay/core';
 import type { reviewQueue } from '../src/review-routes.js';
 
 export type Overview = Awaited<ReturnType<typeof buildOverview>>;
+export type AgreementView = Awaited<ReturnType<typeof buildAgreement>>;
 export type TrialDetail = Awaited<ReturnType<typeof buildTrialDetail>>;
 export type Comparison = Awaited<ReturnType<typeof buildComparison>>;
 export type ProjectDetail = Awaited<ReturnType<typeof buildProjectDetail>>;
@@ -65,6 +67,7 @@ export const api = {
     getJson<TrialDetail['deliverables']>(`/api/review-deliverables/${enc(s)}/${enc(system)}/${enc(task)}/${trial}`),
   postReview: (s: string, body: ReviewPost) => postJson<PostedReview>(`/api/reviews/${enc(s)}`, body),
   compare: (a: string, b: string) => getJson<Comparison>(`/api/compare/${enc(a)}/${enc(b)}`),
+  agreement: (s: string) => getJson<AgreementView>(`/api/agreement/${enc(s)}`),
   trial: (s: string, system: string, task: string, trial: number) =>
     getJson<TrialDetail>(`/api/trial/${enc(s)}/${enc(system)}/${enc(task)}/${trial}`),
   project: (s: string, system: string, project: string, trial: number) =>

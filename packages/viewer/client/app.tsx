@@ -1,6 +1,7 @@
 // The app shell: the route from the URL hash, and a poll of the records' revision so every page
 // refreshes while a run is in progress.
 import { useEffect, useState } from 'preact/hooks';
+import { AgreementPage } from './agreement-page.js';
 import { api } from './api.js';
 import { ComparePage } from './compare-page.js';
 import { OverviewPage } from './overview-page.js';
@@ -44,6 +45,8 @@ export function App() {
       </header>
       {route.page === 'compare' ? (
         <ComparePage a={route.a} b={route.b} revision={revision} />
+      ) : route.page === 'agreement' ? (
+        <AgreementPage source={route.source} revision={revision} />
       ) : route.page === 'review' ? (
         <ReviewPage source={route.source} query={route.query} />
       ) : route.page === 'trial' ? (

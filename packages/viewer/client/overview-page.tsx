@@ -48,6 +48,10 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
             <a href={links.review(s.id)} data-testid="review-link">
               review items
             </a>
+            {' · '}
+            <a href={links.agreement(s.id)} data-testid="agreement-link">
+              agreement
+            </a>
             {s.control && <ControlBanner control={s.control} />}
           </div>
         ))}

@@ -5,6 +5,7 @@ export type Route =
   | { page: 'overview'; query: URLSearchParams }
   | { page: 'compare'; a: string; b: string }
   | { page: 'review'; source: string; query: URLSearchParams }
+  | { page: 'agreement'; source: string }
   | { page: 'trial'; source: string; system: string; task: string; trial: number; item: string | null }
   | {
       page: 'project';
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   const parts = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
   const [kind, source, system, id, trial, sub, subId] = parts;
   if (kind === 'compare' && source && system) return { page: 'compare', a: source, b: system };
+  if (kind === 'agreement' && source) return { page: 'agreement', source };
   if (kind === 'review' && source) return { page: 'review', source, query: new URLSearchParams(queryPart) };
   if (kind === 'trial' && source && system && id && trial)
     return {
@@ -57,6 +59,7 @@ export const links = {
   compare: (a: string, b: string) => `#/compare/${enc(a)}/${enc(b)}`,
   review: (source: string, query?: URLSearchParams) =>
     `#/review/${enc(source)}${query?.toString() ? `?${query.toString()}` : ''}`,
+  agreement: (source: string) => `#/agreement/${enc(source)}`,
   trial: (source: string, system: string, task: string, trial: number, item?: string | null) =>
     `#/trial/${enc(source)}/${enc(system)}/${enc(task)}/${trial}${item ? `/item/${enc(item)}` : ''}`,
   project: (

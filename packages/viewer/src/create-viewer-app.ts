@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
+import { buildAgreement } from './build-agreement.js';
 import { buildComparison } from './build-comparison.js';
 import { buildOverview } from './build-overview.js';
 import { buildProjectDetail, findProject, judgedOutputs } from './build-project-detail.js';
@@ -45,6 +46,7 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   app.get('/api/revision', async (c) =>
     c.json({ revision: (await Promise.all(sources.map(sourceRevision))).join('.') }),
   );
+  app.get('/api/agreement/:source', async (c) => c.json(await buildAgreement(sources, c.req.param('source'))));
   app.get('/api/compare/:a/:b', async (c) =>
     c.json(await buildComparison(sources, c.req.param('a'), c.req.param('b'))),
   );
