@@ -199,6 +199,14 @@ program
   .description('browse results in a local web app on 127.0.0.1: leaderboard, trials with evidence, project timelines')
   .argument('[results...]', 'results folders or job YAML files (default: every folder under .assay/results/)')
   .option('--port <n>', 'port (default: any free port)')
+  .option(
+    '--host <addr>',
+    'address to listen on (default 127.0.0.1); any other than 127.0.0.1, ::1, localhost needs a token',
+  )
+  .option(
+    '--token <token>',
+    'every request must carry it, 16+ characters (default: ASSAY_VIEW_TOKEN; off loopback, generated)',
+  )
   .option('--reviewer <name>', 'the reviewer name the labelling page (#/review/<source>) starts with')
   .option('--json', 'print the URL as JSON')
   .action(lazyAction(() => import('./commands/view-command.js'), 'viewCommand'));

@@ -10,6 +10,7 @@ import { buildTrialDetail, deliverablesOf, NotFoundError } from './build-trial-d
 import { diffFileContents } from './diff-file-contents.js';
 import { messages } from './messages.js';
 import { sourceRevision } from './read-source-records.js';
+import { requireToken } from './require-token.js';
 import { addReviewRoutes, BadRequestError, ForbiddenError } from './review-routes.js';
 import { pageImages, readPng, submissionView } from './submission-views.js';
 import type { ViewerSource } from './viewer-source.js';
@@ -22,6 +23,10 @@ export interface ViewerAppOptions {
   port: () => number;
   /** `assay view --reviewer NAME`: the reviewer the labelling page starts with. */
   reviewer?: string | null;
+  /** The address it listens on (default 127.0.0.1): writes may name it as Host and Origin too. */
+  host?: string;
+  /** When set, every request must carry it (see require-token.ts). */
+  token?: string | null;
 }
 
 const statusOf = (err: Error) =>
@@ -38,7 +43,8 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   const trialNumber = (c: Context) => Number(c.req.param('trial'));
 
   app.onError((err, c) => c.json({ error: err.message }, statusOf(err)));
-  addReviewRoutes(app, sourceOf, options.port);
+  if (options.token) app.use('*', requireToken(options.token));
+  addReviewRoutes(app, sourceOf, options.port, options.host);
   app.get('/api/config', (c) => c.json({ reviewer: options.reviewer ?? null }));
 
   app.get('/api/overview', async (c) => c.json(await buildOverview(sources)));

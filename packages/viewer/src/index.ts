@@ -5,3 +5,4 @@ export { defaultResultsDirs, resolveSources } from './resolve-sources.js';
 export { findAnchors } from './evidence-anchors.js';
 export type { Anchor } from './evidence-anchors.js';
 export { messages } from './messages.js';
+export { viewerToken } from './require-token.js';

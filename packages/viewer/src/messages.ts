@@ -13,7 +13,12 @@ export const messages = {
     `the benchmark at ${root} could not be read (${reason}): instructions and criterion texts are not shown`,
   badJobControl: (key: string, reason: string) => `${key}: not a job control state (${reason}); not shown`,
   clientBuildFailed: (reason: string) => `could not build the viewer's front end: ${reason}`,
-  cannotListen: (port: number, reason: string) => `cannot listen on 127.0.0.1:${port} (${reason})`,
+  cannotListen: (port: number, reason: string, host = '127.0.0.1') =>
+    `cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} (${reason})`,
+  shortToken: (from: string, length: number, min: number) =>
+    `${from}: a token of ${length} characters is too short to keep others out: give at least ${min} (off 127.0.0.1, leaving it out generates one)`,
+  tokenRequired: () =>
+    "this viewer asks for its token: open the URL 'assay view' printed (…/?token=…) or send Authorization: Bearer <token>",
   listening: (url: string) => `assay view: ${url} (Ctrl-C to stop)`,
   badReviewer: (name: string) =>
     `--reviewer ${name}: a reviewer name is letters, digits, dot, dash and underscore (up to 64, not starting with . - _)`,

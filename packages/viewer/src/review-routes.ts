@@ -98,11 +98,16 @@ export async function reviewQueue(
   return { source: source.id, ...q, entries };
 }
 
-export function addReviewRoutes(app: Hono, sourceOf: (c: Context) => ViewerSource, port: () => number): void {
+export function addReviewRoutes(
+  app: Hono,
+  sourceOf: (c: Context) => ViewerSource,
+  port: () => number,
+  listenHost = '127.0.0.1',
+): void {
   // Writes come from the viewer's own page only.
   app.use('/api/*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const problem = sameOriginProblem(c.req.header('host'), c.req.header('origin'), port());
+      const problem = sameOriginProblem(c.req.header('host'), c.req.header('origin'), port(), listenHost);
       if (problem) throw new ForbiddenError(problem);
     }
     await next();

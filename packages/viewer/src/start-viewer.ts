@@ -1,6 +1,7 @@
-// `assay view`: build the front end, serve it and the API on 127.0.0.1 until stopped.
+// `assay view`: build the front end, serve it and the API on 127.0.0.1 (or `host`, with a token) until stopped.
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { REVIEWER_NAME } from '@assay/core';
@@ -8,6 +9,7 @@ import { buildClient } from './build-client.js';
 import { createViewerApp } from './create-viewer-app.js';
 import { resolveSources } from './resolve-sources.js';
 import { messages } from './messages.js';
+import { bareHost, viewerToken } from './require-token.js';
 import { scratchDir } from './submission-views.js';
 
 export interface ViewerOptions {
@@ -18,9 +20,14 @@ export interface ViewerOptions {
   clientOutDir?: string;
   /** The reviewer name the labelling page starts with (`assay view --reviewer NAME`). */
   reviewer?: string | null;
+  /** The address to listen on (default 127.0.0.1). Anything but 127.0.0.1, ::1 or localhost needs a token. */
+  host?: string;
+  /** Every request must carry it (at least 16 characters). Not given: none on loopback, else a generated one. */
+  token?: string | null;
 }
 
 export interface RunningViewer {
+  /** With `?token=` when there is a token: opening it lets the browser in. */
   url: string;
   close: () => Promise<void>;
 }
@@ -28,20 +35,27 @@ export interface RunningViewer {
 export async function startViewer(options: ViewerOptions): Promise<RunningViewer> {
   if (options.reviewer && !REVIEWER_NAME.test(options.reviewer))
     throw new Error(messages.badReviewer(options.reviewer));
+  const host = bareHost(options.host ?? '127.0.0.1');
+  const token = viewerToken(host, options.token);
   const sources = await resolveSources(options.resultsDirs);
   const clientDir = await buildClient(options.clientOutDir ?? path.join(scratchDir(), 'client'));
   let listening = 0;
-  const app = createViewerApp(sources, clientDir, { port: () => listening, reviewer: options.reviewer ?? null });
+  const app = createViewerApp(sources, clientDir, {
+    port: () => listening,
+    reviewer: options.reviewer ?? null,
+    host,
+    token,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port ?? 0 }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(messages.cannotListen(options.port ?? 0, err.code ?? err.message))),
+      reject(new Error(messages.cannotListen(options.port ?? 0, err.code ?? err.message, host))),
     );
   });
   const { port } = server.address() as AddressInfo;
   listening = port;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://${urlHost(host)}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ''}`,
     close: async () => {
       const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
       // A browser keeps idle keep-alive connections open; close() alone would wait for them.
@@ -56,4 +70,10 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
       }
     },
   };
+}
+
+/** The host of the printed URL: a wildcard is no address to open, the machine's name is (and writes accept it). */
+function urlHost(host: string): string {
+  const name = host === '0.0.0.0' || host === '::' ? os.hostname() : host;
+  return name.includes(':') ? `[${name}]` : name;
 }

@@ -1,9 +1,9 @@
-// `assay view [RESULTS...]`: the results browser on 127.0.0.1 over results folders or job files
-// (a job file stands for its results folder, as in `report`); with none, every folder under
+// `assay view [RESULTS...]`: the results browser on 127.0.0.1 (or --host, with a token) over results folders or
+// job files (a job file stands for its results folder, as in `report`); with none, every folder under
 // .assay/results/. Runs until interrupted.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { defaultResultsDirs, messages, startViewer } from '@assay/viewer';
+import { defaultResultsDirs, messages, startViewer, viewerToken } from '@assay/viewer';
 import { CliError } from '../cli-error.js';
 import { repoRoot } from '../repo-root.js';
 
@@ -20,8 +20,17 @@ async function resultsDirOf(arg: string, root: string): Promise<string> {
 
 export async function viewCommand(
   results: string[],
-  opts: { port?: string; json?: boolean; reviewer?: string },
+  opts: { port?: string; json?: boolean; reviewer?: string; host?: string; token?: string },
 ): Promise<void> {
+  const host = opts.host ?? '127.0.0.1';
+  // --token, else ASSAY_VIEW_TOKEN (an empty one is none); checked before anything is read.
+  const given = opts.token ?? (process.env.ASSAY_VIEW_TOKEN || undefined);
+  let token: string | null;
+  try {
+    token = viewerToken(host, given, opts.token !== undefined ? '--token' : 'ASSAY_VIEW_TOKEN');
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
   const root = repoRoot();
   const dirs =
     results.length > 0 ? await Promise.all(results.map((r) => resultsDirOf(r, root))) : defaultResultsDirs(root);
@@ -30,6 +39,8 @@ export async function viewCommand(
     resultsDirs: dirs,
     port: opts.port ? Number(opts.port) : 0,
     reviewer: opts.reviewer ?? null,
+    host,
+    token,
   }).catch((err: Error) => {
     throw new CliError(err.message.split('\n')[0] ?? String(err));
   });
