@@ -6,28 +6,20 @@
 // what `assay report` uses: per item the majority of each reviewer's latest review, stale ones left out.
 import { writeFileSync } from 'node:fs';
 import { labelsFromReviews, loadHumanLabels } from '@assay/analysis';
-import { lockedItemDigests, REVIEWER_NAME, taskUnitKey } from '@assay/core';
+import { REVIEWER_NAME } from '@assay/core';
 import {
   openResultsStore,
   readJobLock,
+  readProjectRecords,
   readReviews,
   readTrialRecords,
   writeReview,
-  type NewReview,
 } from '@assay/results';
 import { CliError } from '../cli-error.js';
+import { reviewsFromLabels, type LabelRow } from '../reviews-from-labels.js';
 import { loadJobOutlineOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
-
-interface LabelRow {
-  system: string;
-  unit: string;
-  trial: number;
-  item: string;
-  scope: string | null;
-  human: number;
-}
 
 export async function reviewsImportCommand(file: string, labels: string, opts: { reviewer?: string }): Promise<void> {
   const reviewer = opts.reviewer ?? '';
@@ -39,51 +31,18 @@ export async function reviewsImportCommand(file: string, labels: string, opts: {
     })
   ).objects() as LabelRow[];
   const store = openResultsStore(job.resultsDir);
-  const [records, lock] = await Promise.all([
+  const [trials, projects, lock] = await Promise.all([
     readTrialRecords(store, { problems: [] }),
+    readProjectRecords(store, { problems: [] }),
     readJobLock(store, { strict: false }),
   ]);
-  const byKey = new Map(records.map((r) => [`${r.system.id}/${r.task.id}/${r.trial}`, r]));
-  const reviews: NewReview[] = rows.map((row, i) => {
-    const where = `${labels}:${i + 2}`;
-    if (row.scope !== null)
-      throw new CliError(messages.labelRefused(where, 'scope', 'project criteria cannot be imported yet'));
-    const record = byKey.get(`${row.system}/${row.unit}/${row.trial}`);
-    if (!record)
-      throw new CliError(
-        messages.labelRefused(
-          where,
-          'system/unit/trial',
-          `no trial record ${row.system}/${row.unit}/${row.trial} in ${job.resultsDir}`,
-        ),
-      );
-    const verdict = record.verdicts.find((v) => v.itemId === row.item);
-    if (!verdict)
-      throw new CliError(messages.labelRefused(where, 'item', `${row.unit} has no rubric item "${row.item}"`));
-    const digests = lockedItemDigests(lock, taskUnitKey(row.unit));
-    const itemDigest = digests?.[row.item];
-    if (!itemDigest)
-      throw new CliError(
-        messages.labelRefused(
-          where,
-          'item',
-          `job-lock.json has no version of ${row.unit} item "${row.item}" to pin the label to`,
-        ),
-      );
-    return {
-      reviewer,
-      source: 'job',
-      unit: taskUnitKey(row.unit),
-      system: row.system,
-      trial: row.trial,
-      item: { id: row.item, scope: null },
-      itemDigest,
-      decision: row.human === 1 ? 'satisfied' : 'not-satisfied',
-      note: `imported from ${labels}`,
-      evidence: [],
-      blind: false,
-      judgeDecision: verdict.decision,
-    };
+  const reviews = reviewsFromLabels(rows, {
+    trials,
+    projects,
+    lock,
+    reviewer,
+    file: labels,
+    resultsDir: job.resultsDir,
   });
   for (const r of reviews) await writeReview(store, r);
   console.log(messages.reviewsImported(reviews.length, reviewer, job.resultsDir));
