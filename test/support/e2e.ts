@@ -2,6 +2,7 @@
 // SQLite file, the local Docker engine, and the scripted-agent image.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -195,4 +196,33 @@ export async function startViewerCli(args: string[], address: string): Promise<R
       return out.exit;
     },
   };
+}
+
+/** A JSON POST to the viewer with the headers we choose (fetch would not let a test set Host or Origin). */
+export function postJson<T>(
+  base: string,
+  pathname: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: T }> {
+  const target = new URL(pathname, base);
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as T }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
 }
