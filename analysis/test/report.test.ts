@@ -142,7 +142,7 @@ describe('report files', () => {
     ])
       expect(report.tables.map((t) => t.id)).toContain(id);
     const agreement = readFileSync(report.tables.find((t) => t.id === 'agreement-tasks')!.csv, 'utf8').split('\n');
-    expect(agreement[1]).toMatch(/^all,8,/);
+    expect(agreement[1]).toMatch(/^synthetic-job,task,all,all,8,5,62.5,0.25,/);
     const manifest = JSON.parse(readFileSync(report.manifest, 'utf8'));
     expect(manifest.figures).toHaveLength(report.figures.length);
   });
