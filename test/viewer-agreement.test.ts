@@ -3,7 +3,6 @@
 // reviewer labels a blind stratified sample with the keyboard, two more reviewers post theirs at once; then the
 // agreement page shows the same n, agreement, kappa and interval as `assay report --json` of the same job and as
 // a hand computation from the stored reviews and records, and a disagreement opens its item.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Review } from '@assay/core';
@@ -21,6 +20,7 @@ import {
   type RunningViewer,
   type TestServer,
 } from './support/e2e.js';
+import { recordFiles } from './support/records.js';
 
 const TASK = 'fin-term-loan-schedule';
 // Larger than the decided items: the sample is all of them, so the judge's decisions go both ways in it.
@@ -30,15 +30,6 @@ let browser: ViewerBrowser;
 let viewer: RunningViewer;
 let file: string;
 let results: string;
-
-/** Every record.json under the results, by path, as bytes (base64). */
-function recordFiles(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
-    if (e.isFile() && e.name === 'record.json')
-      out.set(path.join(e.parentPath, e.name), readFileSync(path.join(e.parentPath, e.name)).toString('base64'));
-  return out;
-}
 
 beforeAll(async () => {
   await ensureAgentImage();

@@ -1,5 +1,7 @@
 // Records as the tests read them: through the one results store, like every other reader.
 import { listRegularFiles, openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ProjectRecord, TrialRecord } from '@assay/core';
 
 export function readTrials(resultsDir: string): Promise<TrialRecord[]> {
@@ -11,6 +13,15 @@ export function readProjects(resultsDir: string): Promise<ProjectRecord[]> {
 }
 
 export { listRegularFiles };
+
+/** Every record.json under the results, by path, as bytes (base64): what a reader must leave as it was. */
+export function recordFiles(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile() && e.name === 'record.json')
+      out.set(path.join(e.parentPath, e.name), readFileSync(path.join(e.parentPath, e.name)).toString('base64'));
+  return out;
+}
 
 /** The sample benchmark's project and its subtasks, in timeline order. */
 export const SAMPLE_PROJECT = 'fdd-hengtai';
