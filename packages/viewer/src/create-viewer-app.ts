@@ -43,7 +43,7 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   const trialNumber = (c: Context) => Number(c.req.param('trial'));
 
   app.onError((err, c) => c.json({ error: err.message }, statusOf(err)));
-  if (options.token) app.use('*', requireToken(options.token));
+  if (options.token) app.use('*', requireToken(options.token, options.port));
   addReviewRoutes(app, sourceOf, options.port, options.host);
   app.get('/api/config', (c) => c.json({ reviewer: options.reviewer ?? null }));
 

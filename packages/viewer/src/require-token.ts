@@ -6,7 +6,8 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { messages } from './messages.js';
 
-export const TOKEN_COOKIE = 'assay_view_token';
+/** The cookie's name: one per port, since browsers share cookies across a host's ports (two viewers, one host). */
+export const tokenCookie = (port: number): string => `assay_view_token_${port}`;
 export const MIN_TOKEN_LENGTH = 16;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -30,17 +31,17 @@ export function viewerToken(host: string, token: string | null | undefined, from
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
 /** Refuses (401) every request that carries no matching token; a matching `?token=` also sets the cookie. */
-export function requireToken(token: string): MiddlewareHandler {
+export function requireToken(token: string, port: () => number): MiddlewareHandler {
   const expected = digest(token);
   // Equal-length digests: the comparison takes as long whatever was sent.
   const matches = (given: string | undefined) => given !== undefined && timingSafeEqual(digest(given), expected);
   return async (c, next) => {
     if (matches(c.req.query('token'))) {
-      setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+      setCookie(c, tokenCookie(port()), token, { httpOnly: true, sameSite: 'Strict', path: '/' });
       return next();
     }
     const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (matches(getCookie(c, TOKEN_COOKIE)) || matches(bearer)) return next();
+    if (matches(getCookie(c, tokenCookie(port()))) || matches(bearer)) return next();
     const error = messages.tokenRequired();
     c.header('www-authenticate', 'Bearer realm="assay view"');
     return c.req.path.startsWith('/api/') ? c.json({ error }, 401) : c.text(error, 401);

@@ -97,7 +97,7 @@ describe('assay view on another address, with a token', () => {
     const wrong = TOKEN.slice(0, -1) + 'y';
     for (const headers of <Record<string, string>[]>[
       { authorization: `Bearer ${wrong}` },
-      { cookie: `assay_view_token=${wrong}` },
+      { cookie: `assay_view_token_${port}=${wrong}` },
       { authorization: 'Basic eDp5' },
     ]) {
       expect((await request(at('/api/overview'), { headers })).status).toBe(401);
@@ -111,7 +111,7 @@ describe('assay view on another address, with a token', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('<div id="app">');
     const [cookie] = page.headers['set-cookie'] ?? [];
-    expect(cookie).toMatch(new RegExp(`^assay_view_token=${TOKEN};`));
+    expect(cookie).toMatch(new RegExp(`^assay_view_token_${port}=${TOKEN};`));
     expect(cookie).toMatch(/; HttpOnly(;|$)/);
     expect(cookie).toMatch(/; SameSite=Strict(;|$)/);
     expect(cookie).toMatch(/; Path=\/(;|$)/);
