@@ -4,16 +4,16 @@
 // as they were), with the item's digest from the job lock and the judge's decision filled by the server; the
 // judge's decision is hidden until the reviewer decided. Writes from another origin are refused, bad input is
 // named, and two reviewers posting at once are both stored.
-import { readdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { itemDigestOf, reviewSchema, type JobLock, type Review } from '@assay/core';
+import { itemDigestOf, type JobLock, type Review } from '@assay/core';
 import type { ReviewQueue } from '../packages/viewer/client/api.js';
 import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
 import {
   collectOutput,
   ensureAgentImage,
+  postJson,
   spawnCli,
   startTestServer,
   startViewerCli,
@@ -21,6 +21,7 @@ import {
   type RunningViewer,
   type TestServer,
 } from './support/e2e.js';
+import { reviewsOf as reviewsOfFolder, recordFiles } from './support/records.js';
 
 const TASK = 'fin-term-loan-schedule';
 let server: TestServer;
@@ -30,49 +31,10 @@ let url: string;
 let results: string;
 let recordsBefore: Map<string, string>;
 
-/** Every record.json under the results, by path, as bytes (base64). */
-function recordFiles(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile() && e.name === 'record.json') {
-      const file = path.join(e.parentPath, e.name);
-      out.set(file, readFileSync(file).toString('base64'));
-    }
-  }
-  return out;
-}
+const reviewsOf = (reviewer: string): Review[] => reviewsOfFolder(results, reviewer);
 
-function reviewsOf(reviewer: string): Review[] {
-  const dir = path.join(results, 'reviews', reviewer);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => reviewSchema.parse(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))));
-}
-
-/** A POST with the headers we choose (fetch would not let a test set Host). */
-function post(pathname: string, body: unknown, headers: Record<string, string>) {
-  const target = new URL(pathname, url);
-  const data = JSON.stringify(body);
-  return new Promise<{ status: number; body: { error?: string; review?: Review } }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as never }));
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const post = (pathname: string, body: unknown, headers: Record<string, string>) =>
+  postJson<{ error?: string; review?: Review }>(url, pathname, body, headers);
 
 beforeAll(async () => {
   await ensureAgentImage();
@@ -138,6 +100,23 @@ describe('labelling in the viewer', () => {
         await page.keyboard.press('Escape');
         await page.fill('input[name=evidence]', 'debt_schedule.xlsx!Summary!B2, lender_note.md#L1');
         await page.keyboard.press('Escape');
+        // Anchors picked by clicking in the deliverables: cells (one twice, one also typed), a line of the note,
+        // and one picked then removed.
+        const pane = page.locator('[data-testid=deliverables]');
+        await pane.locator('.tabs button', { hasText: 'debt_schedule.xlsx' }).click();
+        for (const cell of ['Summary!B3', 'Summary!B3', 'Summary!B2', 'Inputs!B2'])
+          await pane.locator(`td[data-anchor="${cell}"]`).click();
+        await page.click('[aria-label="remove debt_schedule.xlsx!Inputs!B2"]');
+        await pane.locator('.tabs button', { hasText: 'lender_note.md' }).click();
+        await pane.locator('[data-anchor="line 1"]').click();
+        expect(
+          await page.locator('[data-testid=picked-anchor]').evaluateAll((els) => els.map((e) => e.dataset.anchor)),
+        ).toEqual(['debt_schedule.xlsx!Summary!B3', 'debt_schedule.xlsx!Summary!B2', 'lender_note.md line 1']);
+      }
+      if (i === 2) {
+        // The picks do not follow the reviewer to the next item, and the queue is not finished yet.
+        expect(await page.locator('[data-testid=picked-anchor]').count()).toBe(0);
+        expect(await page.locator('[data-testid=review-finished]').count()).toBe(0);
       }
       await page.keyboard.press(key);
       // Decided: the judge's decision (the oracle's checks all pass) is shown now.
@@ -149,6 +128,15 @@ describe('labelling in the viewer', () => {
       if (i < keys.length - 1) await page.keyboard.press('j');
     }
     expect(new Set(labelled).size).toBe(3);
+    // Every item reviewed: the decisions counted, and the agreement with the judge (satisfied on all 3) over the
+    // items both decided (not the can't tell).
+    const finished = page.locator('[data-testid=review-finished]');
+    await finished.waitFor();
+    expect(await finished.textContent()).toBe(
+      "Queue finished: all 3 items reviewed by ana — satisfied 1, not satisfied 1, can't tell 1. " +
+        'You agree with the judge on 1 of the 2 items you both decided. agreement for this source',
+    );
+    expect(await finished.locator('a').getAttribute('href')).toBe('#/agreement/0');
     // Back with k: the item decided before keeps its judge's decision shown.
     await page.keyboard.press('k');
     await expect.poll(() => page.locator('[data-testid=review-position]').textContent()).toBe('2');
@@ -175,13 +163,20 @@ describe('labelling in the viewer', () => {
     }
     expect(reviews[1]).toMatchObject({
       note: 'looks wrong to me',
-      evidence: ['debt_schedule.xlsx!Summary!B2', 'lender_note.md#L1'],
+      // Typed first, then picked; the cell both typed and picked once.
+      evidence: [
+        'debt_schedule.xlsx!Summary!B2',
+        'lender_note.md#L1',
+        'debt_schedule.xlsx!Summary!B3',
+        'lender_note.md line 1',
+      ],
     });
     expect(reviews[0]).toMatchObject({ note: '', evidence: [] });
     // A reload of the same queue: the same items in the same order (the seed), each shown as reviewed.
     await page.reload();
     await page.waitForSelector('[data-testid=your-review]');
     expect(await page.locator('[data-testid=review-item]').getAttribute('data-item')).toBe(labelled[1]);
+    await page.waitForSelector('[data-testid=review-finished]');
     expect(recordFiles(results)).toEqual(recordsBefore);
     expect(errors).toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { listRegularFiles, openResultsStore, readProjectRecords, readTrialRecords } from '@assay/results';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProjectRecord, TrialRecord } from '@assay/core';
+import { reviewSchema, type ProjectRecord, type Review, type TrialRecord } from '@assay/core';
 
 export function readTrials(resultsDir: string): Promise<TrialRecord[]> {
   return readTrialRecords(openResultsStore(resultsDir));
@@ -14,11 +14,11 @@ export function readProjects(resultsDir: string): Promise<ProjectRecord[]> {
 
 export { listRegularFiles };
 
-/** Every record.json under the results, by path, as bytes (base64): what a reader must leave as it was. */
+/** Every record.json and job lock under the results, by path, as bytes (base64): what a reader leaves as it was. */
 export function recordFiles(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
-    if (e.isFile() && e.name === 'record.json')
+    if (e.isFile() && (e.name === 'record.json' || e.name === 'job-lock.json'))
       out.set(path.join(e.parentPath, e.name), readFileSync(path.join(e.parentPath, e.name)).toString('base64'));
   return out;
 }
@@ -64,4 +64,13 @@ export function comparableProject(r: ProjectRecord, writesAtRunTime: readonly st
       verdicts: verdictsOf(r.final.verdicts),
     },
   };
+}
+
+/** A reviewer's reviews in a results folder, in the order they were written. */
+export function reviewsOf(results: string, reviewer: string): Review[] {
+  const dir = path.join(results, 'reviews', reviewer);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => reviewSchema.parse(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))));
 }

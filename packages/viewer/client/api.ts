@@ -27,6 +27,8 @@ export interface ReviewPost {
   system: string;
   trial: number;
   itemId: string;
+  /** null for a task's item; a project criterion's subtask (its checkpoint) or `final`. */
+  scope: string | null;
   decision: Review['decision'];
   note: string;
   evidence: string[];

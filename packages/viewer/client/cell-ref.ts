@@ -39,3 +39,12 @@ export function colLetters(col: number): string {
   for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
 }
+
+/**
+ * A cell's anchor as the reviewer picks it (`Summary!B4`, `'Capex Plan'!B4`): the sheet quoted when its name is
+ * not a plain word or starts like a cell reference (`'Q1'!B4`), so `findAnchors` and `parseCellAnchor` read it back.
+ */
+export function cellAnchor(sheet: string, row: number, col: number): string {
+  const plain = /^[A-Za-z0-9_.]+$/.test(sheet) && !/^[A-Za-z]{1,3}\d/.test(sheet);
+  return `${plain ? sheet : `'${sheet.replaceAll("'", "''")}'`}!${colLetters(col)}${row}`;
+}

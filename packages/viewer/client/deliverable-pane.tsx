@@ -1,8 +1,19 @@
 // The deliverables as the judge saw them: one tab per file, its page images (rendered by
-// @assay/evidence, or the judge's own under <results>/pages/) and its extracted evidence.
+// @assay/evidence, or the judge's own under <results>/pages/) and its extracted evidence. With `onPick` (the
+// labelling page) a click on a cell, paragraph, line, ... or a page image gives its anchor with the file's path.
 import { useEffect, useState } from 'preact/hooks';
 import { api, type DeliverableFile } from './api.js';
+import { parseCellAnchor } from './cell-ref.js';
 import { EvidenceView } from './evidence-view.js';
+
+/**
+ * An anchor within a file joined to the file's path as the viewer's `findAnchors` reads it back: a cell as
+ * `debt_schedule.xlsx!Summary!B4`, anything else as `memo.docx paragraph 12`, `lender_note.md line 3`,
+ * `report.pdf page 2`.
+ */
+export function fileAnchor(path: string, anchor: string): string {
+  return parseCellAnchor(anchor) ? `${path}!${anchor}` : `${path} ${anchor}`;
+}
 
 export interface Focus {
   file: string | null;
@@ -15,9 +26,11 @@ interface Props {
   files: DeliverableFile[];
   notes: string[];
   focus: Focus | null;
+  /** Pick mode (the labelling page): a click in the evidence or on a page image gives that place's anchor. */
+  onPick?: (anchor: string) => void;
 }
 
-export function DeliverablePane({ source, files, notes, focus }: Props) {
+export function DeliverablePane({ source, files, notes, focus, onPick }: Props) {
   const [selected, setSelected] = useState<string | null>(files[0]?.path ?? null);
   useEffect(() => {
     if (focus?.file && files.some((f) => f.path === focus.file)) setSelected(focus.file);
@@ -26,6 +39,7 @@ export function DeliverablePane({ source, files, notes, focus }: Props) {
   if (!file) return <p class="note">No deliverable was collected.</p>;
   const anchor = focus && focus.file === file.path ? focus.anchor : null;
   const page = focus && focus.file === file.path ? focus.page : null;
+  const pick = onPick && ((a: string) => onPick(fileAnchor(file.path, a)));
   return (
     <div class="deliverables" data-testid="deliverables">
       <nav class="tabs">
@@ -40,9 +54,11 @@ export function DeliverablePane({ source, files, notes, focus }: Props) {
           {n}
         </p>
       ))}
-      {file.paged && file.sha256 && <PageImages key={file.sha256} source={source} file={file} page={page} />}
+      {file.paged && file.sha256 && (
+        <PageImages key={file.sha256} source={source} file={file} page={page} onPick={pick} />
+      )}
       {file.evidence ? (
-        <EvidenceView evidence={file.evidence} anchor={anchor} />
+        <EvidenceView evidence={file.evidence} anchor={anchor} onPick={pick} />
       ) : (
         <p class="note">No evidence could be extracted from this file.</p>
       )}
@@ -50,7 +66,14 @@ export function DeliverablePane({ source, files, notes, focus }: Props) {
   );
 }
 
-function PageImages({ source, file, page }: { source: string; file: DeliverableFile; page: number | null }) {
+interface PageImagesProps {
+  source: string;
+  file: DeliverableFile;
+  page: number | null;
+  onPick: ((anchor: string) => void) | undefined;
+}
+
+function PageImages({ source, file, page, onPick }: PageImagesProps) {
   const sha = file.sha256 ?? '';
   const [count, setCount] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -70,6 +93,8 @@ function PageImages({ source, file, page }: { source: string; file: DeliverableF
   if (count === null) return <p class="muted">rendering page images…</p>;
   if (count === 0) return <p class="note">No page image could be rendered for this file.</p>;
   const current = Math.min(shown, count);
+  // A deck's page is its slide (as findAnchors reads `slide N`); any other file's is `page N`.
+  const unit = `${file.format === 'pptx' ? 'slide' : 'page'} ${current}`;
   return (
     <div class="pages">
       <div class="page-strip">
@@ -85,6 +110,9 @@ function PageImages({ source, file, page }: { source: string; file: DeliverableF
         data-page={current}
         alt={`page ${current} of ${file.path}`}
         src={api.pageUrl(source, sha, current, file.path)}
+        class={onPick ? 'pickable' : undefined}
+        title={onPick ? `click to add ${unit} as evidence` : undefined}
+        onClick={onPick && (() => onPick(unit))}
       />
     </div>
   );

@@ -1,34 +1,58 @@
 // One file's evidence as the judge read it (@assay/evidence's FileEvidence), with the anchored
-// unit highlighted and scrolled into view: a cell, a paragraph, a slide, a line.
+// unit highlighted and scrolled into view: a cell, a paragraph, a slide, a line. With `onPick` (the labelling
+// page), a click on a unit gives its anchor within the file (`Summary!B4`, `paragraph 12`, `line 3`).
 import { useEffect, useRef } from 'preact/hooks';
 import type { FileEvidence, SheetEvidence } from '@assay/evidence';
-import { colLetters, inRange, parseCellAnchor, type CellRange } from './cell-ref.js';
+import { cellAnchor, colLetters, inRange, parseCellAnchor, type CellRange } from './cell-ref.js';
 
 const numberIn = (anchor: string | null, word: string): number | null => {
   const m = anchor ? new RegExp(`\\b${word} (\\d+)`).exec(anchor) : null;
   return m ? Number(m[1]) : null;
 };
 
-export function EvidenceView({ evidence, anchor }: { evidence: FileEvidence; anchor: string | null }) {
+interface Props {
+  evidence: FileEvidence;
+  anchor: string | null;
+  /** Pick mode: a click on a cell, paragraph, table, slide, page, row or line gives its anchor. */
+  onPick?: (anchor: string) => void;
+}
+
+export function EvidenceView({ evidence, anchor, onPick }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.querySelector('.focus')?.scrollIntoView({ block: 'center' });
   }, [anchor, evidence]);
+  const pick = (e: MouseEvent) => {
+    // Selecting text to read or copy it is not picking.
+    if (!onPick || getSelection()?.isCollapsed === false) return;
+    // The innermost unit: a cell rather than its row, a table's row rather than the table.
+    const unit = (e.target as Element).closest<HTMLElement>('[data-pick], [data-anchor]');
+    const picked = unit?.dataset.pick ?? unit?.dataset.anchor;
+    if (picked) onPick(picked);
+  };
   return (
-    <div class="evidence" ref={ref}>
-      <EvidenceBody evidence={evidence} anchor={anchor} />
+    <div class={onPick ? 'evidence pickable' : 'evidence'} ref={ref} onClick={onPick && pick}>
+      <EvidenceBody evidence={evidence} anchor={anchor} picking={!!onPick} />
     </div>
   );
 }
 
-function EvidenceBody({ evidence: ev, anchor }: { evidence: FileEvidence; anchor: string | null }) {
+function EvidenceBody({
+  evidence: ev,
+  anchor,
+  picking,
+}: {
+  evidence: FileEvidence;
+  anchor: string | null;
+  picking: boolean;
+}) {
   switch (ev.format) {
     case 'xlsx': {
       const range = anchor ? parseCellAnchor(anchor) : null;
       return (
         <>
           {ev.sheets.map((s) => (
-            <SheetGrid key={s.name} sheet={s} range={range} />
+            <SheetGrid key={s.name} sheet={s} range={range} picking={picking} />
           ))}
           {ev.charts.length > 0 && (
             <p class="muted">
@@ -56,7 +80,7 @@ function EvidenceBody({ evidence: ev, anchor }: { evidence: FileEvidence; anchor
               <table key={`t${b.index}`} data-anchor={`table ${b.index}`} class={table === b.index ? 'focus' : ''}>
                 <tbody>
                   {b.rows.map((r, i) => (
-                    <tr key={i}>
+                    <tr key={i} data-pick={picking ? `table ${b.index} row ${i + 1}` : undefined}>
                       {r.map((c, j) => (
                         <td key={j}>{c}</td>
                       ))}
@@ -141,7 +165,7 @@ function EvidenceBody({ evidence: ev, anchor }: { evidence: FileEvidence; anchor
 }
 
 /** A sheet as a grid: each cell's displayed text, and for a formula the formula beside its cached value. */
-function SheetGrid({ sheet, range }: { sheet: SheetEvidence; range: CellRange | null }) {
+function SheetGrid({ sheet, range, picking }: { sheet: SheetEvidence; range: CellRange | null; picking: boolean }) {
   const rows = Math.max(0, ...sheet.cells.map((c) => c.row));
   const cols = Math.max(0, ...sheet.cells.map((c) => c.col));
   const at = new Map(sheet.cells.map((c) => [`${c.row}:${c.col}`, c]));
@@ -172,6 +196,7 @@ function SheetGrid({ sheet, range }: { sheet: SheetEvidence; range: CellRange | 
                   <td
                     key={j}
                     data-anchor={`${sheet.name}!${colLetters(j + 1)}${i + 1}`}
+                    data-pick={picking ? cellAnchor(sheet.name, i + 1, j + 1) : undefined}
                     class={`${focus ? 'focus' : ''} ${c?.formula ? 'formula' : ''} ${noCache ? 'bad' : ''}`}
                     title={
                       c?.formula ? `=${c.formula} → ${c.cached === false ? 'no cached value' : String(c.value)}` : ''

@@ -1,21 +1,30 @@
 // Which rubric items a person reviews next, and in what order. Pure: the candidates come from the records
 // (review-candidates.ts). Two modes:
 // - `unjudged`: every item the machine left unjudged, in record order;
-// - `sample`: a stratified sample of the decided items (strata: system × dimension × importance × decision),
+// - `sample`: a stratified sample of the decided items (strata: system × dimension × importance × decision;
+//   a project criterion's "importance" is its target, or `checkpoint`),
 //   `size` allocated proportionally to the strata's sizes with at least one item per non-empty stratum while
 //   the size allows, drawn and then ordered by a seeded shuffle: the same seed gives the same queue.
 import { createRng, type Rng } from '@assay/analysis';
 import type { Decision } from '@assay/core';
 
 export interface ReviewCandidate {
-  /** `tasks/<id>` (the job lock's unit key). */
+  /** `tasks/<id>` or `projects/<id>` (the job lock's unit keys). */
   unit: string;
   system: string;
   trial: number;
+  /** The rubric item's or criterion's id. */
   itemId: string;
+  /** null for a task's item; for a project criterion the subtask whose checkpoint judged it, or `final`. */
+  scope: string | null;
+  /** A checkpoint criterion: its checkpoint's index in the record (the project page's); else null. */
+  checkpoint: number | null;
   text: string | null;
   check: string | null;
+  /** A task item's importance; a project criterion's target, `checkpoint` for a checkpoint criterion (none). */
   importance: string;
+  /** A final criterion's target; null for a task item or a checkpoint criterion. */
+  target: string | null;
   dimension: string;
   /** The item's content digest now (job lock, else the benchmark); null when neither is readable. */
   itemDigest: string | null;
@@ -33,8 +42,8 @@ export interface QueueOptions {
   seed: number;
 }
 
-export const candidateKey = (c: Pick<ReviewCandidate, 'unit' | 'system' | 'trial' | 'itemId'>): string =>
-  [c.unit, c.system, c.trial, c.itemId].join('\u0000');
+export const candidateKey = (c: Pick<ReviewCandidate, 'unit' | 'system' | 'trial' | 'itemId' | 'scope'>): string =>
+  [c.unit, c.system, c.trial, c.itemId, c.scope ?? ''].join('\u0000');
 
 const stratumOf = (c: ReviewCandidate): string => [c.system, c.dimension, c.importance, c.judgeDecision].join('\u0000');
 

@@ -25,6 +25,8 @@ export interface ReviewInput {
   system: string;
   trial: number;
   itemId: string;
+  /** null for a task's item; a project criterion's subtask (its checkpoint) or `final`. */
+  scope: string | null;
   decision: ReviewDecision;
   note: string;
   evidence: string[];
@@ -43,7 +45,12 @@ export function parseReviewInput(body: unknown): ReviewInput {
   const reviewer = str('reviewer');
   if (!REVIEWER_NAME.test(reviewer)) throw bad('reviewer', `must match ${REVIEWER_NAME.source}`);
   const unit = str('unit');
-  if (!unit.startsWith('tasks/')) throw bad('unit', 'must be tasks/<id> (project criteria are not reviewed here yet)');
+  const project = unit.startsWith('projects/');
+  if (!project && !unit.startsWith('tasks/')) throw bad('unit', 'must be tasks/<id> or projects/<id>');
+  const scope = b.scope ?? null;
+  if (project && (typeof scope !== 'string' || scope === ''))
+    throw bad('scope', 'must name the subtask whose checkpoint judged the criterion, or final');
+  if (!project && scope !== null) throw bad('scope', 'must be null or absent for a task item');
   const system = str('system');
   const trial = b.trial;
   if (typeof trial !== 'number' || !Number.isInteger(trial) || trial < 1)
@@ -59,7 +66,8 @@ export function parseReviewInput(body: unknown): ReviewInput {
     throw bad('evidence', 'must be a list of strings');
   const blind = b.blind ?? false;
   if (typeof blind !== 'boolean') throw bad('blind', 'must be true or false');
-  return { reviewer, unit, system, trial, itemId, decision: decision as ReviewDecision, note, evidence, blind };
+  const item = { unit, system, trial, itemId, scope: scope as string | null };
+  return { reviewer, ...item, decision: decision as ReviewDecision, note, evidence, blind };
 }
 
 async function sourceReviews(source: ViewerSource, problems: RecordProblem[] = []): Promise<Review[]> {
@@ -75,9 +83,10 @@ export async function reviewQueue(
   const { reviewer, blind } = q;
   const queue = buildReviewQueue(await reviewCandidates(source), q);
   const mine = new Map(
-    latestReviews((await sourceReviews(source)).filter((r) => r.reviewer === reviewer && r.item.scope === null)).map(
-      (r) => [candidateKey({ ...r, itemId: r.item.id }), r],
-    ),
+    latestReviews((await sourceReviews(source)).filter((r) => r.reviewer === reviewer)).map((r) => [
+      candidateKey({ ...r, itemId: r.item.id, scope: r.item.scope }),
+      r,
+    ]),
   );
   const entries = queue.map(({ judgeDecision, judgeReason, ...item }) => {
     const reviewed = mine.get(candidateKey(item)) ?? null;
@@ -153,12 +162,15 @@ export function addReviewRoutes(
     const candidates = await reviewCandidates(source);
     const item = candidates.find((x) => candidateKey(x) === candidateKey(input));
     if (!item) {
-      const inRecord = candidates.some(
+      const ofRecord = candidates.filter(
         (x) => x.unit === input.unit && x.system === input.system && x.trial === input.trial,
       );
-      if (!inRecord)
-        throw bad('trial', `no trial record ${input.unit} · ${input.system} · trial ${input.trial} in this source`);
-      throw bad('itemId', `no item ${input.itemId} in that trial record`);
+      const kind = input.scope === null ? 'trial' : 'project';
+      if (ofRecord.length === 0)
+        throw bad('trial', `no ${kind} record ${input.unit} · ${input.system} · trial ${input.trial} in this source`);
+      if (input.scope !== null && !ofRecord.some((x) => x.scope === input.scope))
+        throw bad('scope', `no criterion verdicts at ${input.scope} in that project record`);
+      throw bad('itemId', `no ${input.scope === null ? 'item' : 'criterion'} ${input.itemId} in that ${kind} record`);
     }
     if (!item.itemDigest) throw bad('itemId', messages.itemContentUnknown(input.itemId));
     const review = await writeReview(reviewStore(source), {
@@ -167,7 +179,7 @@ export function addReviewRoutes(
       unit: input.unit,
       system: input.system,
       trial: input.trial,
-      item: { id: input.itemId, scope: null },
+      item: { id: input.itemId, scope: input.scope },
       itemDigest: item.itemDigest,
       decision: input.decision,
       note: input.note,

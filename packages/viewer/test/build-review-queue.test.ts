@@ -7,9 +7,12 @@ const item = (over: Partial<ReviewCandidate> & { itemId: string }): ReviewCandid
   unit: 'tasks/t1',
   system: 'a',
   trial: 1,
+  scope: null,
+  checkpoint: null,
   text: null,
   check: null,
   importance: 'core',
+  target: null,
   dimension: 'structure-completeness',
   itemDigest: 'd'.repeat(64),
   judgeDecision: 'satisfied',
@@ -90,11 +93,19 @@ describe('writes: same origin and input', () => {
 
   it('names the bad field', () => {
     const ok = { reviewer: 'ana', unit: 'tasks/t1', system: 'a', trial: 1, itemId: 'x', decision: 'satisfied' };
-    expect(parseReviewInput(ok)).toMatchObject({ ...ok, note: '', evidence: [], blind: false });
+    expect(parseReviewInput(ok)).toMatchObject({ ...ok, scope: null, note: '', evidence: [], blind: false });
     expect(() => parseReviewInput({ ...ok, reviewer: '../x' })).toThrow(/^reviewer:/);
     expect(() => parseReviewInput({ ...ok, decision: 'yes' })).toThrow(/^decision:/);
     expect(() => parseReviewInput({ ...ok, trial: 0 })).toThrow(/^trial:/);
-    expect(() => parseReviewInput({ ...ok, unit: 'projects/p' })).toThrow(/^unit:/);
+    expect(() => parseReviewInput({ ...ok, unit: 'runs/p' })).toThrow(/^unit:/);
+    // A project criterion names its scope (its checkpoint's subtask, or final); a task item has none.
+    const criterion = { ...ok, unit: 'projects/p', scope: 's1' };
+    expect(parseReviewInput(criterion)).toMatchObject({ unit: 'projects/p', scope: 's1' });
+    expect(parseReviewInput({ ...criterion, scope: 'final' })).toMatchObject({ scope: 'final' });
+    expect(() => parseReviewInput({ ...ok, unit: 'projects/p' })).toThrow(/^scope:/);
+    expect(() => parseReviewInput({ ...criterion, scope: '' })).toThrow(/^scope:/);
+    expect(() => parseReviewInput({ ...ok, scope: 's1' })).toThrow(/^scope:/);
+    expect(parseReviewInput({ ...ok, scope: null })).toMatchObject({ scope: null });
     expect(() => parseReviewInput({ ...ok, evidence: [1] })).toThrow(/^evidence:/);
     expect(() => parseReviewInput([])).toThrow(/^body:/);
   });

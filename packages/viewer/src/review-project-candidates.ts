@@ -1,0 +1,73 @@
+// Every criterion verdict of a source's project records as a review candidate: each checkpoint's verdicts
+// (scope: the subtask whose checkpoint judged them) and the final package's (scope `final`), with the
+// criterion's text and check from the benchmark, its content digest now (the job lock's `<scope>/<criterion>`
+// item, else the project as the benchmark has it), and the machine's decision and reason. For the sample's
+// strata a criterion's "importance" is its target (final criteria), or `checkpoint` (checkpoint criteria have
+// none): the same grouping the agreement tables use for project criteria.
+import { digestProject, itemDigestsOf } from '@assay/benchmark';
+import {
+  lockedItemDigests,
+  projectUnitKey,
+  type CriterionVerdict,
+  type JobLock,
+  type ProjectRecord,
+} from '@assay/core';
+import { benchmarkContext, projectContext } from './benchmark-context.js';
+import type { ReviewCandidate } from './build-review-queue.js';
+import { describeCheck } from './describe-check.js';
+import type { ViewerSource } from './viewer-source.js';
+
+export const FINAL_SCOPE = 'final';
+
+export async function projectCandidates(
+  source: ViewerSource,
+  projects: readonly ProjectRecord[],
+  lock: JobLock | null,
+): Promise<ReviewCandidate[]> {
+  const ctx = await benchmarkContext(source);
+  const digestsOf = new Map<string, Record<string, string>>();
+  /** A project's item digests, keyed `<subtask>/<criterion>` and `final/<criterion>` as the lock keys them. */
+  const digests = (projectId: string): Record<string, string> => {
+    let d = digestsOf.get(projectId);
+    if (!d) {
+      const project = ctx.benchmark?.projects.find((p) => p.spec.id === projectId);
+      d = lockedItemDigests(lock, projectUnitKey(projectId)) ?? (project ? itemDigestsOf(digestProject(project)) : {});
+      digestsOf.set(projectId, d);
+    }
+    return d;
+  };
+  const sorted = [...projects].sort(
+    (a, b) => a.project.id.localeCompare(b.project.id) || a.system.id.localeCompare(b.system.id) || a.trial - b.trial,
+  );
+  const out: ReviewCandidate[] = [];
+  for (const r of sorted) {
+    const context = await projectContext(source, r.project.id);
+    const candidate = (
+      v: CriterionVerdict,
+      scope: string,
+      checkpoint: number | null,
+      spec: { text: string; check: unknown } | undefined,
+    ): ReviewCandidate => ({
+      unit: projectUnitKey(r.project.id),
+      system: r.system.id,
+      trial: r.trial,
+      itemId: v.criterionId,
+      scope,
+      checkpoint,
+      text: spec?.text ?? null,
+      check: describeCheck(spec?.check),
+      importance: v.target ?? 'checkpoint',
+      target: v.target,
+      dimension: v.dimension,
+      itemDigest: digests(r.project.id)[`${scope}/${v.criterionId}`] ?? null,
+      judgeDecision: v.decision,
+      judgeReason: v.reason,
+    });
+    r.checkpoints.forEach((cp, i) => {
+      const specs = context.checkpointCriteria[cp.subtaskId] ?? {};
+      for (const v of cp.verdicts) out.push(candidate(v, cp.subtaskId, i, specs[v.criterionId]));
+    });
+    for (const v of r.final.verdicts) out.push(candidate(v, FINAL_SCOPE, null, context.finalCriteria[v.criterionId]));
+  }
+  return out;
+}
