@@ -202,7 +202,8 @@ function runView(args: string[], env: Record<string, string> = {}) {
     let [out, err] = ['', ''];
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('"url"')) child.kill('SIGTERM');
+      // Once: a second SIGTERM while it closes would kill it by the signal (exit code null).
+      if (out.includes('"url"') && !child.killed) child.kill('SIGTERM');
     });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => resolve({ code, out, err }));
