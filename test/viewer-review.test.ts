@@ -63,7 +63,8 @@ afterAll(async () => {
 describe('labelling in the viewer', () => {
   it('labels a blind sample with the keyboard; reviews beside the records, records unchanged', async () => {
     const { page, errors } = await browser.newPage();
-    // What the page asks the server for: nothing that carries verdicts before the reviewer decided.
+    // What the page asks the server for: nothing that carries verdicts (a decided item's judge decision and
+    // anchors come with the answer to the reviewer's own POST).
     const verdictRequests: string[] = [];
     page.on('request', (r) => void (r.url().includes('/api/trial/') && verdictRequests.push(r.url())));
     await page.goto(url);
@@ -90,10 +91,8 @@ describe('labelling in the viewer', () => {
       // Blind: nothing of the judge's decision before deciding.
       expect(await page.locator('[data-testid=judge-hidden]').count()).toBe(1);
       expect(await page.locator('[data-testid=judge-decision]').count()).toBe(0);
-      if (i === 0) {
-        await page.waitForSelector('[data-testid=deliverables]');
-        expect(verdictRequests).toEqual([]);
-      }
+      if (i === 0) await page.waitForSelector('[data-testid=deliverables]');
+      expect(verdictRequests).toEqual([]);
       if (i === 1) {
         await page.keyboard.press('/');
         await page.keyboard.type('looks wrong to me');
@@ -128,6 +127,7 @@ describe('labelling in the viewer', () => {
       if (i < keys.length - 1) await page.keyboard.press('j');
     }
     expect(new Set(labelled).size).toBe(3);
+    expect(verdictRequests).toEqual([]);
     // Every item reviewed: the decisions counted, and the agreement with the judge (satisfied on all 3) over the
     // items both decided (not the can't tell).
     const finished = page.locator('[data-testid=review-finished]');

@@ -36,7 +36,7 @@ export interface ReviewPost {
 }
 export interface PostedReview {
   review: Review;
-  judge: { decision: 'satisfied' | 'not-satisfied' | 'unjudged'; reason: string };
+  judge: { decision: 'satisfied' | 'not-satisfied' | 'unjudged'; reason: string; anchors: AnchorRef[] };
 }
 
 export async function getJson<T>(url: string): Promise<T> {

@@ -4,8 +4,8 @@
 import { diffSnapshots, type CriterionVerdict, type SnapshotFile } from '@assay/core';
 import { projectRecordKey, subtaskDirKey } from '@assay/results';
 import { projectContext } from './benchmark-context.js';
-import { citedEvidence, judgeCost, NotFoundError } from './build-trial-detail.js';
-import { checkFile, findAnchors } from './evidence-anchors.js';
+import { judgeCost, NotFoundError } from './build-trial-detail.js';
+import { citedEvidence, verdictAnchors } from './evidence-anchors.js';
 import { messages } from './messages.js';
 import { readSourceRecords } from './read-source-records.js';
 import { readTranscript } from './read-transcript.js';
@@ -64,7 +64,7 @@ function describeVerdict(v: CriterionVerdict, spec: Described | undefined, files
     reuses: spec?.reuses ?? null,
     check: spec?.check ?? null,
     evidence,
-    anchors: findAnchors([...evidence, v.reason], files, checkFile(spec?.check)),
+    anchors: verdictAnchors(v, files, spec?.check),
     cost: judgeCost(v.judge),
   };
 }

@@ -7,6 +7,7 @@
 //   the size allows, drawn and then ordered by a seeded shuffle: the same seed gives the same queue.
 import { createRng, type Rng } from '@assay/analysis';
 import type { Decision } from '@assay/core';
+import type { Anchor } from './evidence-anchors.js';
 
 export interface ReviewCandidate {
   /** `tasks/<id>` or `projects/<id>` (the job lock's unit keys). */
@@ -30,6 +31,8 @@ export interface ReviewCandidate {
   itemDigest: string | null;
   judgeDecision: Decision;
   judgeReason: string;
+  /** Where the judge's evidence and reason point in the files it decided on (shown with its decision only). */
+  judgeAnchors: Anchor[];
 }
 
 export const QUEUE_MODES = ['unjudged', 'sample'] as const;

@@ -3,7 +3,7 @@
 import type { SubmissionView } from '@assay/evidence';
 import { trialDirKey, trialRecordKey } from '@assay/results';
 import { taskContext } from './benchmark-context.js';
-import { checkFile, findAnchors } from './evidence-anchors.js';
+import { citedEvidence, verdictAnchors } from './evidence-anchors.js';
 import { messages } from './messages.js';
 import { readSourceRecords } from './read-source-records.js';
 import { readTranscript } from './read-transcript.js';
@@ -30,7 +30,7 @@ export async function buildTrialDetail(source: ViewerSource, system: string, tas
       text: spec?.text ?? null,
       check: spec?.check ?? null,
       evidence,
-      anchors: findAnchors([...evidence, v.reason], paths, checkFile(spec?.check)),
+      anchors: verdictAnchors(v, paths, spec?.check),
       cost: judgeCost(v.judge),
     };
   });
@@ -47,12 +47,6 @@ export async function buildTrialDetail(source: ViewerSource, system: string, tas
     items,
     siblings,
   };
-}
-
-/** Strings a check or judge cited (`judge.evidence`), as recorded. */
-export function citedEvidence(judge: Record<string, unknown> | undefined): string[] {
-  const e = judge?.evidence;
-  return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** The judge's usage share and latency for this item, when a model judged it. */

@@ -71,3 +71,18 @@ export function checkFile(check: unknown): string | null {
   }
   return null;
 }
+
+/** Strings a check or judge cited (`judge.evidence`), as recorded. */
+export function citedEvidence(judge: Record<string, unknown> | undefined): string[] {
+  const e = judge?.evidence;
+  return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** A verdict's anchors: what its judge or check cited and its reason, over the files it was decided on. */
+export function verdictAnchors(
+  v: { judge?: Record<string, unknown>; reason: string },
+  files: readonly string[],
+  check: unknown,
+): Anchor[] {
+  return findAnchors([...citedEvidence(v.judge), v.reason], files, checkFile(check));
+}

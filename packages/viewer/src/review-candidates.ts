@@ -8,6 +8,7 @@ import { readJobLock } from '@assay/results';
 import { benchmarkContext, taskContext } from './benchmark-context.js';
 import type { ReviewCandidate } from './build-review-queue.js';
 import { describeCheck } from './describe-check.js';
+import { verdictAnchors } from './evidence-anchors.js';
 import { readSourceRecords } from './read-source-records.js';
 import { projectCandidates } from './review-project-candidates.js';
 import { reviewStore } from './review-store.js';
@@ -45,6 +46,7 @@ async function taskCandidates(
   const out: ReviewCandidate[] = [];
   for (const r of sorted) {
     const spec = (await taskContext(source, r.task.id)).items;
+    const paths = r.deliverables.map((d) => d.path);
     for (const v of r.verdicts) {
       out.push({
         unit: taskUnitKey(r.task.id),
@@ -61,6 +63,7 @@ async function taskCandidates(
         itemDigest: digests(r.task.id)[v.itemId] ?? null,
         judgeDecision: v.decision,
         judgeReason: v.reason,
+        judgeAnchors: verdictAnchors(v, paths, spec[v.itemId]?.check),
       });
     }
   }

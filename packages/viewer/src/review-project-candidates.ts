@@ -14,7 +14,9 @@ import {
 } from '@assay/core';
 import { benchmarkContext, projectContext } from './benchmark-context.js';
 import type { ReviewCandidate } from './build-review-queue.js';
+import { outputsOf } from './build-project-detail.js';
 import { describeCheck } from './describe-check.js';
+import { verdictAnchors } from './evidence-anchors.js';
 import type { ViewerSource } from './viewer-source.js';
 
 export const FINAL_SCOPE = 'final';
@@ -47,6 +49,7 @@ export async function projectCandidates(
       scope: string,
       checkpoint: number | null,
       spec: { text: string; check: unknown } | undefined,
+      files: readonly string[],
     ): ReviewCandidate => ({
       unit: projectUnitKey(r.project.id),
       system: r.system.id,
@@ -62,12 +65,16 @@ export async function projectCandidates(
       itemDigest: digests(r.project.id)[`${scope}/${v.criterionId}`] ?? null,
       judgeDecision: v.decision,
       judgeReason: v.reason,
+      judgeAnchors: verdictAnchors(v, files, spec?.check),
     });
     r.checkpoints.forEach((cp, i) => {
       const specs = context.checkpointCriteria[cp.subtaskId] ?? {};
-      for (const v of cp.verdicts) out.push(candidate(v, cp.subtaskId, i, specs[v.criterionId]));
+      const outputs = outputsOf(cp.snapshot.files);
+      for (const v of cp.verdicts) out.push(candidate(v, cp.subtaskId, i, specs[v.criterionId], outputs));
     });
-    for (const v of r.final.verdicts) out.push(candidate(v, FINAL_SCOPE, null, context.finalCriteria[v.criterionId]));
+    const packageFiles = r.final.packageFiles.map((f) => f.path);
+    for (const v of r.final.verdicts)
+      out.push(candidate(v, FINAL_SCOPE, null, context.finalCriteria[v.criterionId], packageFiles));
   }
   return out;
 }

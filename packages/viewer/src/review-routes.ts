@@ -88,11 +88,11 @@ export async function reviewQueue(
       r,
     ]),
   );
-  const entries = queue.map(({ judgeDecision, judgeReason, ...item }) => {
+  const entries = queue.map(({ judgeDecision, judgeReason, judgeAnchors, ...item }) => {
     const reviewed = mine.get(candidateKey(item)) ?? null;
     // Blind: the machine's decision is shown once this reviewer has decided, not before.
     const decided = reviewed !== null && reviewed.itemDigest === item.itemDigest;
-    const judge = blind && !decided ? null : { decision: judgeDecision, reason: judgeReason };
+    const judge = blind && !decided ? null : { decision: judgeDecision, reason: judgeReason, anchors: judgeAnchors };
     return {
       ...item,
       judge,
@@ -188,6 +188,9 @@ export function addReviewRoutes(
       judgeDecision: item.judgeDecision,
     });
     // Decided: the machine's decision and reason can be shown now, also in blind mode.
-    return c.json({ review, judge: { decision: item.judgeDecision, reason: item.judgeReason } });
+    return c.json({
+      review,
+      judge: { decision: item.judgeDecision, reason: item.judgeReason, anchors: item.judgeAnchors },
+    });
   });
 }

@@ -17,6 +17,7 @@ const item = (over: Partial<ReviewCandidate> & { itemId: string }): ReviewCandid
   itemDigest: 'd'.repeat(64),
   judgeDecision: 'satisfied',
   judgeReason: '',
+  judgeAnchors: [],
   ...over,
 });
 

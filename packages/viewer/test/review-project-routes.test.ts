@@ -41,7 +41,9 @@ beforeAll(async () => {
     ...base,
     checkpoints: base.checkpoints.map((cp) => ({
       ...cp,
-      verdicts: [{ ...verdict, criterionId: 'balances', decision: 'satisfied', reason: 'the sheet balances' }],
+      verdicts: [
+        { ...verdict, criterionId: 'balances', decision: 'satisfied', reason: 'the sheet balances at Summary!B4' },
+      ],
     })),
     final: {
       ...base.final,
@@ -114,7 +116,8 @@ describe('review API: project criteria', () => {
       dimension: 'correctness',
       itemDigest: itemDigestOf(checkpointFields),
       judgeDecision: 'satisfied',
-      judgeReason: 'the sheet balances',
+      judgeReason: 'the sheet balances at Summary!B4',
+      judgeAnchors: [{ file: null, anchor: 'Summary!B4', kind: 'cell', page: null }],
     });
     expect(got[2]).toMatchObject({
       checkpoint: null,
@@ -138,7 +141,11 @@ describe('review API: project criteria', () => {
     expect((await post({ ...criterion, reviewer: 'ben' })).status).toBe(200);
     const after = await queue('reviewer=ben&mode=sample&size=5&seed=1&blind=1');
     expect(after.find((e) => e.scope === 's1')).toMatchObject({
-      judge: { decision: 'satisfied', reason: 'the sheet balances' },
+      judge: {
+        decision: 'satisfied',
+        reason: 'the sheet balances at Summary!B4',
+        anchors: [{ file: null, anchor: 'Summary!B4', kind: 'cell', page: null }],
+      },
       reviewed: { decision: 'not-satisfied' },
     });
     // The same criterion id at another scope, or the task item, is not decided by that review.
@@ -150,7 +157,11 @@ describe('review API: project criteria', () => {
     const res = await post({ ...criterion, itemDigest: 'forged', judgeDecision: 'unjudged', blind: true });
     expect(res.status).toBe(200);
     const got = (await res.json()) as { review: Review; judge: { decision: string } };
-    expect(got.judge).toEqual({ decision: 'satisfied', reason: 'the sheet balances' });
+    expect(got.judge).toEqual({
+      decision: 'satisfied',
+      reason: 'the sheet balances at Summary!B4',
+      anchors: [{ file: null, anchor: 'Summary!B4', kind: 'cell', page: null }],
+    });
     expect(got.review).toMatchObject({
       unit: 'projects/p1',
       item: { id: 'balances', scope: 's1' },

@@ -47,7 +47,7 @@ describe('review API', () => {
     const res = await post('0', { ...body, itemDigest: 'forged', judgeDecision: 'unjudged', blind: true });
     expect(res.status).toBe(200);
     const got = (await res.json()) as { review: Review; judge: { decision: string; reason: string } };
-    expect(got.judge).toEqual({ decision: 'satisfied', reason: 'found' });
+    expect(got.judge).toEqual({ decision: 'satisfied', reason: 'found', anchors: [] });
     expect(got.review).toMatchObject({
       source: 'job',
       itemDigest: itemDigestOf(fields),
@@ -81,7 +81,7 @@ describe('review API', () => {
     expect(await queue('cleo')).toEqual([expect.objectContaining({ judge: null, reviewed: null })]);
     expect(await queue('ana')).toEqual([
       expect.objectContaining({
-        judge: { decision: 'satisfied', reason: 'found' },
+        judge: { decision: 'satisfied', reason: 'found', anchors: [] },
         reviewed: expect.objectContaining({ decision: 'not-satisfied' }),
       }),
     ]);
