@@ -20,7 +20,7 @@ export const messages = {
   duplicateTrial: (key: string, a: string, b: string) => `Two records for the same trial ${key}: ${a} and ${b}`,
   noResults: (dirs: string) => `No trial or project records under ${dirs}.`,
   publishedDirMissing: (dir: string) =>
-    `Published data folder not found: ${dir}. It is expected at ../shared/published next to the repository; set ASSAY_PUBLISHED_DIR to override.`,
+    `Published data folder not found: ${dir}. The repository ships it as analysis/published; ASSAY_PUBLISHED_DIR or --published overrides it.`,
   publishedFileMissing: (file: string) => `Published data file missing: ${file}`,
   publishedColumnMissing: (file: string, column: string) => `Published data file ${file} lacks column "${column}"`,
   unknownSystem: (id: string, known: string) => `Unknown system "${id}"; known systems: ${known}`,

@@ -1,5 +1,5 @@
-// File I/O edge for the papers' published figures (shared/published/*.csv).
-// Found at ../shared/published beside the repository root, or ASSAY_PUBLISHED_DIR.
+// File I/O edge for the papers' published figures (analysis/published/*.csv, sources in its README.md).
+// Read from the repository's own copy unless ASSAY_PUBLISHED_DIR (or an explicit folder) says otherwise.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,10 +7,16 @@ import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { messages } from './messages.js';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SOURCE_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(SOURCE_DIR, '../..');
+/**
+ * The published CSVs shipped in the repository. Found from this source file, which the compiled CLI
+ * (scripts/build-cli.mjs rewrites import.meta.url to the source's URL) resolves the same way.
+ */
+export const DEFAULT_PUBLISHED_DIR = path.resolve(SOURCE_DIR, '../published');
 
 export function resolvePublishedDir(explicit?: string): string {
-  const dir = explicit ?? process.env.ASSAY_PUBLISHED_DIR ?? path.resolve(REPO_ROOT, '../shared/published');
+  const dir = explicit ?? (process.env.ASSAY_PUBLISHED_DIR || DEFAULT_PUBLISHED_DIR);
   if (!existsSync(dir)) throw new Error(messages.publishedDirMissing(dir));
   return dir;
 }

@@ -1,9 +1,11 @@
 // `assay reproduce`: every value printed in the papers that the published CSVs imply
 // must be recomputed to the printed precision (one assertion per value).
-import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatReproduceTable, reproducePublished } from '../src/reproduce-published.js';
 import { roundTo } from '../src/numeric.js';
-import { resolvePublishedDir } from '../src/published-data.js';
+import { DEFAULT_PUBLISHED_DIR, REPO_ROOT, resolvePublishedDir } from '../src/published-data.js';
 
 const rows = reproducePublished();
 
@@ -39,5 +41,60 @@ describe(`reproducing published values from ${resolvePublishedDir()}`, () => {
 
   it('fails loudly when the published folder is missing', () => {
     expect(() => reproducePublished({ publishedDir: '/nonexistent/published' })).toThrow(/ASSAY_PUBLISHED_DIR/);
+  });
+});
+
+// The tables ship in the repository (analysis/published), so a plain clone reproduces without
+// ../shared beside it; ASSAY_PUBLISHED_DIR and --published still point elsewhere.
+describe('the published folder', () => {
+  const saved = process.env.ASSAY_PUBLISHED_DIR;
+  beforeEach(() => {
+    delete process.env.ASSAY_PUBLISHED_DIR;
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.ASSAY_PUBLISHED_DIR;
+    else process.env.ASSAY_PUBLISHED_DIR = saved;
+  });
+  const csvs = (dir: string): string[] =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.csv'))
+      .sort();
+
+  it('is analysis/published inside the repository unless something overrides it', () => {
+    expect(DEFAULT_PUBLISHED_DIR).toBe(path.join(REPO_ROOT, 'analysis', 'published'));
+    expect(resolvePublishedDir()).toBe(DEFAULT_PUBLISHED_DIR);
+    const rel = path.relative(REPO_ROOT, resolvePublishedDir());
+    expect(rel.startsWith('..') || path.isAbsolute(rel)).toBe(false);
+    expect(existsSync(path.join(REPO_ROOT, 'pnpm-workspace.yaml'))).toBe(true);
+  });
+
+  it('reproduces all 68 published values from the repository alone', () => {
+    const own = reproducePublished();
+    expect(own).toHaveLength(68);
+    expect(own.filter((r) => !r.match)).toEqual([]);
+    expect(formatReproduceTable(own)).toContain('68 of 68 published values reproduced at printed precision.');
+  });
+
+  it('lets ASSAY_PUBLISHED_DIR, then an explicit folder, override it', () => {
+    process.env.ASSAY_PUBLISHED_DIR = '/nonexistent/from-env';
+    expect(() => resolvePublishedDir()).toThrow(/\/nonexistent\/from-env/);
+    expect(resolvePublishedDir(DEFAULT_PUBLISHED_DIR)).toBe(DEFAULT_PUBLISHED_DIR);
+    process.env.ASSAY_PUBLISHED_DIR = '';
+    expect(resolvePublishedDir()).toBe(DEFAULT_PUBLISHED_DIR);
+  });
+
+  it('names the source of every CSV in its README', () => {
+    const readme = readFileSync(path.join(DEFAULT_PUBLISHED_DIR, 'README.md'), 'utf8');
+    expect(csvs(DEFAULT_PUBLISHED_DIR)).toHaveLength(9);
+    for (const f of csvs(DEFAULT_PUBLISHED_DIR)) expect(readme, f).toContain(`| \`${f}\` |`);
+  });
+
+  const shared = path.resolve(REPO_ROOT, '../shared/published');
+  it.skipIf(!existsSync(shared))('holds the same bytes as ../shared/published (when that exists)', () => {
+    expect(csvs(DEFAULT_PUBLISHED_DIR)).toEqual(csvs(shared));
+    for (const f of csvs(shared))
+      expect(readFileSync(path.join(DEFAULT_PUBLISHED_DIR, f)).equals(readFileSync(path.join(shared, f))), f).toBe(
+        true,
+      );
   });
 });

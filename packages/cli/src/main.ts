@@ -215,7 +215,7 @@ program
   .command('reproduce')
   .description("recompute what the papers' published tables imply and print it beside the published values")
   .option('--out <dir>', 'also write the figures of the published data as a report')
-  .option('--published <dir>', 'published CSVs (default ../shared/published, or ASSAY_PUBLISHED_DIR)')
+  .option('--published <dir>', 'published CSVs (default analysis/published in the repository, or ASSAY_PUBLISHED_DIR)')
   .option('--json', 'machine-readable output')
   .action(lazyAction(reports, 'reproduceCommand'));
 
