@@ -191,7 +191,7 @@ describe('the write guard on a wildcard address', () => {
 
 /** `assay view ARGS` as a user runs it, stopped once it printed its URL (or exited). */
 function runView(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) => {
     const vars = { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', ...env } as Record<string, string | undefined>;
     if (!('ASSAY_VIEW_TOKEN' in env)) delete vars.ASSAY_VIEW_TOKEN;
     const child = spawn(
@@ -202,11 +202,11 @@ function runView(args: string[], env: Record<string, string> = {}) {
     let [out, err] = ['', ''];
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      // Once: a second SIGTERM while it closes would kill it by the signal (exit code null).
+      // Once, as a user would stop it; the CLI must have its handler in place by the time the URL shows.
       if (out.includes('"url"') && !child.killed) child.kill('SIGTERM');
     });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
+    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
   });
 }
 
@@ -226,7 +226,7 @@ describe('assay view --host/--token', () => {
 
   it('prints the URL with a generated token when listening off loopback', async () => {
     const r = await runView([results, '--host', HOST, '--json']);
-    expect(r.code).toBe(0);
+    expect([r.code, r.signal], `${r.out}\n${r.err}`).toEqual([0, null]);
     const { url } = JSON.parse(r.out) as { url: string };
     expect(url).toMatch(new RegExp(`^http://${HOST.replace(/\./g, '\\.')}:\\d+/\\?token=[A-Za-z0-9_-]{32}$`));
   }, 120_000);

@@ -44,12 +44,14 @@ export async function viewCommand(
   }).catch((err: Error) => {
     throw new CliError(err.message.split('\n')[0] ?? String(err));
   });
+  // Handlers before the URL is printed: a signal sent on seeing it must find them (with none, the kernel's
+  // default action kills the process on the spot, before the next statement could install one).
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   if (opts.json) console.log(JSON.stringify({ url: viewer.url, results: dirs }));
   else console.log(messages.listening(viewer.url));
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   await viewer.close();
 }

@@ -22,14 +22,15 @@ export async function workerCommand(opts: { concurrency?: string; hostId?: strin
     maxConcurrentActivities: opts.concurrency ? Number(opts.concurrency) : undefined,
     host,
   });
+  const stop = (): void => {
+    void running.shutdown();
+  };
+  // Before the line that says it is ready: a signal sent on seeing it must find the handler (else it kills).
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const where = host.workRoot ? `, work folders under ${host.workRoot}` : '';
   log(
     `worker of host "${host.id}" polling task queues "assay" and "assay-host:${host.id}" on ${runtime.target.summary}${where}`,
   );
-  const stop = (): void => {
-    void running.shutdown();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   await running.done;
 }
