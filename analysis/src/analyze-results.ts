@@ -1,10 +1,10 @@
 // Every statistic of a report, computed from the result tables in one call (pure).
 // The CLI can print any of these as JSON; the report renders them.
-import type { Review } from '@assay/core';
+import type { Review, ReviewPolicy } from '@assay/core';
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';
 import { checkpointTrajectories } from './checkpoint-trajectories.js';
-import { DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES } from './cluster-bootstrap.js';
+import { DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, type BootstrapOptions } from './cluster-bootstrap.js';
 import { deliveryProfiles } from './delivery-profiles.js';
 import { belowEqualScoreLine, belowLineByProject, deliverySummary, projectOutcomes } from './delivery-summary.js';
 import { dimensionProfile } from './dimension-profile.js';
@@ -17,10 +17,11 @@ import type { JobResults } from './load-results.js';
 import { judgeSetupAgreement } from './judge-agreement.js';
 import { judgedSetupOf, labelAgreement, type LabelAgreement } from './label-agreement.js';
 import { reviewerAgreement } from './reviewer-agreement.js';
+import { scoresWithReviews, type JobReviews } from './scores-with-reviews.js';
 import { generalVsSpecialized, oracleBestOfK } from './oracle-best-of-k.js';
 import { pairwiseComparisons } from './paired-comparison.js';
 import { projectResources, resourceUse } from './resource-use.js';
-import type { ResultTables } from './results-tables.js';
+import { fromJobResults, type ResultTables } from './results-tables.js';
 import { DEFAULT_SEED } from './seeded-rng.js';
 import { scoreVsSuccess, systemLeaderboard } from './system-leaderboard.js';
 import { rowsOf } from './table-helpers.js';
@@ -35,6 +36,10 @@ export interface AnalysisOptions {
   humanLabels?: ColumnTable | null;
   /** People's current reviews (load-review-labels.ts), for agreement between reviewers. */
   reviews?: readonly Review[];
+  /** Per job in `jobs`, its reviews and lock: the leaderboard again with reviews applied. */
+  jobReviews?: readonly JobReviews[];
+  /** Where people and the machine disagree: the judge's verdict stands (default) or the people's. */
+  prefer?: ReviewPolicy;
   /** The jobs' records, for the judge-setup ablation (item verdicts compared as `assay compare` does). */
   jobs?: readonly JobResults[];
 }
@@ -85,6 +90,8 @@ export interface Analysis {
   labelAgreement: LabelAgreement | null;
   /** People against each other on the items two of them reviewed (null without such items). */
   reviewerAgreement: ColumnTable | null;
+  /** The task leaderboard with people's reviews applied, and each system's basis (null without reviews). */
+  withReviews: { prefer: ReviewPolicy; leaderboard: ColumnTable; basis: ColumnTable } | null;
 }
 
 export function analyzeResults(tables: ResultTables, options: AnalysisOptions = {}): Analysis {
@@ -173,7 +180,16 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
     judgeSetups: setups && setups.numRows() > 0 ? setups : null,
     labelAgreement: labels ? labelAgreement(judged, labels, kappa) : null,
     reviewerAgreement: options.reviews ? reviewerAgreement(options.reviews, kappa) : null,
+    withReviews: withReviewsOf(options, boot),
   };
+}
+
+function withReviewsOf(options: AnalysisOptions, boot: BootstrapOptions): Analysis['withReviews'] {
+  const { jobs, jobReviews } = options;
+  if (!jobs || !jobReviews?.some((j) => j.reviews.length > 0) || !jobs.some((j) => j.trials.length > 0)) return null;
+  const prefer = options.prefer ?? 'judge';
+  const scored = scoresWithReviews(jobs, jobReviews, prefer);
+  return { prefer, leaderboard: systemLeaderboard(fromJobResults(scored.jobs).trials, boot), basis: scored.basis };
 }
 
 /** The analysis as plain JSON (tables become arrays of row objects), for `--json` output. */

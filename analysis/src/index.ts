@@ -62,11 +62,13 @@ export type { ProfileBy, ProfileValue } from './delivery-profiles.js';
 export { checkpointTrajectories } from './checkpoint-trajectories.js';
 
 // Judge reliability
-export { loadHumanLabels, judgeSetupAgreement } from './judge-agreement.js';
+export { judgeSetupAgreement } from './judge-agreement.js';
+export { loadHumanLabels } from './load-human-labels.js';
 export { AGREEMENT_COLUMNS, judgedSetupOf, labelAgreement, labelPairs } from './label-agreement.js';
 export type { JudgedSetup, LabelAgreement, LabelPair } from './label-agreement.js';
 export { kappaInterval, KAPPA_RESAMPLES } from './kappa-interval.js';
 export { reviewerAgreement } from './reviewer-agreement.js';
+export { BASIS_COLUMNS, scoresWithReviews, type JobReviews } from './scores-with-reviews.js';
 export { labelsFromReviews, type ReviewLabels } from './labels-from-reviews.js';
 export { loadReviewLabels, type LoadedReviewLabels } from './load-review-labels.js';
 

@@ -1,57 +1,9 @@
-// Judge reliability: expert labels read from a file (label-agreement.ts measures the judge against them), and
-// judge setups compared with each other item by item.
-import { readFile } from 'node:fs/promises';
+// Judge setups compared with each other item by item (expert labels: load-human-labels.ts, label-agreement.ts).
 import type { ColumnTable } from 'arquero';
 import { compareVerdicts } from './compare-runs.js';
 import type { ItemAgreement } from './item-agreement.js';
 import type { JobResults } from './load-results.js';
-import { messages } from './messages.js';
-import { parseCsv } from './parse-csv.js';
 import { tableOf } from './table-helpers.js';
-
-/**
- * Expert labels, CSV with header `system,unit,trial,item,label` (+ optional `scope`):
- * unit = task or project id; item = rubric item or criterion id; scope = empty for task
- * rubric items, `final` or a subtask id for project criteria; label = 1/0, true/false,
- * satisfied/not-satisfied, met/not-met.
- */
-export async function loadHumanLabels(file: string): Promise<ColumnTable> {
-  const text = await readFile(file, 'utf8');
-  const lines = parseCsv(text);
-  const header = (lines[0] ?? []).map((h) => h.trim());
-  for (const col of ['system', 'unit', 'trial', 'item', 'label']) {
-    if (!header.includes(col)) throw new Error(messages.labelsInvalid(file, 1, `missing column "${col}"`));
-  }
-  const rows = lines.slice(1).map((line, i) => {
-    const cells = line.map((c) => c.trim());
-    const rec = Object.fromEntries(header.map((h, j) => [h, cells[j] ?? '']));
-    const label = parseLabel(rec.label ?? '');
-    if (label === null)
-      throw new Error(
-        messages.labelsInvalid(
-          file,
-          i + 2,
-          `label "${rec.label}" is not 1/0, true/false, satisfied/not-satisfied or met/not-met`,
-        ),
-      );
-    return {
-      system: rec.system,
-      unit: rec.unit,
-      trial: Number(rec.trial),
-      item: rec.item,
-      scope: rec.scope || null,
-      human: label,
-    };
-  });
-  return tableOf(rows, ['system', 'unit', 'trial', 'item', 'scope', 'human']);
-}
-
-function parseLabel(s: string): 0 | 1 | null {
-  const v = s.toLowerCase();
-  if (['1', 'true', 'satisfied', 'met', 'yes'].includes(v)) return 1;
-  if (['0', 'false', 'not-satisfied', 'not-met', 'no'].includes(v)) return 0;
-  return null;
-}
 
 /**
  * Judge-setup ablation: jobs that judged the same systems, tasks and trials (e.g. per-item vs holistic judging)

@@ -29,7 +29,8 @@ type Row = Record<string, unknown>;
  * in more than one job (e.g. two judge setups over the same systems); then every
  * system is named "<job id>/<system id>" so the runs stay apart.
  */
-export function fromJobResults(jobs: readonly JobResults[]): ResultTables {
+/** How the tables name a job's system: `<job>/<system>` once any system id is in more than one job. */
+export function systemNamer(jobs: readonly JobResults[]): (jobId: string, systemId: string) => string {
   const owners = new Map<string, Set<string>>();
   for (const j of jobs) {
     for (const r of [...j.trials, ...j.projects]) {
@@ -39,7 +40,11 @@ export function fromJobResults(jobs: readonly JobResults[]): ResultTables {
     }
   }
   const qualify = [...owners.values()].some((s) => s.size > 1);
-  const name = (jobId: string, systemId: string): string => (qualify ? `${jobId}/${systemId}` : systemId);
+  return (jobId, systemId) => (qualify ? `${jobId}/${systemId}` : systemId);
+}
+
+export function fromJobResults(jobs: readonly JobResults[]): ResultTables {
+  const name = systemNamer(jobs);
   const trials: TrialRecord[] = [];
   const projects: ProjectRecord[] = [];
   const seen = new Map<string, string>();

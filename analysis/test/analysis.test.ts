@@ -14,7 +14,8 @@ import { domainProfile } from '../src/domain-profile.js';
 import { formatCompliance } from '../src/format-compliance.js';
 import { harnessSwap } from '../src/harness-swap.js';
 import { importanceProfile } from '../src/importance-profile.js';
-import { judgeSetupAgreement, loadHumanLabels } from '../src/judge-agreement.js';
+import { judgeSetupAgreement } from '../src/judge-agreement.js';
+import { loadHumanLabels } from '../src/load-human-labels.js';
 import { labelAgreement } from '../src/label-agreement.js';
 import { loadJobResults, loadJobs, type JobResults } from '../src/load-results.js';
 import { oracleBestOfK } from '../src/oracle-best-of-k.js';
@@ -476,6 +477,24 @@ describe('loading results from disk', () => {
     expect(r).toMatchObject({ by: 'all', group: 'all', n: 4, agree: 3, agreement: 75, unmatched: 1 });
     expect(r.kappa).toBeCloseTo(0.5, 12);
     await writeFile(file, 'system,unit,trial,item,label\na,t1,1,i0,maybe\n');
-    await expect(loadHumanLabels(file)).rejects.toThrow(/labels\.csv:2: label "maybe"/);
+    await expect(loadHumanLabels(file)).rejects.toThrow(/labels\.csv:2: label: "maybe" is not 1\/0/);
+    await writeFile(file, 'system,unit,trial,item,label\na,t1,x,i0,1\n');
+    await expect(loadHumanLabels(file)).rejects.toThrow(/labels\.csv:2: trial: "x" is not a positive integer/);
+    // JSON Lines: the same labels, one object per line; bad lines named by line and field.
+    const jsonl = path.join(dir, 'labels.jsonl');
+    const lines = [
+      { system: 'a', unit: 't1', trial: 1, item: 'i0', label: 1 },
+      { system: 'a', unit: 't1', trial: 1, item: 'i1', label: 'not-satisfied' },
+      { system: 'a', unit: 't1', trial: 1, item: 'i2', label: false },
+      { system: 'a', unit: 't1', trial: 1, item: 'i3', label: 'no' },
+      { system: 'a', unit: 't9', trial: 1, item: 'i0', label: true, scope: null },
+    ];
+    await writeFile(jsonl, lines.map((l) => JSON.stringify(l)).join('\n') + '\n\n');
+    const fromJsonl = labelAgreement([{ setup: 'x', verdicts, criteria }], await loadHumanLabels(jsonl))!;
+    expect(rowsOf<R>(fromJsonl.rows)[0]).toEqual(r);
+    await writeFile(jsonl, `${JSON.stringify(lines[0])}\n{"system": "a", "unit": "t1", "trial": 1, "label": 1}\n`);
+    await expect(loadHumanLabels(jsonl)).rejects.toThrow(/labels\.jsonl:2: item: missing or empty/);
+    await writeFile(jsonl, 'not json\n');
+    await expect(loadHumanLabels(jsonl)).rejects.toThrow(/labels\.jsonl:1: not JSON/);
   });
 });

@@ -25,8 +25,15 @@ import { messages } from '../messages.js';
 import type { ResultTables } from '../results-tables.js';
 import { rowsOf } from '../table-helpers.js';
 import type { Row } from '../table-helpers.js';
-import { AGREEMENT_FORMATS, harnessSwapFormats, intervalFormats, resourceFormats } from './column-formats.js';
+import {
+  AGREEMENT_FORMATS,
+  harnessSwapFormats,
+  intervalFormats,
+  LEADERBOARD_FORMATS,
+  resourceFormats,
+} from './column-formats.js';
 import { labelAgreementSections } from './label-agreement-sections.js';
+import { reviewsSection } from './reviews-section.js';
 import { DocumentBuilder } from './report-document.js';
 import type { ReportDocument } from './report-document.js';
 
@@ -53,6 +60,7 @@ resampled as clusters, so all trials of a task move together. Both percentile an
 - Project runs: ${counts.projects} (${counts.projectsFinalScored} with a final score); checkpoints: ${counts.checkpoints} (${counts.checkpointsJudged} judged)
 `);
   if (analysis.tasks) taskSections(d, analysis.tasks);
+  reviewsSection(d, analysis);
   if (analysis.projects) projectSections(d, analysis.projects, tables);
   labelAgreementSections(d, analysis);
   if (analysis.judgeSetups) {
@@ -222,17 +230,7 @@ Overlapping intervals do not by themselves show a difference; the paired compari
     caption:
       'Mean score and success rate (%) per system, with percentile and BCa CIs; unjudged = trials without a score.',
     table: t.leaderboard,
-    columns: [
-      { name: 'system' },
-      { name: 'tasks' },
-      { name: 'trials' },
-      { name: 'unjudged' },
-      { name: 'mean', digits: 2 },
-      ...intervalFormats('ci', 'CI'),
-      ...intervalFormats('bca', 'BCa'),
-      { name: 'success_rate', label: 'success %', digits: 2 },
-      ...intervalFormats('success_ci', 'succ. CI'),
-    ],
+    columns: [...LEADERBOARD_FORMATS],
   });
   d.figure(
     {

@@ -10,6 +10,19 @@ export function intervalFormats(name: string, label: string, digits = 2): Column
   ];
 }
 
+/** A task leaderboard (system-leaderboard.ts): mean score and success rate with their intervals. */
+export const LEADERBOARD_FORMATS: readonly ColumnFormat[] = [
+  { name: 'system' },
+  { name: 'tasks' },
+  { name: 'trials' },
+  { name: 'unjudged' },
+  { name: 'mean', digits: 2 },
+  ...intervalFormats('ci', 'CI'),
+  ...intervalFormats('bca', 'BCa'),
+  { name: 'success_rate', label: 'success %', digits: 2 },
+  ...intervalFormats('success_ci', 'succ. CI'),
+];
+
 /** The counts, raw agreement and Cohen's kappa of an agreement table (cohen-kappa.ts). */
 export const AGREEMENT_FORMATS: readonly ColumnFormat[] = [
   { name: 'n' },

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ColumnTable } from 'arquero';
 import { analyzeResults } from '../analyze-results.js';
 import type { Analysis, AnalysisOptions } from '../analyze-results.js';
-import { loadHumanLabels } from '../judge-agreement.js';
+import { loadHumanLabels } from '../load-human-labels.js';
 import { loadJobs } from '../load-results.js';
 import { loadReviewLabels } from '../load-review-labels.js';
 import type { JobResults } from '../load-results.js';
@@ -45,7 +45,13 @@ export async function writeReport(options: ReportOptions): Promise<ReportResult>
     const t = await loadHumanLabels(f);
     humanLabels = humanLabels ? humanLabels.concat(t) : t;
   }
-  const analysis = analyzeResults(tables, { ...options, humanLabels, reviews: reviews.current, jobs });
+  const analysis = analyzeResults(tables, {
+    ...options,
+    humanLabels,
+    reviews: reviews.current,
+    jobReviews: reviews.byJob,
+    jobs,
+  });
   const doc = buildReportDocument(analysis, tables, {
     title: options.title ?? `assay report: ${jobs.map((j) => j.jobId).join(', ')}`,
     jobs: jobs.map((j) => j.jobId).join(', '),

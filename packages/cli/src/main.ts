@@ -163,6 +163,7 @@ program
   .option('--resamples <n>', 'bootstrap resamples (default 10000)')
   .option('--specialized <system>', 'a specialized system for the general-vs-specialized table (repeatable)', collect)
   .option('--labels <file>', 'expert labels CSV/JSONL for judge agreement (repeatable)', collect)
+  .option('--prefer <policy>', 'scores with reviews, where people and the machine disagree: judge (default) or reviews')
   .option('--json', 'print the analysis as JSON')
   .action(lazyAction(reports, 'reportCommand'));
 

@@ -1,22 +1,15 @@
 // The job overview: leaderboards with bootstrap CIs (computed by @assay/analysis, not here),
 // status counts per system, and one row per trial / project run for the filters.
 import {
+  BASIS_COLUMNS,
   deliverySummary,
   fromJobResults,
+  scoresWithReviews,
   systemLeaderboard,
   type JobResults,
   type ResultTables,
 } from '@assay/analysis';
-import {
-  applyReviews,
-  describeVersionSplit,
-  lockedItemDigests,
-  splitByVersion,
-  taskUnitKey,
-  versionTagOf,
-  type ProjectRecord,
-  type TrialRecord,
-} from '@assay/core';
+import { describeVersionSplit, splitByVersion, versionTagOf, type ProjectRecord, type TrialRecord } from '@assay/core';
 import { readReviews } from '@assay/results';
 import { readJobControl } from './read-job-control.js';
 import { readSourceRecords, type SourceRecords } from './read-source-records.js';
@@ -136,34 +129,20 @@ async function reviewedBoard(
 ): Promise<{ leaderboard: LeaderboardRow[]; basis: ReviewBasisRow[] } | null> {
   const reviews = await Promise.all(loaded.map(({ source }) => readReviews(reviewStore(source), [])));
   if (reviews.every((r) => r.length === 0)) return null;
-  const basis = new Map<string, ReviewBasisRow>();
-  const reviewedJobs = jobs.map((job, i) => ({
-    ...job,
-    trials: job.trials.map((r) => {
-      const lock = loaded[i]!.records.lock;
-      const a = applyReviews(r, reviews[i]!, {
-        prefer: 'judge',
-        itemDigests: lockedItemDigests(lock, taskUnitKey(r.task.id)),
-      });
-      const system = loaded.length > 1 ? `${job.jobId}/${r.system.id}` : r.system.id;
-      const row = basis.get(system) ?? {
-        system,
-        judge: 0,
-        judgeAndReviews: 0,
-        reviewsOnly: 0,
-        disagreements: 0,
-        stale: 0,
-      };
-      if (a.basis === 'judge') row.judge += 1;
-      else if (a.basis === 'judge + reviews') row.judgeAndReviews += 1;
-      else row.reviewsOnly += 1;
-      row.disagreements += a.disagreements;
-      row.stale += a.stale.length;
-      basis.set(system, row);
-      return { ...r, score: a.score };
-    }),
+  const scored = scoresWithReviews(
+    jobs,
+    loaded.map(({ records }, i) => ({ reviews: reviews[i]!, lock: records.lock })),
+    'judge',
+  );
+  const basis = (scored.basis.objects() as Record<(typeof BASIS_COLUMNS)[number], never>[]).map((r) => ({
+    system: r.system,
+    judge: r.judge,
+    judgeAndReviews: r.judge_reviews,
+    reviewsOnly: r.reviews_only,
+    disagreements: r.disagreements,
+    stale: r.stale,
   }));
-  return { leaderboard: leaderboardOf(fromJobResults(reviewedJobs)), basis: [...basis.values()] };
+  return { leaderboard: leaderboardOf(fromJobResults(scored.jobs)), basis };
 }
 
 function records(table: { numRows(): number }): boolean {

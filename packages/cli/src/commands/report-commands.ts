@@ -9,14 +9,24 @@ import {
   writeReproduceReport,
 } from '@assay/analysis';
 import { CliError } from '../cli-error.js';
+import { preferOf } from '../prefer-option.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { resultsDirOf } from '../results-dir-of.js';
 
 export async function reportCommand(
   jobs: string[],
-  opts: { out: string; seed?: string; resamples?: string; specialized?: string[]; labels?: string[]; json?: boolean },
+  opts: {
+    out: string;
+    seed?: string;
+    resamples?: string;
+    specialized?: string[];
+    labels?: string[];
+    json?: boolean;
+    prefer?: string;
+  },
 ): Promise<void> {
+  const prefer = preferOf(opts.prefer);
   const root = repoRoot();
   const jobDirs = jobs.map((j) => resultsDirOf(j, root));
   const result = await writeReport({
@@ -26,6 +36,7 @@ export async function reportCommand(
     ...(opts.resamples ? { resamples: Number(opts.resamples) } : {}),
     ...(opts.specialized?.length ? { specializedSystems: opts.specialized } : {}),
     ...(opts.labels?.length ? { humanLabels: opts.labels } : {}),
+    prefer,
   }).catch((err: Error) => {
     throw new CliError(err.message.split('\n')[0] ?? String(err));
   });

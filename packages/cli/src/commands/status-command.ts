@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { JOB_PROGRESS_QUERY, describeEndpoint, jobWorkflowId, type JobProgress, type ReviewPolicy } from '@assay/core';
+import { JOB_PROGRESS_QUERY, describeEndpoint, jobWorkflowId, type JobProgress } from '@assay/core';
 import type { JobOutline } from '@assay/benchmark';
 import {
   isRemoteLocation,
@@ -11,6 +11,7 @@ import {
 } from '@assay/results';
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
+import { preferOf } from '../prefer-option.js';
 import { loadJobOutlineOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { probeTcp } from '../probe-tcp.js';
@@ -103,11 +104,6 @@ export async function statusCommand(
   // What is on disk was shown, but the job's state is unknown: not a success.
   if (!workflow) throw new CliError(messages.temporalUnreachable(address));
   if (stuck.length > 0) throw new CliError(messages.jobStuck(job.spec.id, stuck.length));
-}
-
-function preferOf(value: string | undefined): ReviewPolicy {
-  if (value === undefined || value === 'judge' || value === 'reviews') return value ?? 'judge';
-  throw new CliError(messages.badPrefer(value));
 }
 
 /** Whether the job left anything to summarize: its folder, or its job.json in a remote store. */
