@@ -80,6 +80,21 @@ describe('status with reviews', () => {
       basis: { judge: 0, 'judge + reviews': 1, 'reviews only': 0 },
       disagreements: 1,
     });
+    // The report ranks the same: the machine has no full score, with reviews the trial has one, by either policy.
+    for (const [prefer, mean] of [
+      ['judge', 100],
+      ['reviews', (100 * (total - checked!.weight)) / total],
+    ] as const) {
+      const out = path.join(path.dirname(file), `report-${prefer}`);
+      const report = await cli(['report', file, '--out', out, '--json', '--prefer', prefer]);
+      expect(report.code, report.text).toBe(0);
+      const { analysis } = JSON.parse(report.text.slice(report.text.indexOf('{'))) as {
+        analysis: { withReviews: { prefer: string; leaderboard: { system: string; mean: number }[] } };
+      };
+      expect(analysis.withReviews.prefer).toBe(prefer);
+      expect(analysis.withReviews.leaderboard[0]?.system).toBe('oracle');
+      expect(analysis.withReviews.leaderboard[0]?.mean).toBeCloseTo(mean, 10);
+    }
     expect(readFileSync(recordFile)).toEqual(before);
     // The labels the reviews give, as a label file, and back in under another reviewer; a bad line refuses the
     // whole file and stores nothing.
