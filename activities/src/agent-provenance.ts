@@ -3,7 +3,7 @@
 // task's steps, a project's subtasks).
 import type { Provenance } from '@assay/core';
 import type { ResponseIds } from '@assay/harnesses';
-import type { ResultsStore } from '@assay/results';
+import { agentResultKey, type ResultsStore } from '@assay/results';
 import type { AgentRun } from './run-harness.js';
 
 export type AgentProvenance = Pick<
@@ -57,8 +57,6 @@ function isResponseIds(v: unknown): v is ResponseIds {
 
 /** The agent runs stored under these keys (`…/agent-result.json`), in order; missing ones are left out. */
 export async function readAgentRuns(store: ResultsStore, keys: string[]): Promise<AgentRun[]> {
-  const runs = await Promise.all(
-    keys.map(async (k) => (await store.getJson(`${k}/agent-result.json`)) as AgentRun | null),
-  );
+  const runs = await Promise.all(keys.map(async (k) => (await store.getJson(agentResultKey(k))) as AgentRun | null));
   return runs.filter((r): r is AgentRun => r !== null);
 }

@@ -8,9 +8,11 @@ import type { RetryKind, TrialInput, TrialStatus } from '@assay/core';
 import {
   ATTEMPTS_DIR,
   CANCELLED_FILE,
+  INFRA_FAILURE_FILE,
   PROJECTS_PREFIX,
   RECORD_FILE,
   TRIALS_PREFIX,
+  WORK_VOLUME_SUFFIX,
   attemptDirKey,
   openResultsStore,
   type ResultsStore,
@@ -18,7 +20,6 @@ import {
 import { trialPaths } from './trial-paths.js';
 import { unmountWorkVolume } from './workspace-volume.js';
 
-const INFRA_FAILURE_FILE = 'infra-failure.json';
 /** The files that decide whether a unit runs again. */
 const MARKERS = [RECORD_FILE, INFRA_FAILURE_FILE, CANCELLED_FILE];
 
@@ -95,6 +96,6 @@ function discardTrialWork(resultsDir: string, dir: string): void {
 /** A task trial's work volume, its image and its folder, gone: the next attempt makes new ones. */
 export function discardWorkDir(workDir: string): void {
   unmountWorkVolume(workDir);
-  rmSync(`${workDir}.ext4`, { force: true });
+  rmSync(`${workDir}${WORK_VOLUME_SUFFIX}`, { force: true });
   rmSync(workDir, { recursive: true, force: true });
 }

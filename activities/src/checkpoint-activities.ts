@@ -16,7 +16,18 @@ import {
   type SubtaskInput,
 } from '@assay/core';
 import { digestProject } from '@assay/benchmark';
-import { checkpointKey, snapshotDirectory, writeProjectRecord, type ResultsStore, type Snapshot } from '@assay/results';
+import {
+  CHECKPOINT_RECORD_FILE,
+  EVALUATION_FILE,
+  HOST_FILE,
+  STORAGE_FILE,
+  checkpointKey,
+  finalEvaluationKey,
+  snapshotDirectory,
+  writeProjectRecord,
+  type ResultsStore,
+  type Snapshot,
+} from '@assay/results';
 import { agentProvenanceOf, readAgentRuns } from './agent-provenance.js';
 import { judgeProvenanceOf } from './judge-provenance.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
@@ -45,7 +56,10 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       snapshotFiles: args.snapshot.files,
       workDir: path.join(pathsOf(subtask.project).evalDir, subtask.subtaskId),
     });
-    await storeOf(subtask.project).putJson(`${subtaskKey(subtask.project, subtask.subtaskId)}/evaluation.json`, result);
+    await storeOf(subtask.project).putJson(
+      `${subtaskKey(subtask.project, subtask.subtaskId)}/${EVALUATION_FILE}`,
+      result,
+    );
     return result;
   };
 
@@ -100,7 +114,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
         ...(await hostOfAgent(storeOf(args.subtask.project), subtaskKey(args.subtask.project, args.subtask.subtaskId))),
       });
       const { project, subtaskId } = args.subtask;
-      await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/checkpoint-record.json`, record);
+      await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/${CHECKPOINT_RECORD_FILE}`, record);
     },
 
     /** Final package: artifact quality (source criteria re-applied, reused when unchanged), cross-file, acceptance. */
@@ -112,7 +126,7 @@ export function createCheckpointActivities(ctx: ProjectContext) {
         checkpoints,
         workDir: path.join(pathsOf(args.project).evalDir, 'final'),
       });
-      await storeOf(args.project).putJson(`${projectKey(args.project)}/final/evaluation.json`, result);
+      await storeOf(args.project).putJson(finalEvaluationKey(projectKey(args.project)), result);
       return result;
     },
 
@@ -126,8 +140,8 @@ export function createCheckpointActivities(ctx: ProjectContext) {
       const project = projectOf(args.project);
       const store = storeOf(args.project);
       const checkpoints = await readCheckpoints(args.project, project);
-      const final = (await requireJson(store, `${projectKey(args.project)}/final/evaluation.json`)) as FinalEvaluation;
-      const storage = (await store.getJson(`${projectKey(args.project)}/storage.json`)) as StorageCap | null;
+      const final = (await requireJson(store, finalEvaluationKey(projectKey(args.project)))) as FinalEvaluation;
+      const storage = (await store.getJson(`${projectKey(args.project)}/${STORAGE_FILE}`)) as StorageCap | null;
       const { jobId, benchmark, system, trial } = args.project;
       const agentRuns = await readAgentRuns(
         store,
@@ -169,6 +183,6 @@ export function createCheckpointActivities(ctx: ProjectContext) {
 
 /** The host that ran a subtask's agent, as runSubtaskAgent noted it (nothing for runs before hosts). */
 async function hostOfAgent(store: ResultsStore, subtaskKey: string): Promise<{ host?: string }> {
-  const host = await store.getText(`${subtaskKey}/host.txt`);
+  const host = await store.getText(`${subtaskKey}/${HOST_FILE}`);
   return host === null ? {} : { host };
 }

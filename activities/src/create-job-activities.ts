@@ -12,6 +12,7 @@ import {
   type TrialInput,
 } from '@assay/core';
 import {
+  INFRA_FAILURE_FILE,
   cancelledKey,
   jobControlKey,
   openResultsStore,
@@ -47,7 +48,7 @@ export function createJobActivities(opts: { workRoot?: string } = {}) {
 
     /** `key` is `trials/<system>/<task>/<trial>` or `projects/<system>/<project>/<trial>`. */
     async recordInfraFailure(args: { resultsDir: string; key: string; error: string }): Promise<void> {
-      await openResultsStore(args.resultsDir).putJson(`${args.key}/infra-failure.json`, {
+      await openResultsStore(args.resultsDir).putJson(`${args.key}/${INFRA_FAILURE_FILE}`, {
         error: args.error,
         at: new Date().toISOString(),
       });

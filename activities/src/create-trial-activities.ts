@@ -7,8 +7,11 @@ import type Docker from 'dockerode';
 import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
 import type { AssayVersion, DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
 import {
+  STORAGE_FILE,
+  agentResultKey,
   listRegularFiles,
   openResultsStore,
+  stepDirKey,
   storeFile,
   trialDirKey,
   trialRecordKey,
@@ -156,7 +159,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     const agentRuns = steps
       ? await readAgentRuns(
           store,
-          steps.map((s) => `${dir}/steps/${s.name}`),
+          steps.map((s) => stepDirKey(dir, s.name)),
         )
       : undefined;
     const assembled = assembleTrialRecord({
@@ -335,7 +338,7 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       trial: TrialInput;
       containerKey?: string;
     }): Promise<{ record: TrialRecord | null; agentFinished: boolean }> {
-      const key = `${trialDirKey(args.trial.system.id, args.trial.taskId, args.trial.trial)}/agent-result.json`;
+      const key = agentResultKey(trialDirKey(args.trial.system.id, args.trial.taskId, args.trial.trial));
       const run = (await openResultsStore(args.trial.resultsDir).getJson(key)) as AgentRun | null;
       if (!run || !isThisAttempt(run, args.containerKey)) return { record: null, agentFinished: false };
       return { record: await recordOf(args.trial, run), agentFinished: true };
@@ -380,5 +383,5 @@ function isPreparedFor(marker: string, placement: Placement | undefined): boolea
 
 /** The storage cap as prepared for a trial, beside its record. */
 function storageKey(t: TrialInput): string {
-  return `${trialDirKey(t.system.id, t.taskId, t.trial)}/storage.json`;
+  return `${trialDirKey(t.system.id, t.taskId, t.trial)}/${STORAGE_FILE}`;
 }

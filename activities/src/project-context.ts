@@ -2,7 +2,13 @@
 // of one project trial in it.
 import type { LoadedProject } from '@assay/benchmark';
 import type { AssayVersion, CheckpointRecord, ProjectTrialInput } from '@assay/core';
-import { openResultsStore, projectDirKey, subtaskDirKey, type ResultsStore } from '@assay/results';
+import {
+  CHECKPOINT_RECORD_FILE,
+  openResultsStore,
+  projectDirKey,
+  subtaskDirKey,
+  type ResultsStore,
+} from '@assay/results';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
@@ -37,7 +43,7 @@ export function createProjectContext(deps: ProjectActivityDeps) {
     Promise.all(
       allSubtasks(project).map(
         async (id) =>
-          (await requireJson(storeOf(p), `${subtaskKey(p, id)}/checkpoint-record.json`)) as CheckpointRecord,
+          (await requireJson(storeOf(p), `${subtaskKey(p, id)}/${CHECKPOINT_RECORD_FILE}`)) as CheckpointRecord,
       ),
     );
   const evalDeps = (p: ProjectTrialInput): EvaluationDeps => ({

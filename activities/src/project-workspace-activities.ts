@@ -4,11 +4,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyBenchmarkFile, type LoadedProject } from '@assay/benchmark';
 import type { FeedbackInjection, ProjectTrialInput, SubtaskInput } from '@assay/core';
+import { HOST_FILE, STOPPED_FILE, STORAGE_FILE, agentResultKey } from '@assay/results';
 import { holdForFaultInjection } from './heartbeat.js';
 import type { ProjectContext } from './project-context.js';
 import { subtaskSpec } from './project-evaluation.js';
 import type { Placement } from './host-identity.js';
-import { STOPPED_NOTE, restoreProjectWorkspace } from './restore-project-workspace.js';
+import { restoreProjectWorkspace } from './restore-project-workspace.js';
 import { runHarness, type AgentRun } from './run-harness.js';
 import { emptyDir, mountWorkVolume } from './workspace-volume.js';
 
@@ -23,7 +24,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       const project = projectOf(input);
       const p = pathsOf(input);
       const cap = mountWorkVolume(p.workDir, input.resources.storageGiB);
-      await storeOf(input).putJson(`${projectKey(input)}/storage.json`, cap);
+      await storeOf(input).putJson(`${projectKey(input)}/${STORAGE_FILE}`, cap);
       const stages = project.spec.stages.map((s) => ({ id: s.id, subtasks: s.subtasks.map((t) => t.id) }));
       const marker = existsSync(p.preparedMarker) ? readFileSync(p.preparedMarker, 'utf8') : null;
       if (marker !== null && (placement === undefined || marker.startsWith(`${placement.key}\n`)))
@@ -64,7 +65,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       const { subtask } = args;
       const key = subtaskKey(subtask.project, subtask.subtaskId);
       // host.txt already names the agent's host; this may run on any.
-      await storeOf(subtask.project).putJson(`${key}/${STOPPED_NOTE}`, {
+      await storeOf(subtask.project).putJson(`${key}/${STOPPED_FILE}`, {
         reason: args.reason,
         at: new Date().toISOString(),
       });
@@ -79,7 +80,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
       // Which host's container runs this agent, for the checkpoint record (kept when it already ran).
       const store = storeOf(subtask.project);
       const key = subtaskKey(subtask.project, subtask.subtaskId);
-      if (!(await store.has(`${key}/agent-result.json`))) await store.putText(`${key}/host.txt`, host.id);
+      if (!(await store.has(agentResultKey(key)))) await store.putText(`${key}/${HOST_FILE}`, host.id);
       const moves = subtask.moves ?? 0;
       return runHarness(deps, {
         workflowId: args.workflowId,

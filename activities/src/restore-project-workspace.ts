@@ -4,7 +4,12 @@
 import type { LoadedProject } from '@assay/benchmark';
 import type { ProjectTrialInput } from '@assay/core';
 import {
+  AGENT_RESULT_FILE,
   ATTEMPTS_DIR,
+  HOST_FILE,
+  SESSION_STATE_FILE,
+  STOPPED_FILE,
+  TRANSCRIPT_FILE,
   attemptDirKey,
   checkpointKey,
   restoreSnapshot,
@@ -16,11 +21,9 @@ import type { ProjectContext } from './project-context.js';
 import { allSubtasks } from './project-evaluation.js';
 
 /** What the harness leaves beside a subtask's checkpoint while its agent runs. */
-const AGENT_FILES = ['agent-result.json', 'transcript.log', 'session-state.json', 'host.txt'];
-/** Written when an agent was stopped (`pause --now`, `cancel`): a run that ended without agent-result.json. */
-export const STOPPED_NOTE = 'stopped.json';
+const AGENT_FILES = [AGENT_RESULT_FILE, TRANSCRIPT_FILE, SESSION_STATE_FILE, HOST_FILE];
 /** Either marks an attempt that ended (finished, or stopped); it moves last. */
-const ENDED = ['agent-result.json', STOPPED_NOTE];
+const ENDED = [AGENT_RESULT_FILE, STOPPED_FILE];
 
 /** Restores into `workspace`; returns the subtask whose checkpoint it restored, or null (none yet). */
 export async function restoreProjectWorkspace(

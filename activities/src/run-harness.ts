@@ -19,7 +19,7 @@ import {
   type TemporalServerRef,
 } from './run-agent-container.js';
 import { markPhase } from './mark-phase.js';
-import type { ResultsStore } from '@assay/results';
+import { SESSION_STATE_FILE, agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
 
 export interface AgentRun {
   exitCode: number | null;
@@ -87,7 +87,7 @@ export interface HarnessDeps {
 }
 
 export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promise<AgentRun> {
-  const resultKey = `${args.resultKey}/agent-result.json`;
+  const resultKey = agentResultKey(args.resultKey);
   const recorded = async () => {
     const run = (await args.store.getJson(resultKey)) as AgentRun | null;
     return run && isThisAttempt(run, args.containerKey) ? run : null;
@@ -103,7 +103,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
       images: deps.images,
       runId: args.workflowId,
       sessionDir: path.join(path.dirname(args.workspace), 'session'),
-      stateFile: path.join(args.stateDir, 'session-state.json'),
+      stateFile: path.join(args.stateDir, SESSION_STATE_FILE),
       limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
     }),
   );
@@ -144,7 +144,7 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   const reported = planned.collect ? planned.collect(result.logs) : null;
   const run = agentRunOf(result, reported, args, ctx.info.attempt, planned.harnessVersion);
   // The transcript first: agent-result.json is what marks the run finished.
-  await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
+  await args.store.putText(transcriptKey(args.resultKey), result.logs);
   await args.store.putJson(resultKey, run);
   markPhase('agent: result stored');
   removeContainerLater(deps.docker, args.containerKey ?? args.workflowId);

@@ -2,7 +2,7 @@
 // its transcript. Keys of what is recorded are @assay/results' business.
 import path from 'node:path';
 import type { TrialInput } from '@assay/core';
-import { scratchRootOf } from '@assay/results';
+import { TRIALS_PREFIX, WORK_DIR, scratchRootOf } from '@assay/results';
 
 export interface TrialPaths {
   /** Local scratch of the trial's results (the harness's session state); its folder in a folder store. */
@@ -22,7 +22,7 @@ export function trialPaths(
   t: Pick<TrialInput, 'resultsDir' | 'system' | 'taskId' | 'trial'> & { jobId?: string },
   workRoot?: string,
 ): TrialPaths {
-  const dir = path.join(scratchOf(t.resultsDir, workRoot), 'trials', t.system.id, t.taskId, String(t.trial));
+  const dir = path.join(scratchOf(t.resultsDir, workRoot), TRIALS_PREFIX, t.system.id, t.taskId, String(t.trial));
   const workDir = path.join(workBase(t, workRoot), t.system.id, t.taskId, String(t.trial));
   return {
     dir,
@@ -35,7 +35,7 @@ export function trialPaths(
 
 /** Where a unit's work folders live on this worker: under its work root by job, else in the results folder. */
 export function workBase(t: { resultsDir: string; jobId?: string }, workRoot?: string): string {
-  if (!workRoot) return path.join(scratchRootOf(t.resultsDir), 'work');
+  if (!workRoot) return path.join(scratchRootOf(t.resultsDir), WORK_DIR);
   if (!t.jobId) throw new Error('a work root needs the job id to keep jobs apart');
   return path.join(workRoot, t.jobId);
 }

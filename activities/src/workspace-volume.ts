@@ -19,6 +19,7 @@ import {
 import os from 'node:os';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { WORK_VOLUME_SUFFIX } from '@assay/results';
 import { runCommand } from './run-command.js';
 
 export interface StorageCap {
@@ -68,7 +69,7 @@ export function mountWorkVolume(workDir: string, limitGiB: number): StorageCap {
       note: 'the storage cap needs root on Linux (a loop-mounted image); not enforced',
     };
   }
-  const image = `${workDir}.ext4`;
+  const image = `${workDir}${WORK_VOLUME_SUFFIX}`;
   try {
     if (!existsSync(image)) {
       const fd = openSync(`${image}.tmp`, 'w');
@@ -99,7 +100,7 @@ export async function mountWorkVolumeAsync(workDir: string, limitGiB: number, po
   mkdirSync(workDir, { recursive: true });
   if (isMountPoint(workDir)) return { limitGiB, enforced: true, note: null };
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return mountWorkVolume(workDir, limitGiB);
-  const image = `${workDir}.ext4`;
+  const image = `${workDir}${WORK_VOLUME_SUFFIX}`;
   const bytes = Math.ceil(limitGiB * 1024 ** 3);
   try {
     if (!existsSync(image) && !(poolDir && (await takePooledImage(poolDir, bytes, image)))) {

@@ -3,6 +3,7 @@
 // the history) and answers with the state once applied. The Temporal UI shows the state in the
 // job's memo (`assayControl`, `assayControlReason`).
 import { setHandler, upsertMemo } from '@temporalio/workflow';
+import { CONCURRENCY_BOUNDS, GRACE_SECONDS_BOUNDS } from '@assay/core/pure';
 import {
   cancelJobUpdate,
   pauseJobUpdate,
@@ -24,8 +25,6 @@ export interface ControlHooks {
   /** `assay set-concurrency` applied: what is shown against the concurrency (endpoint lanes) is refreshed. */
   concurrencyChanged: () => void;
 }
-
-export const MAX_CONCURRENCY = 1_000;
 
 function show(control: JobControl): void {
   upsertMemo({ assayControl: control.state, assayControlReason: control.reason ?? null });
@@ -97,8 +96,9 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     },
     {
       validator: (req) => {
-        if (!Number.isFinite(req.graceSeconds) || req.graceSeconds < 0 || req.graceSeconds > 604_800)
-          throw new Error('grace must be between 0 and 604800 seconds');
+        const { min, max } = GRACE_SECONDS_BOUNDS;
+        if (!Number.isFinite(req.graceSeconds) || req.graceSeconds < min || req.graceSeconds > max)
+          throw new Error(`grace must be between ${min} and ${max} seconds`);
       },
     },
   );
@@ -112,8 +112,9 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     {
       validator: (n) => {
         refuseWhenStopping();
-        if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY)
-          throw new Error(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+        const { min, max } = CONCURRENCY_BOUNDS;
+        if (!Number.isInteger(n) || n < min || n > max)
+          throw new Error(`concurrency must be a whole number from ${min} to ${max}`);
       },
     },
   );

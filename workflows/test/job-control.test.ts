@@ -93,7 +93,8 @@ describe('job control', () => {
       const progress: JobProgress = await handle.query(jobProgressQuery);
       expect(progress.control).toMatchObject({ state: 'paused', concurrency: 3 });
       expect((await handle.describe()).memo).toMatchObject({ assayControl: 'paused' });
-      await expect(handle.executeUpdate(setConcurrencyUpdate, { args: [0] })).rejects.toThrow();
+      for (const n of [0, 1001])
+        await expect(handle.executeUpdate(setConcurrencyUpdate, { args: [n] })).rejects.toThrow();
       expect((await handle.executeUpdate(resumeJobUpdate, { args: [{}] })).state).toBe('running');
       const done = await handle.result();
       expect(done.done.map((o) => o.status)).toEqual(['completed', 'completed', 'completed', 'completed']);

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarborStepSetup } from '@assay/core';
-import type { ResultsStore } from '@assay/results';
+import { SETUP_LOG_FILE, SETUP_RESULT_FILE, type ResultsStore } from '@assay/results';
 import { FinishedElsewhere, containerNameFor, demuxDockerLog, removeContainer } from '../run-agent-container.js';
 import { tarFolderContents } from './folder-tar.js';
 import { runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
@@ -68,7 +68,7 @@ const failed = (s: HarborStepSetup): boolean => s.timedOut || (s.exitCode !== nu
 
 /** This attempt's setup result, if it is still usable: a success needs its snapshot (the reaper may have removed it). */
 export async function recordedSetup(docker: Docker, a: SetupKey): Promise<StepSetupOutcome | null> {
-  const stored = (await a.store.getJson(`${a.resultKey}/setup-result.json`)) as StoredSetup | null;
+  const stored = (await a.store.getJson(`${a.resultKey}/${SETUP_RESULT_FILE}`)) as StoredSetup | null;
   if (!stored || (stored.containerKey ?? null) !== (a.containerKey ?? null)) return null;
   if (failed(stored.setup)) return { ...stored, image: null };
   const image = snapshotImageOf(setupRunIdOf(a.runId));
@@ -153,8 +153,8 @@ export async function runStepSetup(docker: Docker, a: StepSetupArgs): Promise<St
     endedAt: result.endedAt,
     ...(a.containerKey ? { containerKey: a.containerKey } : {}),
   };
-  await a.store.putText(`${a.resultKey}/setup.log`, result.logs);
-  await a.store.putJson(`${a.resultKey}/setup-result.json`, stored);
+  await a.store.putText(`${a.resultKey}/${SETUP_LOG_FILE}`, result.logs);
+  await a.store.putJson(`${a.resultKey}/${SETUP_RESULT_FILE}`, stored);
   await removeContainer(docker, runId);
   return { ...stored, image };
 }

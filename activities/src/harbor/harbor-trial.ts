@@ -14,7 +14,7 @@ import {
   type TrialInput,
   type TrialRecord,
 } from '@assay/core';
-import { openResultsStore, trialDirKey } from '@assay/results';
+import { STEPS_DIR, agentResultKey, openResultsStore, stepDirKey, trialDirKey } from '@assay/results';
 import { assessFormatCompliance } from '../evaluate-deliverables.js';
 import type { NotifyThrottled } from '../forward-throttles.js';
 import type { AgentRun } from '../run-harness.js';
@@ -88,8 +88,8 @@ function stepArgs(args: HarborRunArgs, index: number) {
   return {
     ...base,
     task: { id: base.task.id, harbor: harborTaskForStep(args.task.harbor, step) },
-    resultKey: `${base.resultKey}/steps/${step.name}`,
-    scratchDir: path.join(base.scratchDir, 'steps', step.name),
+    resultKey: stepDirKey(base.resultKey, step.name),
+    scratchDir: path.join(base.scratchDir, STEPS_DIR, step.name),
     instructionDir,
     step,
     runId: stepRunId(harborRunKey(args), index),
@@ -125,7 +125,7 @@ export function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: n
 
 /** Step `index`'s verifier on that step's snapshot, with tests/ and the step's own tests. */
 export async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: number): Promise<Evaluation> {
-  const on = await withAgentKey(args, `steps/${stepOf(args.task.harbor, index).name}`);
+  const on = await withAgentKey(args, stepOf(args.task.harbor, index).name);
   const { step, runId, ...rest } = stepArgs(on, index);
   const { run, images } = await runHarborVerifier(docker, {
     ...rest,
@@ -142,12 +142,12 @@ type VerifierRunArgs = HarborRunArgs & { run?: AgentRun };
  * The key of the agent run the verifier checks: as given, else the run's, else (a caller that passes neither,
  * as the workflows before finishTrial do) that of the agent result this attempt wrote just before.
  */
-async function withAgentKey(args: VerifierRunArgs, stepDir: string | null): Promise<HarborRunArgs> {
+async function withAgentKey(args: VerifierRunArgs, step: string | null): Promise<HarborRunArgs> {
   const { run, containerKey, ...rest } = args;
   let key = containerKey ?? run?.containerKey;
   if (containerKey === undefined && run === undefined) {
     const { store, resultKey } = runArgs(rest);
-    const agentResult = `${resultKey}/${stepDir === null ? '' : `${stepDir}/`}agent-result.json`;
+    const agentResult = agentResultKey(step === null ? resultKey : stepDirKey(resultKey, step));
     key = ((await store.getJson(agentResult)) as AgentRun | null)?.containerKey;
   }
   return { ...rest, ...(key ? { containerKey: key } : {}) };

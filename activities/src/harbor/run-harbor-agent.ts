@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import type { ResultsStore } from '@assay/results';
+import { AGENT_STARTED_FILE, agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
 import type { HarborTask } from '@assay/benchmark';
 import type { TrialInput } from '@assay/core';
 import type { HarnessUsageReport } from '../harness/plan-container.js';
@@ -79,7 +79,7 @@ export function harborThrottleForwarder(
 }
 
 export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
-  const resultKey = `${args.resultKey}/agent-result.json`;
+  const resultKey = agentResultKey(args.resultKey);
   const runId = args.step?.runId ?? harborRunKey(args);
   // A result the lost host wrote before a move is not this attempt's: its container and snapshot were there.
   const done = async (): Promise<AgentRun | null> => {
@@ -163,7 +163,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
   // The transcript first: agent-result.json is what marks the run finished.
-  await args.store.putText(`${args.resultKey}/transcript.log`, result.logs);
+  await args.store.putText(transcriptKey(args.resultKey), result.logs);
   await args.store.putJson(resultKey, run);
   await removeContainer(docker, runId);
   return run;
@@ -174,7 +174,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
  * without a result, so this one restarts the step from the previous checkpoint (recorded, never hidden).
  */
 async function noteStepStart(docker: Docker, args: HarborAgentArgs, runId: string): Promise<boolean> {
-  const key = `${args.resultKey}/agent-started.json`;
+  const key = `${args.resultKey}/${AGENT_STARTED_FILE}`;
   const noted = (await args.store.getJson(key)) as { starts: number; containerKey?: string } | null;
   // Starts noted before a move were the lost host's: the moved trial starts its steps afresh, not again.
   const before = noted && (noted.containerKey ?? null) === (args.containerKey ?? null) ? noted : null;

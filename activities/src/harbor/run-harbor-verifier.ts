@@ -7,7 +7,15 @@ import type Docker from 'dockerode';
 import type { HarborTask } from '@assay/benchmark';
 import type { HarborVerifierRun, Provenance, TrialInput } from '@assay/core';
 import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
-import { isRemoteLocation, listRegularFiles, type ResultsStore } from '@assay/results';
+import {
+  VERIFIER_DIR,
+  VERIFIER_RESULT_FILE,
+  isRemoteLocation,
+  listRegularFiles,
+  verifierFileKey,
+  verifierResultKey,
+  type ResultsStore,
+} from '@assay/results';
 import { runHarborContainer } from './harbor-container.js';
 import { harborSettings, resolveEnv } from './harbor-settings.js';
 import { sidecarImagesOf } from './harbor-sidecars.js';
@@ -52,8 +60,8 @@ type StoredVerifierRun = HarborVerifierRun & HarborVerifierImages & { containerK
 const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/verifier/test-stdout.txt';
 
 export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerification> {
-  const verifierDir = path.join(args.scratchDir, 'verifier');
-  const resultKey = `${args.resultKey}/verifier/result.json`;
+  const verifierDir = path.join(args.scratchDir, VERIFIER_DIR);
+  const resultKey = verifierResultKey(args.resultKey);
   const done = async (): Promise<HarborVerification | null> => {
     const stored = (await args.store.getJson(resultKey)) as StoredVerifierRun | null;
     if (!stored || (stored.containerKey ?? null) !== (args.containerKey ?? null)) return null;
@@ -189,7 +197,7 @@ function parseRewardJson(raw: string): Record<string, number> | string {
 async function keepVerifierFiles(args: HarborVerifierArgs, verifierDir: string): Promise<void> {
   if (!isRemoteLocation(args.trial.resultsDir)) return;
   for (const rel of await listRegularFiles(verifierDir)) {
-    if (rel === 'result.json') continue;
-    await args.store.putBinary(`${args.resultKey}/verifier/${rel}`, readFileSync(path.join(verifierDir, rel)));
+    if (rel === VERIFIER_RESULT_FILE) continue;
+    await args.store.putBinary(verifierFileKey(args.resultKey, rel), readFileSync(path.join(verifierDir, rel)));
   }
 }

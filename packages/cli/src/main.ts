@@ -2,6 +2,7 @@
 // The assay CLI. Every command has --help; errors are one sentence (plus a list
 // of problems where there are several) and a non-zero exit code.
 import { Command } from 'commander';
+import { CONCURRENCY_BOUNDS } from '@assay/core/bounds';
 import { CliError } from './cli-error.js';
 import { lazyAction } from './lazy-action.js';
 
@@ -150,7 +151,7 @@ program
   .command('set-concurrency')
   .description("change a running job's units at once (lanes grow or shrink live)")
   .argument('<job>', 'job YAML file')
-  .argument('<n>', 'units at once, 1-1000')
+  .argument('<n>', `units at once, ${CONCURRENCY_BOUNDS.min}-${CONCURRENCY_BOUNDS.max}`)
   .option('--json', 'machine-readable output')
   .action(lazyAction(control, 'setConcurrencyCommand'));
 

@@ -1,5 +1,6 @@
 // Every user-facing sentence of the CLI, in one place.
 import type { Budget, JobControl, Spend } from '@assay/core';
+import { CONCURRENCY_BOUNDS, GRACE_SECONDS_BOUNDS, JUDGE_COMMAND_CONCURRENCY_BOUNDS } from '@assay/core/bounds';
 
 const spendText = (s: Spend): string =>
   `$${s.usd.toFixed(2)}, ${Math.round(s.tokens)} tokens, ${s.agentHours.toFixed(2)} agent-hours` +
@@ -22,7 +23,8 @@ export const messages = {
   jobNotFound: (jobId: string) =>
     `no job "${jobId}" on this Temporal server (submit it with "pnpm assay run JOB.yaml")`,
   noResults: (dir: string) => `no trial records under ${dir}`,
-  badJudgeConcurrency: (value: string) => `--concurrency: "${value}" is not a whole number from 1 to 64`,
+  badJudgeConcurrency: (value: string) =>
+    `--concurrency: "${value}" is not a whole number from ${JUDGE_COMMAND_CONCURRENCY_BOUNDS.min} to ${JUDGE_COMMAND_CONCURRENCY_BOUNDS.max}`,
   judgeNameWithSetups: (count: number) =>
     `--name: names one judge setup, but ${count} --judge files were given (each is named by its file name)`,
   judgeNameTwice: (file: string, name: string) =>
@@ -90,6 +92,8 @@ export const messages = {
     (c.spend ? `\nspent ${spendText(c.spend)}` + (c.budget ? `; budget ${budgetText(c.budget)}` : '') : ''),
   badRetry: (kind: string, kinds: readonly string[]) =>
     `--retry takes a comma-separated list of ${kinds.join(', ')}, got "${kind}"`,
-  badGrace: (value: string) => `--grace must be a number of seconds (0 or more), got "${value}"`,
-  badConcurrency: (value: string) => `concurrency must be a whole number from 1 to 1000, got "${value}"`,
+  badGrace: (value: string) =>
+    `--grace: "${value}" is not a number of seconds from ${GRACE_SECONDS_BOUNDS.min} to ${GRACE_SECONDS_BOUNDS.max}`,
+  badConcurrency: (value: string) =>
+    `set-concurrency <n>: "${value}" is not a whole number from ${CONCURRENCY_BOUNDS.min} to ${CONCURRENCY_BOUNDS.max}`,
 } as const;

@@ -1,4 +1,5 @@
 export * from './vocabulary.js';
+export * from './bounds.js';
 export * from './check-schema.js';
 export * from './benchmark-schema.js';
 export * from './harness-names.js';

@@ -1,5 +1,6 @@
 // A job: benchmark x systems x trials, with the papers' numbers as defaults.
 import { z } from 'zod';
+import { CONCURRENCY_BOUNDS, MAX_LIMIT_SECONDS } from './bounds.js';
 import { HARNESS_NAMES } from './harness-names.js';
 import { JUDGE_MODES, JUDGE_PROVIDERS } from './vocabulary.js';
 
@@ -39,10 +40,10 @@ export type JudgeSetup = z.infer<typeof judgeSetupSchema>;
 
 export const limitsSchema = z
   .object({
-    agentSeconds: z.number().positive().max(604_800).default(14_400),
+    agentSeconds: z.number().positive().max(MAX_LIMIT_SECONDS).default(14_400),
     setupSeconds: z.number().positive().max(86_400).default(1_200),
     maxSteps: z.number().int().positive().max(100_000).default(200),
-    verifierSeconds: z.number().positive().max(604_800).default(43_200),
+    verifierSeconds: z.number().positive().max(MAX_LIMIT_SECONDS).default(43_200),
   })
   .strict();
 
@@ -94,7 +95,7 @@ export const jobSchema = z
     limits: limitsSchema.default(limitsSchema.parse({})),
     resources: resourcesSchema.default(resourcesSchema.parse({})),
     /** Trials running at once. */
-    concurrency: z.number().int().positive().max(1_000).default(2),
+    concurrency: z.number().int().min(CONCURRENCY_BOUNDS.min).max(CONCURRENCY_BOUNDS.max).default(2),
     budget: budgetSchema.optional(),
     prices: z.record(z.string().min(1), modelPriceSchema).optional(),
     /** Provider back-pressure: a throttled endpoint's lanes are halved at most once per cool-down, raised after a quiet period. */

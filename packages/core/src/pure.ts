@@ -2,6 +2,7 @@
 // workflow code imports. The zod schemas stay out of the workflow bundle and its V8 context (the
 // bundle and the worker's isolate were ~1.2 MB larger with them); eslint keeps workflows/ on this entry.
 export * from './vocabulary.js';
+export * from './bounds.js';
 export * from './harness-names.js';
 export * from './harbor-steps.js';
 export * from './score-task.js';

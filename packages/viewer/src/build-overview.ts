@@ -10,7 +10,7 @@ import {
   type ResultTables,
 } from '@assay/analysis';
 import { describeVersionSplit, splitByVersion, versionTagOf, type ProjectRecord, type TrialRecord } from '@assay/core';
-import { readReviews } from '@assay/results';
+import { jobControlKey, readReviews } from '@assay/results';
 import { readJobControl } from './read-job-control.js';
 import { readSourceRecords, type SourceRecords } from './read-source-records.js';
 import { reviewStore } from './review-store.js';
@@ -90,7 +90,7 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
       dir: source.dir,
       judge: source.judge,
       revision: records.revision,
-      problems: [...records.problems, ...(job.problem ? [{ key: 'job-control.json', message: job.problem }] : [])],
+      problems: [...records.problems, ...(job.problem ? [{ key: jobControlKey(), message: job.problem }] : [])],
       /** Units with records of more than one version, one line each (their leaderboard rows are apart). */
       versions: jobs.find((j) => j.dir === source.dir)?.versions ?? [],
       /** The job's control state (job-control.json), null when there is none. */

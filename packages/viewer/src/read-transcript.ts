@@ -1,6 +1,6 @@
 // The agent's transcript as the harness recorded it (transcript.log beside the record): each
 // line kept, JSON lines parsed so the page can show events, tool calls and usage as fields.
-import type { ResultsStore } from '@assay/results';
+import { agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
 
 export interface TranscriptLine {
   n: number;
@@ -13,8 +13,8 @@ const MAX_LINES = 5000;
 
 export async function readTranscript(store: ResultsStore, dirKey: string) {
   const [log, result] = await Promise.all([
-    store.getText(`${dirKey}/transcript.log`),
-    store.getJson(`${dirKey}/agent-result.json`).catch(() => null),
+    store.getText(transcriptKey(dirKey)),
+    store.getJson(agentResultKey(dirKey)).catch(() => null),
   ]);
   const all = log === null ? [] : log.split('\n');
   if (all.at(-1) === '') all.pop();

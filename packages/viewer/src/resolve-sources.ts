@@ -13,7 +13,7 @@ export function defaultResultsDirs(root: string): string[] {
   return readdirSync(base, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => path.join(base, d.name))
-    .filter((d) => existsSync(path.join(d, 'job.json')) || existsSync(path.join(d, TRIALS_PREFIX)));
+    .filter((d) => existsSync(path.join(d, jobKey())) || existsSync(path.join(d, TRIALS_PREFIX)));
 }
 
 /** Sources for the results folders, in argument order, each followed by its judge setups. */

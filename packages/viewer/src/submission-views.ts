@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSubmissionView, renderPageImages, type SubmissionView } from '@assay/evidence';
+import { PAGES_PREFIX } from '@assay/results';
 import { isUrl } from './resolve-sources.js';
 import type { ViewerSource } from './viewer-source.js';
 
@@ -61,7 +62,7 @@ async function materialize(source: ViewerSource, files: readonly StoredFile[], d
  */
 export function pageImages(source: ViewerSource, sha256: string, name: string): Promise<string[]> {
   // The judge writes page images beside a local store only (not through the store's interface).
-  const existing = isUrl(source.dir) ? [] : pngsIn(path.join(source.dir, 'pages', sha256));
+  const existing = isUrl(source.dir) ? [] : pngsIn(path.join(source.dir, PAGES_PREFIX, sha256));
   if (existing.length > 0) return Promise.resolve(existing);
   let list = pages.get(sha256);
   if (!list) {

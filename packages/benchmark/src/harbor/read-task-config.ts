@@ -2,6 +2,7 @@
 // what assay honours is returned typed; what it cannot honour is an issue that says so ("not supported yet");
 // fields Harbor 0.20 does not define are kept in `config` and reported as warnings, never dropped.
 import { parse, TomlError } from 'smol-toml';
+import { MAX_LIMIT_SECONDS } from '@assay/core';
 import type { Issue } from '../issue.js';
 import { harborMessages as m } from './harbor-messages.js';
 import type { HarborNetworkMode, HarborTaskConfig } from './harbor-task.js';
@@ -79,7 +80,8 @@ export class ConfigReader {
     const v = t[key];
     if (v === undefined || v === null) return null;
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) this.error(`${section}.${key}`, m.positiveSeconds(v));
-    else if (v > MAX_SECONDS) this.error(`${section}.${key}`, m.tooManySeconds(v, MAX_SECONDS));
+    // Harbor allows any float; a task limit beyond the longest job limit cannot be honoured.
+    else if (v > MAX_LIMIT_SECONDS) this.error(`${section}.${key}`, m.tooManySeconds(v, MAX_LIMIT_SECONDS));
     else return v;
     return null;
   }
@@ -129,9 +131,6 @@ export class ConfigReader {
       if (!known.includes(k)) this.warn(section ? `${section}.${k}` : k, m.unknownField(section));
   }
 }
-
-/** Harbor allows any float; assay's job limits go up to 7 days, so a task limit beyond that cannot be honoured. */
-const MAX_SECONDS = 604_800;
 
 export function readTaskConfig(
   text: string,

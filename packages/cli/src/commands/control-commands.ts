@@ -2,6 +2,7 @@
 // acknowledged Temporal updates on its workflow; each prints the job's control state once the
 // workflow has applied the change (or the workflow's reason for refusing it).
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import { CONCURRENCY_BOUNDS, GRACE_SECONDS_BOUNDS } from '@assay/core/bounds';
 import {
   cancelJobUpdate,
   jobWorkflowId,
@@ -52,12 +53,15 @@ export async function resumeCommand(file: string, opts: { json?: boolean }) {
 
 export async function cancelCommand(file: string, opts: { grace?: string; json?: boolean }) {
   const graceSeconds = Number(opts.grace ?? 60);
-  if (!Number.isFinite(graceSeconds) || graceSeconds < 0) throw new CliError(messages.badGrace(opts.grace ?? ''));
+  const { min, max } = GRACE_SECONDS_BOUNDS;
+  if (!Number.isFinite(graceSeconds) || graceSeconds < min || graceSeconds > max)
+    throw new CliError(messages.badGrace(opts.grace ?? ''));
   await controlJob(file, 'cancel', (h) => h.executeUpdate(cancelJobUpdate, { args: [{ graceSeconds }] }), opts.json);
 }
 
 export async function setConcurrencyCommand(file: string, n: string, opts: { json?: boolean }) {
   const value = Number(n);
-  if (!Number.isInteger(value) || value < 1) throw new CliError(messages.badConcurrency(n));
+  const { min, max } = CONCURRENCY_BOUNDS;
+  if (!Number.isInteger(value) || value < min || value > max) throw new CliError(messages.badConcurrency(n));
   await controlJob(file, 'set-concurrency', (h) => h.executeUpdate(setConcurrencyUpdate, { args: [value] }), opts.json);
 }

@@ -11,6 +11,7 @@ import { createExtractionCache } from '@assay/evidence';
 import {
   changedSinceRecorded,
   describeUnitChange,
+  JUDGE_COMMAND_CONCURRENCY_BOUNDS,
   pinOf,
   projectTrialKey,
   projectUnitKey,
@@ -23,7 +24,10 @@ import {
 } from '@assay/core';
 import { judgeCost, loadJudgeSetupFile, sumJudgeCosts, type JudgeCost } from '@assay/judge';
 import {
+  EVIDENCE_CACHE_DIR,
+  JUDGES_PREFIX,
   RESULTS_LAYOUT_VERSION,
+  WORK_DIR,
   jobKey,
   jobLockKey,
   judgeRootKey,
@@ -43,7 +47,7 @@ import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { renderSummaryTable, summarizeResults } from '../summarize-results.js';
 import { renderProjectTable, summarizeProjects } from '../summarize-projects.js';
-import { createEvidenceTools, EVIDENCE_CACHE_DIR, sharedParserPool } from '../worker/evidence-tools.js';
+import { createEvidenceTools, sharedParserPool } from '../worker/evidence-tools.js';
 import { createJudgeFactory } from '../worker/create-judge-factory.js';
 
 /**
@@ -116,7 +120,7 @@ export async function judgeCommand(
       store,
       out: store.scoped(judgeRootKey(name)),
       // Restored submissions are local scratch: the results folder's work/, or the worker's for a remote store.
-      scratch: path.join(scratchRootOf(job.resultsDir), 'work', 'judges', name),
+      scratch: path.join(scratchRootOf(job.resultsDir), WORK_DIR, JUDGES_PREFIX, name),
       setup,
       tools: { evidence, judge: judgeFor(setup, { resultsDir: job.resultsDir }) },
       benchmark: job.benchmark,
@@ -166,7 +170,8 @@ async function mapLimit<T, R>(xs: readonly T[], n: number, fn: (x: T) => Promise
 function concurrencyOf(value: string | undefined): number {
   if (value === undefined) return 4;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new CliError(messages.badJudgeConcurrency(value));
+  const { min, max } = JUDGE_COMMAND_CONCURRENCY_BOUNDS;
+  if (!Number.isInteger(n) || n < min || n > max) throw new CliError(messages.badJudgeConcurrency(value));
   return n;
 }
 

@@ -132,7 +132,7 @@ async function describeJob(
   // Not @assay/workflows/definitions: it loads @temporalio/workflow (~0.09 s) for a name.
   const [failures, reading] = await Promise.all([
     import('../workflow-task-failures.js'),
-    import('../temporal-read/connect-reading.js'),
+    import('../temporal-read/index.js'),
   ]);
   const log = (l: string) => console.error(l);
   const connection = await reading.connectReading(target, 3000);

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeFactory } from '@assay/activities';
 import type { ExtractionCache, ParserPool } from '@assay/evidence';
-import { isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
+import { PAGES_PREFIX, isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
 import { createJudge, createJudgeModel, withSingleFlight, type JudgeRunResult } from '@assay/judge';
-import { createEvidenceSource, PAGES_PREFIX } from './evidence-source.js';
+import { createEvidenceSource } from './evidence-source.js';
 import { createStoreVerdictCache } from './store-verdict-cache.js';
 import { buildPooledView, sharedExtractionCache, sharedParserPool } from './evidence-tools.js';
 

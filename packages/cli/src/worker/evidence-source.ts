@@ -14,9 +14,6 @@ import {
 import type { EvidenceSource } from '@assay/judge';
 import type { ResultsStore } from '@assay/results';
 
-/** Page images of a results location: `pages/<sha256>/<page>.png`. */
-export const PAGES_PREFIX = 'pages';
-
 export function createEvidenceSource(
   view: SubmissionView,
   opts: { pagesDir: string; contextVersion: string; keepPages?: ResultsStore | null },

@@ -12,9 +12,6 @@ import {
 } from '@assay/evidence';
 import type { EvidenceTools } from '@assay/activities';
 
-/** Extraction results of a results location kept for later re-judging: `<scratch root>/evidence-cache/`. */
-export const EVIDENCE_CACHE_DIR = 'evidence-cache';
-
 let shared: ParserPool | null = null;
 let sharedCache: ExtractionCache | null = null;
 

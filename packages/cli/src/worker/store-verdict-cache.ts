@@ -2,9 +2,7 @@
 // keys and bytes as @assay/judge's directory cache, so a folder store keeps its layout and an
 // s3:// location shares verdicts between every worker.
 import type { CachedVerdict, VerdictCache } from '@assay/judge';
-import type { ResultsStore } from '@assay/results';
-
-export const VERDICT_CACHE_PREFIX = 'judge-cache';
+import { VERDICT_CACHE_PREFIX, type ResultsStore } from '@assay/results';
 
 export function createStoreVerdictCache(store: ResultsStore, warn: (msg: string) => void = () => {}): VerdictCache {
   const keyOf = (key: string) => `${VERDICT_CACHE_PREFIX}/${key.slice(0, 2)}/${key}.json`;
