@@ -1,15 +1,15 @@
-// The maxima in README's "Jobs" table are the ones validation applies: each range is probed at its
-// bounds on the job schema, and each file cap is the one the loader uses.
+// The maxima in the "Jobs" table of docs/jobs-and-judging.md are the ones validation applies: each
+// range is probed at its bounds on the job schema, and each file cap is the one the loader uses.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobSchema } from '@assay/core';
 import { FILE_LIMITS } from '../src/index.js';
 
-const README = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
-const JOBS = README.slice(README.indexOf('## Jobs'), README.indexOf('\n## ', README.indexOf('## Jobs') + 1));
+const DOC = readFileSync(path.resolve(import.meta.dirname, '../../../docs/jobs-and-judging.md'), 'utf8');
+const JOBS = DOC.slice(DOC.indexOf('## Jobs'), DOC.indexOf('\n## ', DOC.indexOf('## Jobs') + 1));
 
-/** 604 800 and 1000, as the README writes numbers. */
+/** 604 800 and 1000, as the docs write numbers. */
 const spaced = (n: number) => (n < 10_000 ? String(n) : String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' '));
 
 const base = { schema: 'assay.job/v1', id: 'j', benchmark: '.', systems: [{ id: 'a', harness: 'oracle' }] };
@@ -36,7 +36,7 @@ const RANGES: [string, number, number][] = [
   ['judge.timeoutSeconds', 0, 86_400],
 ];
 
-describe("README's job maxima", () => {
+describe("docs/jobs-and-judging.md's job maxima", () => {
   it.each(RANGES)('%s: %d to %d', (field, min, max) => {
     const ok = (v: number) => jobSchema.safeParse(jobWith(field, v)).success;
     expect(ok(max)).toBe(true);
