@@ -1,5 +1,5 @@
 // Before a job runs again with `--retry`: every unit that will run again as a new attempt has
-// what its last attempt left moved under `<unit>/attempts/<n>/` (README "Results layout"), so its
+// what its last attempt left moved under `<unit>/attempts/<n>/` (docs/results-layout.md), so its
 // failed record stays as history, no reader takes it for the current result, and the new attempt
 // starts with nothing of the old one. Projects keep their subtask checkpoints (they resume from
 // the last one); only their failure or cancellation note moves.

@@ -1,4 +1,4 @@
-// Documented maxima of benchmark and job files (README, "Jobs"): what validation refuses, so that a
+// Documented maxima of benchmark and job files (docs/jobs-and-judging.md, "Jobs"): what validation refuses, so that a
 // trial never meets a file it cannot copy, parse or fit in its work volume.
 
 export const FILE_LIMITS = {

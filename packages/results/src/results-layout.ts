@@ -1,4 +1,4 @@
-// The key scheme of a job's results (`assay.results/v1`, README "Results layout"), in one place.
+// The key scheme of a job's results (`assay.results/v1`, docs/results-layout.md), in one place.
 // Keys are forward-slash paths relative to the results root, whatever the backend.
 import { projectTrialKey, trialKey } from '@assay/core';
 

@@ -69,7 +69,7 @@ export function renderPlainProgress(v: ProgressView): string[] {
   return lines;
 }
 
-/** The `--json` progress event: one object per line (see the README). */
+/** The `--json` progress event: one object per line (see docs/cli.md, "Live progress"). */
 export function progressEvent(v: ProgressView, at: string): Record<string, unknown> {
   return {
     event: 'progress',
