@@ -4,60 +4,34 @@
 // agreement page shows the same n, agreement, kappa and interval as `assay report --json` of the same job and as
 // a hand computation from the stored reviews and records, and a disagreement opens its item.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Review } from '@assay/core';
 import { createFsResultsStore, readReviews, readTrialRecords } from '@assay/results';
 import type { ReviewQueue } from '../packages/viewer/client/api.js';
-import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
-import {
-  collectOutput,
-  ensureAgentImage,
-  postJson,
-  spawnCli,
-  startTestServer,
-  startViewerCli,
-  writeJob,
-  type RunningViewer,
-  type TestServer,
-} from './support/e2e.js';
+import { collectOutput, postJson, spawnCli } from './support/e2e.js';
 import { recordFiles } from './support/records.js';
+import { useViewerJobs } from './support/viewer-jobs.js';
 
 const TASK = 'fin-term-loan-schedule';
 // Larger than the decided items: the sample is all of them, so the judge's decisions go both ways in it.
 const SIZE = 60;
-let server: TestServer;
-let browser: ViewerBrowser;
-let viewer: RunningViewer;
-let file: string;
-let results: string;
-
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-  browser = await launchChromium();
-  file = writeJob({
-    id: 'view-agreement',
-    trials: 1,
-    tasks: [TASK],
-    systems: [
-      { id: 'oracle', harness: 'oracle' },
-      { id: 'wrong', harness: 'scripted', settings: { agent: 'missing-deliverable' } },
-    ],
-  });
-  results = path.join(path.dirname(file), 'results');
-  const run = collectOutput(spawnCli(['run', file], server.address));
-  expect(await run.exit, run.text()).toBe(0);
-  viewer = await startViewerCli([file, '--reviewer', 'ana'], server.address);
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  expect(await viewer?.stop()).toBe(0);
-  await server?.stop();
-});
+const jobs = useViewerJobs(
+  [
+    {
+      id: 'view-agreement',
+      trials: 1,
+      tasks: [TASK],
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'wrong', harness: 'scripted', settings: { agent: 'missing-deliverable' } },
+      ],
+    },
+  ],
+  { viewArgs: ([file]) => [file!, '--reviewer', 'ana'] },
+);
 
 /** Judge agreement by hand: each reviewer's latest review per item, the majority of those who decided. */
-async function byHand() {
+async function byHand(results: string) {
   const store = createFsResultsStore(results);
   const reviews = await readReviews(store);
   const latest = new Map<string, Review>();
@@ -92,7 +66,14 @@ async function byHand() {
 
 describe('agreement in the viewer', () => {
   it('equals assay report and a hand computation on labels made blind in the page', async () => {
-    const recordsBefore = recordFiles(results);
+    const {
+      browser,
+      server,
+      files,
+      results: [results],
+    } = jobs();
+    const file = files[0]!;
+    const recordsBefore = recordFiles(results!);
     const { page, errors } = await browser.newPage();
     await page.goto(url());
     await page.click('[data-testid=review-link]');
@@ -139,12 +120,12 @@ describe('agreement in the viewer', () => {
       }),
     );
     expect((await Promise.all(posts)).map((p) => p.status)).toEqual(Array(2 * count).fill(200));
-    const stored = await readReviews(createFsResultsStore(results));
+    const stored = await readReviews(createFsResultsStore(results!));
     expect(stored.filter((r) => r.reviewer === 'ben')).toHaveLength(count);
     expect(stored.filter((r) => r.reviewer === 'cleo')).toHaveLength(count);
     expect(stored.filter((r) => r.reviewer === 'ana')).toHaveLength(count);
 
-    const hand = await byHand();
+    const hand = await byHand(results!);
     const out = collectOutput(
       spawnCli(['report', file, '--json', '--out', path.join(path.dirname(file), 'report')], server.address),
     );
@@ -182,11 +163,11 @@ describe('agreement in the viewer', () => {
       await first.click();
       await expect.poll(() => page.url()).toMatch(/#\/trial\/0\/(oracle|wrong)\/fin-term-loan-schedule\/1\/item\//);
     }
-    expect(recordFiles(results)).toEqual(recordsBefore);
+    expect(recordFiles(results!)).toEqual(recordsBefore);
     expect(errors).toEqual([]);
   });
 });
 
 function url(): string {
-  return viewer.url;
+  return jobs().url;
 }

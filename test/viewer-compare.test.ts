@@ -1,46 +1,25 @@
 // `assay compare` in the viewer: two jobs (the same system id on two harnesses) opened together, compared
 // from the overview's link in headless Chromium: what differs, the paired difference, the flipped items,
 // and each flip linked to its trial at that item.
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
-import {
-  collectOutput,
-  ensureAgentImage,
-  spawnCli,
-  startTestServer,
-  startViewerCli,
-  writeJob,
-  type RunningViewer,
-  type TestServer,
-} from './support/e2e.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
+import { useViewerJobs } from './support/viewer-jobs.js';
 
-let server: TestServer;
 let browser: ViewerBrowser;
-let viewer: RunningViewer;
 let url: string;
 
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-  browser = await launchChromium();
-  const tasks = ['fin-term-loan-schedule', 'edu-fractions-lesson'];
-  const units = { trials: 1, tasks, projects: ['fdd-hengtai'] };
-  const a = writeJob({ id: 'view-cmp-a', ...units, systems: [{ id: 'agent', harness: 'oracle' }] });
-  const stale = [{ id: 'agent', harness: 'scripted', settings: { agent: 'correction-not-applied' } }];
-  const b = writeJob({ id: 'view-cmp-b', ...units, systems: stale });
-  for (const file of [a, b]) {
-    const run = collectOutput(spawnCli(['run', file], server.address));
-    expect(await run.exit, run.text()).toBe(0);
-  }
-  viewer = await startViewerCli([a, path.join(path.dirname(b), 'results')], server.address);
-  url = viewer.url;
-}, 900_000);
-
-afterAll(async () => {
-  await browser?.close();
-  expect(await viewer?.stop()).toBe(0);
-  await server?.stop();
+const units = { trials: 1, tasks: ['fin-term-loan-schedule', 'edu-fractions-lesson'], projects: ['fdd-hengtai'] };
+const stale = [{ id: 'agent', harness: 'scripted', settings: { agent: 'correction-not-applied' } }];
+const jobs = useViewerJobs(
+  [
+    { id: 'view-cmp-a', ...units, systems: [{ id: 'agent', harness: 'oracle' }] },
+    { id: 'view-cmp-b', ...units, systems: stale },
+  ],
+  // One job by its file, the other by its results folder.
+  { viewArgs: ([a], [, b]) => [a!, b!] },
+);
+beforeAll(() => {
+  ({ browser, url } = jobs());
 });
 
 describe('compare in the viewer', () => {

@@ -7,27 +7,17 @@
 // criterion on the project page.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { itemDigestOf, type JobLock, type ProjectRecord, type Review } from '@assay/core';
 import type { ReviewQueue } from '../packages/viewer/client/api.js';
-import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
-import {
-  collectOutput,
-  ensureAgentImage,
-  spawnCli,
-  startTestServer,
-  startViewerCli,
-  writeJob,
-  type RunningViewer,
-  type TestServer,
-} from './support/e2e.js';
+import type { ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
 import { recordFiles, reviewsOf as reviewsOfFolder, readProjects, SAMPLE_PROJECT } from './support/records.js';
+import { useViewerJobs } from './support/viewer-jobs.js';
 
 const UNIT = `projects/${SAMPLE_PROJECT}`;
 const QUEUE = 'mode=sample&size=20&seed=3&blind=1';
-let server: TestServer;
 let browser: ViewerBrowser;
-let viewer: RunningViewer;
+let url: string;
 let results: string;
 let record: ProjectRecord;
 let recordsBefore: Map<string, string>;
@@ -41,35 +31,33 @@ function judgeDecision(scope: string, id: string): string | undefined {
   return verdicts?.find((v) => v.criterionId === id)?.decision;
 }
 
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-  browser = await launchChromium();
-  const file = writeJob({
-    id: 'view-review-projects',
-    trials: 1,
-    projects: [SAMPLE_PROJECT],
-    systems: [{ id: 'oracle', harness: 'oracle' }],
-  });
-  results = path.join(path.dirname(file), 'results');
-  const run = collectOutput(spawnCli(['run', file], server.address));
-  expect(await run.exit, run.text()).toBe(0);
-  [record] = (await readProjects(results)) as [ProjectRecord];
-  recordsBefore = recordFiles(results);
-  viewer = await startViewerCli([file, '--reviewer', 'ana'], server.address);
-}, 900_000);
-
-afterAll(async () => {
-  await browser?.close();
-  expect(await viewer?.stop()).toBe(0);
-  await server?.stop();
+const jobs = useViewerJobs(
+  [
+    {
+      id: 'view-review-projects',
+      trials: 1,
+      projects: [SAMPLE_PROJECT],
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    },
+  ],
+  {
+    viewArgs: ([file]) => [file!, '--reviewer', 'ana'],
+    afterRun: async ([r]) => {
+      [record] = (await readProjects(r!)) as [ProjectRecord];
+      recordsBefore = recordFiles(r!);
+    },
+  },
+);
+beforeAll(() => {
+  ({ browser, url } = jobs());
+  results = jobs().results[0]!;
 });
 
 describe('labelling project criteria in the viewer', () => {
   it('labels a checkpoint criterion and a final one, blind, with the keyboard; records unchanged', async () => {
     // The queue as the page will get it: criteria only (the job has no task), none showing the judge.
     const queued = (
-      (await (await fetch(new URL(`/api/review-queue/0?reviewer=ana&${QUEUE}`, viewer.url))).json()) as ReviewQueue
+      (await (await fetch(new URL(`/api/review-queue/0?reviewer=ana&${QUEUE}`, url))).json()) as ReviewQueue
     ).entries;
     expect(queued.length).toBeGreaterThan(2);
     expect(queued.every((e) => e.unit === UNIT && e.scope !== null && e.judge === null)).toBe(true);
@@ -86,7 +74,7 @@ describe('labelling project criteria in the viewer', () => {
       if (/^\/api\/project\/[^/]+\/[^/]+\/[^/]+\/\d+$/.test(pathname) || pathname.startsWith('/api/trial/'))
         verdictRequests.push(pathname);
     });
-    await page.goto(viewer.url);
+    await page.goto(url);
     await page.click('[data-testid=review-link]');
     await page.waitForSelector('[data-testid=review-setup]');
     await expect.poll(() => page.inputValue('input[name=reviewer]')).toBe('ana');

@@ -6,27 +6,16 @@
 // named, and two reviewers posting at once are both stored.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { itemDigestOf, type JobLock, type Review } from '@assay/core';
 import type { ReviewQueue } from '../packages/viewer/client/api.js';
-import { launchChromium, type ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
-import {
-  collectOutput,
-  ensureAgentImage,
-  postJson,
-  spawnCli,
-  startTestServer,
-  startViewerCli,
-  writeJob,
-  type RunningViewer,
-  type TestServer,
-} from './support/e2e.js';
+import type { ViewerBrowser } from '../packages/viewer/scripts/launch-chromium.js';
+import { postJson } from './support/e2e.js';
 import { reviewsOf as reviewsOfFolder, recordFiles } from './support/records.js';
+import { useViewerJobs } from './support/viewer-jobs.js';
 
 const TASK = 'fin-term-loan-schedule';
-let server: TestServer;
 let browser: ViewerBrowser;
-let viewer: RunningViewer;
 let url: string;
 let results: string;
 let recordsBefore: Map<string, string>;
@@ -36,28 +25,18 @@ const reviewsOf = (reviewer: string): Review[] => reviewsOfFolder(results, revie
 const post = (pathname: string, body: unknown, headers: Record<string, string>) =>
   postJson<{ error?: string; review?: Review }>(url, pathname, body, headers);
 
-beforeAll(async () => {
-  await ensureAgentImage();
-  server = await startTestServer();
-  browser = await launchChromium();
-  const file = writeJob({
-    id: 'view-review',
-    trials: 1,
-    tasks: [TASK],
-    systems: [{ id: 'oracle', harness: 'oracle' }],
-  });
-  results = path.join(path.dirname(file), 'results');
-  const run = collectOutput(spawnCli(['run', file], server.address));
-  expect(await run.exit, run.text()).toBe(0);
-  recordsBefore = recordFiles(results);
-  viewer = await startViewerCli([file, '--reviewer', 'ana'], server.address);
-  url = viewer.url;
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  expect(await viewer?.stop()).toBe(0);
-  await server?.stop();
+const jobs = useViewerJobs(
+  [{ id: 'view-review', trials: 1, tasks: [TASK], systems: [{ id: 'oracle', harness: 'oracle' }] }],
+  {
+    viewArgs: ([file]) => [file!, '--reviewer', 'ana'],
+    afterRun: ([r]) => {
+      recordsBefore = recordFiles(r!);
+    },
+  },
+);
+beforeAll(() => {
+  ({ browser, url } = jobs());
+  results = jobs().results[0]!;
 });
 
 describe('labelling in the viewer', () => {
