@@ -19,6 +19,7 @@ import {
   proxyActivities,
   setHandler,
   startChild,
+  type ActivityInterfaceFor,
   type ExternalWorkflowHandle,
 } from '@temporalio/workflow';
 import type { JobActivities } from '@assay/activities';
@@ -29,6 +30,7 @@ import {
   searchKeys,
   stopSubtaskSignal,
   trialWorkflowId,
+  type JobControl,
   type JobInput,
   type JobProgress,
   type TrialOutcome,
@@ -36,7 +38,7 @@ import {
 import { startControlFile } from './control-file.js';
 import { failureMessage } from './failure-message.js';
 import { installJobControl, markCancelled, pauseForReason, type ControlHooks } from './job-control.js';
-import { installEndpointLimits } from './endpoint-limits.js';
+import { installEndpointLimits, type EndpointLimits } from './endpoint-limits.js';
 import { createJobSpend } from './job-spend.js';
 import { findStartable, planUnits, unitKey, type Unit } from './job-units.js';
 import { projectWorkflow } from './project-workflow.js';
@@ -53,40 +55,90 @@ interface ActiveUnit {
 
 const RECORD_CHUNK = 500;
 
+/** What the phases of one job run share. */
+interface JobRun {
+  input: JobInput;
+  acts: ActivityInterfaceFor<JobActivities>;
+  control: JobControl;
+  hooks: ControlHooks;
+  progress: JobProgress;
+  limits: EndpointLimits;
+  spend: ReturnType<typeof createJobSpend>;
+  /** The units running now, by key. */
+  active: Map<string, ActiveUnit>;
+  /** Units `pause --now` stopped: they start again before any pending one. */
+  requeued: Unit[];
+  finishedHere: number;
+  /** Units of the whole job not finished yet (for the spend's projection). */
+  remaining: () => number;
+  /** How long `assay cancel` lets running units finish on their own. */
+  graceSeconds: number;
+}
+
+/** This run's share of the pending units: the first `size`; `pending.slice(next)` never started, in order. */
+interface Batch {
+  pending: Unit[];
+  size: number;
+  next: number;
+}
+
 export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
   const carry = input.carry;
-  const active = new Map<string, ActiveUnit>();
-  const requeued: Unit[] = [];
-  let graceSeconds = 0;
-  const signalProjects = async (send: (project: ExternalWorkflowHandle) => Promise<void>): Promise<void> => {
-    const ids = [...active.values()].flatMap((a) => (a.projectId ? [a.projectId] : []));
-    // A project that finished meanwhile cannot be signalled; that is fine.
-    await Promise.all(ids.map((id) => send(getExternalWorkflowHandle(id)).catch(() => {})));
-  };
-  const holdProjects = (hold: boolean) => signalProjects((p) => p.signal(holdSubtasksSignal, hold));
+  const job = openJob(input);
+  const { acts, control, progress } = job;
+  // A new submission first moves the attempts that will run again under attempts/.
+  if (!carry && input.retry?.length) await acts.archiveForRetry({ resultsDir: input.resultsDir, retry: input.retry });
+  const finished = new Set(await acts.listFinishedTrials({ resultsDir: input.resultsDir }));
+  const plan = planUnits(input, finished, new Set(carry?.infraFailed.map((o) => o.key) ?? []));
+  progress.total = plan.total;
+  if (!carry) progress.skipped += plan.recorded;
+  job.spend.show(control, job.remaining);
+  // job-control.json from here on, whenever the state changes (the viewer reads it).
+  const file = startControlFile(input, () => ({ control, endpoints: progress.endpoints ?? [] }));
+  const { pending } = plan;
+  const batch: Batch = { pending, size: Math.min(pending.length, input.batchSize ?? 500), next: 0 };
+  const errors = await schedule(job, batch);
+  if (errors.length > 0) throw errors[0];
+  await condition(allHandlersFinished);
+  if (progress.total === 0) throw ApplicationFailure.nonRetryable('job has no trials');
+  if (control.state !== 'cancelled' && batch.size < pending.length) {
+    await file.settle(); // so the next run's first write cannot land before this run's last
+    // Every child of this run has finished, so none is cut off by the new run.
+    await continueAsNew<typeof jobWorkflow>({
+      ...input,
+      carry: {
+        alreadyRecorded: progress.skipped,
+        ran: (carry?.ran ?? 0) + batch.size,
+        infraFailed: progress.done.filter((o) => o.status === 'infra-failed'),
+        control: { ...control },
+        endpoints: job.limits.carry(),
+        ...job.spend.carry(),
+      },
+    });
+  }
+  await file.end(control.state === 'cancelled' ? 'cancelled' : 'done');
+  return progress;
+}
+
+/**
+ * The job's state and its controls: the pause / resume / cancel / set-concurrency handlers, the
+ * progress query and the endpoint lanes, all installed before the job's first await.
+ */
+function openJob(input: JobInput): JobRun {
+  const carry = input.carry;
   const spend = createJobSpend(input);
   // Set once the endpoint limits exist (they read the control state the hooks belong to).
   let refreshLanes = (): void => undefined;
   const hooks: ControlHooks = {
-    paused: async (now) => {
-      if (now)
-        for (const a of active.values())
-          if ('taskId' in a.unit && !a.stoppedFor) {
-            a.stoppedFor = 'pause';
-            a.scope.cancel();
-          }
-      await holdProjects(true);
-      // After the hold: a project whose subtask stops waits for the resume before running it again.
-      if (now) await signalProjects((p) => p.signal(stopSubtaskSignal));
-    },
+    paused: (now) => pauseUnits(job, now),
     refuseResume: (req) => spend.refuseResume(req),
     resumed: async (req) => {
       spend.setBudget(req);
-      spend.show(control, remaining);
-      await holdProjects(false);
+      spend.show(control, job.remaining);
+      await holdProjects(job, false);
     },
     cancelled: (grace) => {
-      graceSeconds = grace;
+      job.graceSeconds = grace;
     },
     concurrencyChanged: () => refreshLanes(),
   };
@@ -99,6 +151,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     control,
   };
   setHandler(jobProgressQuery, () => progress);
+  const active = new Map<string, ActiveUnit>();
   // Back-pressure: lanes per model endpoint, lowered while it answers 429 / overloaded.
   const limits = installEndpointLimits({
     ...(input.backPressure ? { backPressure: input.backPressure } : {}),
@@ -110,138 +163,57 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     },
   });
   refreshLanes = () => limits.concurrencyChanged(Date.now());
-  let finishedHere = 0;
-  const remaining = (): number => progress.total - progress.skipped - (carry?.ran ?? 0) - finishedHere;
-
-  const acts = proxyActivities<JobActivities>({
-    startToCloseTimeout: '5 minutes',
-    heartbeatTimeout: `${input.heartbeatSeconds}s`,
-    retry: { maximumAttempts: 5 },
-  });
-  // A new submission first moves the attempts that will run again under attempts/.
-  if (!carry && input.retry?.length) await acts.archiveForRetry({ resultsDir: input.resultsDir, retry: input.retry });
-  const finished = new Set(await acts.listFinishedTrials({ resultsDir: input.resultsDir }));
-  const plan = planUnits(input, finished, new Set(carry?.infraFailed.map((o) => o.key) ?? []));
-  progress.total = plan.total;
-  if (!carry) progress.skipped += plan.recorded;
-  spend.show(control, remaining);
-  // job-control.json from here on, whenever the state changes (the viewer reads it).
-  const file = startControlFile(input, () => ({ control, endpoints: progress.endpoints ?? [] }));
-  const { pending } = plan;
-
-  const runChild = async (a: ActiveUnit): Promise<TrialOutcome> => {
-    const { unit } = a;
-    const key = unitKey(unit);
-    const options = {
-      parentClosePolicy: ParentClosePolicy.TERMINATE,
-      typedSearchAttributes: [
-        { key: searchKeys.job, value: input.jobId },
-        { key: searchKeys.system, value: unit.system.id },
-        { key: searchKeys.task, value: 'taskId' in unit ? unit.taskId : unit.projectId },
-        { key: searchKeys.harness, value: unit.system.harness },
-        { key: searchKeys.model, value: unit.system.model ?? 'none' },
-      ],
-    };
-    if ('taskId' in unit) {
-      const child = await startChild(trialWorkflow, {
-        ...options,
-        workflowId: trialWorkflowId(input.jobId, key),
-        args: [unit],
-      });
-      return child.result();
-    }
-    const child = await startChild(projectWorkflow, {
-      ...options,
-      workflowId: projectWorkflowId(input.jobId, key),
-      args: [unit],
-    });
-    a.projectId = child.workflowId;
-    // Paused between the start command and its confirmation: the project has not been told yet.
-    if (control.state === 'paused') await child.signal(holdSubtasksSignal, true);
-    const p = await child.result();
-    const unjudged = p.checkpoints.reduce((n, c) => n + c.unjudged, 0);
-    return {
-      key,
-      kind: 'project',
-      status: 'completed',
-      score: p.finalScore,
-      decided: p.processScore,
-      unjudged,
-      usage: p.usage,
-    };
+  const job: JobRun = {
+    input,
+    acts: proxyActivities<JobActivities>({
+      startToCloseTimeout: '5 minutes',
+      heartbeatTimeout: `${input.heartbeatSeconds}s`,
+      retry: { maximumAttempts: 5 },
+    }),
+    control,
+    hooks,
+    progress,
+    limits,
+    spend,
+    active,
+    requeued: [],
+    finishedHere: 0,
+    remaining: () => progress.total - progress.skipped - (carry?.ran ?? 0) - job.finishedHere,
+    graceSeconds: 0,
   };
+  return job;
+}
 
-  const cancelledOutcome = (unit: Unit, started: boolean): TrialOutcome => ({
-    key: unitKey(unit),
-    kind: 'taskId' in unit ? 'task' : 'project',
-    status: 'cancelled',
-    score: null,
-    decided: null,
-    unjudged: 0,
-    error: started ? 'stopped by assay cancel' : 'not started: the job was cancelled',
-  });
+/** Paused: running projects hold; with `now`, running task trials stop (they run again) and so do running subtasks. */
+async function pauseUnits(job: JobRun, now: boolean): Promise<void> {
+  if (now)
+    for (const a of job.active.values())
+      if ('taskId' in a.unit && !a.stoppedFor) {
+        a.stoppedFor = 'pause';
+        a.scope.cancel();
+      }
+  await holdProjects(job, true);
+  // After the hold: a project whose subtask stops waits for the resume before running it again.
+  if (now) await signalProjects(job, (p) => p.signal(stopSubtaskSignal));
+}
 
-  const runOne = async (unit: Unit): Promise<void> => {
-    const key = unitKey(unit);
-    const a: ActiveUnit = { unit, scope: new CancellationScope() };
-    active.set(key, a);
-    progress.running.push(key);
-    let outcome: TrialOutcome | null = null;
-    let failure: string | null = null;
-    try {
-      outcome = await a.scope.run(() => runChild(a));
-    } catch (err) {
-      if (!isCancellation(err)) failure = failureMessage(err);
-    } finally {
-      active.delete(key);
-      progress.running = progress.running.filter((k) => k !== key);
-    }
-    if (failure !== null) {
-      // Infrastructure gave up after its retries: say so on disk, never as a score.
-      await acts.recordInfraFailure({
-        resultsDir: input.resultsDir,
-        key: `${'taskId' in unit ? 'trials' : 'projects'}/${key}`,
-        error: failure,
-      });
-      outcome = { key, status: 'infra-failed', score: null, decided: null, unjudged: 0, error: failure };
-    } else if (!outcome && a.stoppedFor === 'pause' && control.state !== 'cancelling' && 'taskId' in unit) {
-      // Stopped by `pause --now`: from a clean workspace when it runs again.
-      await acts.discardTrialWork({ trial: unit });
-      requeued.push(unit);
-      return;
-    } else if (!outcome) {
-      if ('taskId' in unit) await acts.discardTrialWork({ trial: unit });
-      outcome = cancelledOutcome(unit, true);
-      await acts.recordCancelled({ resultsDir: input.resultsDir, units: [cancelRecordOf(outcome, true)] });
-    }
-    progress.done.push(outcome);
-    finishedHere++;
-    const reached = spend.account(outcome, control, remaining);
-    // The budget is reached: pause, as `assay pause` would, saying why.
-    if (reached && control.state === 'running') await pauseForReason(control, reached, hooks);
-  };
+function holdProjects(job: JobRun, hold: boolean): Promise<void> {
+  return signalProjects(job, (p) => p.signal(holdSubtasksSignal, hold));
+}
 
-  // Each unit of this run's batch (and each unit `pause --now` put back) starts when the job is
-  // running and a lane is free, on the job and on its model endpoint (see endpoint-limits.ts).
-  const batch = Math.min(pending.length, input.batchSize ?? 500);
-  let next = 0;
-  const hasMore = (): boolean => requeued.length > 0 || next < batch;
-  const startable = (): { requeued: number } | { pending: number } | null => {
-    const room = limits.roomFor();
-    const r = requeued.findIndex((u) => room(u.system));
-    if (r >= 0) return { requeued: r };
-    const i = findStartable(pending, next, batch, (u) => room(u.system));
-    return i >= 0 ? { pending: i } : null;
-  };
-  /** The first unit with room; a pending one moves to `next`, so `pending.slice(next)` stays what never started, in order. */
-  const takeStartable = (): Unit | undefined => {
-    const at = startable();
-    if (!at) return undefined;
-    if ('requeued' in at) return requeued.splice(at.requeued, 1)[0];
-    const [unit] = pending.splice(at.pending, 1);
-    if (unit) pending.splice(next++, 0, unit);
-    return unit;
-  };
+async function signalProjects(job: JobRun, send: (project: ExternalWorkflowHandle) => Promise<void>): Promise<void> {
+  const ids = [...job.active.values()].flatMap((a) => (a.projectId ? [a.projectId] : []));
+  // A project that finished meanwhile cannot be signalled; that is fine.
+  await Promise.all(ids.map((id) => send(getExternalWorkflowHandle(id)).catch(() => {})));
+}
+
+/**
+ * The scheduler: each unit of the batch (and each unit `pause --now` put back) starts when the job
+ * is running and a lane is free, on the job and on its model endpoint (see endpoint-limits.ts),
+ * until none is left or the job is cancelling. Returns the units' errors.
+ */
+async function schedule(job: JobRun, batch: Batch): Promise<unknown[]> {
+  const { control, limits, active } = job;
   const inflight = new Set<Promise<void>>();
   const errors: unknown[] = [];
   for (;;) {
@@ -251,15 +223,18 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
     const go = (): boolean =>
       limits.version !== seen ||
       control.state === 'cancelling' ||
-      (!hasMore() && active.size === 0 && inflight.size === 0) ||
-      (control.state === 'running' && hasMore() && active.size < control.concurrency && startable() !== null);
+      (!hasMore(job, batch) && active.size === 0 && inflight.size === 0) ||
+      (control.state === 'running' &&
+        hasMore(job, batch) &&
+        active.size < control.concurrency &&
+        startable(job, batch) !== null);
     const ready = wake === null ? (await condition(go), true) : await condition(go, Math.max(1, wake - Date.now()));
     limits.tick(Date.now());
     if (ready === false || limits.version !== seen) continue;
-    if (control.state === 'cancelling' || !hasMore()) break;
-    const unit = takeStartable();
+    if (control.state === 'cancelling' || !hasMore(job, batch)) break;
+    const unit = takeStartable(job, batch);
     if (!unit) continue;
-    const p = runOne(unit);
+    const p = runUnit(job, unit);
     inflight.add(p);
     void p.then(
       () => inflight.delete(p),
@@ -269,43 +244,150 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       },
     );
   }
+  // Drained here, not by the caller: an await before the grace timer could let another command go first.
+  if (control.state === 'cancelling') await drain(job, batch, inflight);
+  return errors;
+}
 
-  if (control.state === 'cancelling') {
-    // Running units get the grace period to finish on their own, then are cancelled.
-    await condition(() => active.size === 0, graceSeconds * 1000);
-    for (const a of active.values()) {
-      a.stoppedFor = 'cancel';
-      a.scope.cancel();
-    }
-    await condition(() => inflight.size === 0);
-    const never = [...requeued, ...pending.slice(next)].map((u) => cancelledOutcome(u, false));
-    for (let i = 0; i < never.length; i += RECORD_CHUNK) {
-      const chunk = never.slice(i, i + RECORD_CHUNK);
-      await acts.recordCancelled({ resultsDir: input.resultsDir, units: chunk.map((o) => cancelRecordOf(o, false)) });
-    }
-    progress.done.push(...never);
-    markCancelled(control);
+function hasMore(job: JobRun, batch: Batch): boolean {
+  return job.requeued.length > 0 || batch.next < batch.size;
+}
+
+function startable(job: JobRun, batch: Batch): { requeued: number } | { pending: number } | null {
+  const room = job.limits.roomFor();
+  const r = job.requeued.findIndex((u) => room(u.system));
+  if (r >= 0) return { requeued: r };
+  const i = findStartable(batch.pending, batch.next, batch.size, (u) => room(u.system));
+  return i >= 0 ? { pending: i } : null;
+}
+
+/** The first unit with room; a pending one moves to `next`, so `pending.slice(next)` stays what never started, in order. */
+function takeStartable(job: JobRun, batch: Batch): Unit | undefined {
+  const at = startable(job, batch);
+  if (!at) return undefined;
+  if ('requeued' in at) return job.requeued.splice(at.requeued, 1)[0];
+  const [unit] = batch.pending.splice(at.pending, 1);
+  if (unit) batch.pending.splice(batch.next++, 0, unit);
+  return unit;
+}
+
+/**
+ * After `assay cancel`: running units get the grace period to finish on their own, then are
+ * cancelled; the units that never started are recorded as cancelled.
+ */
+async function drain(job: JobRun, batch: Batch, inflight: Set<Promise<void>>): Promise<void> {
+  const { input, active, acts } = job;
+  await condition(() => active.size === 0, job.graceSeconds * 1000);
+  for (const a of active.values()) {
+    a.stoppedFor = 'cancel';
+    a.scope.cancel();
   }
-  if (errors.length > 0) throw errors[0];
-  await condition(allHandlersFinished);
-  if (progress.total === 0) throw ApplicationFailure.nonRetryable('job has no trials');
-  if (control.state !== 'cancelled' && batch < pending.length) {
-    await file.settle(); // so the next run's first write cannot land before this run's last
-    // Every child of this run has finished, so none is cut off by the new run.
-    await continueAsNew<typeof jobWorkflow>({
-      ...input,
-      carry: {
-        alreadyRecorded: progress.skipped,
-        ran: (carry?.ran ?? 0) + batch,
-        infraFailed: progress.done.filter((o) => o.status === 'infra-failed'),
-        control: { ...control },
-        endpoints: limits.carry(),
-        ...spend.carry(),
-      },
+  await condition(() => inflight.size === 0);
+  const never = [...job.requeued, ...batch.pending.slice(batch.next)].map((u) => cancelledOutcome(u, false));
+  for (let i = 0; i < never.length; i += RECORD_CHUNK) {
+    const chunk = never.slice(i, i + RECORD_CHUNK);
+    await acts.recordCancelled({ resultsDir: input.resultsDir, units: chunk.map((o) => cancelRecordOf(o, false)) });
+  }
+  job.progress.done.push(...never);
+  markCancelled(job.control);
+}
+
+/** One unit, start to outcome: its child, then what its end means (an infra failure, a pause, a cancel). */
+async function runUnit(job: JobRun, unit: Unit): Promise<void> {
+  const { input, acts, control, progress } = job;
+  const key = unitKey(unit);
+  const a: ActiveUnit = { unit, scope: new CancellationScope() };
+  job.active.set(key, a);
+  progress.running.push(key);
+  let outcome: TrialOutcome | null = null;
+  let failure: string | null = null;
+  try {
+    outcome = await a.scope.run(() => runChild(job, a));
+  } catch (err) {
+    if (!isCancellation(err)) failure = failureMessage(err);
+  } finally {
+    job.active.delete(key);
+    progress.running = progress.running.filter((k) => k !== key);
+  }
+  if (failure !== null) {
+    // Infrastructure gave up after its retries: say so on disk, never as a score.
+    await acts.recordInfraFailure({
+      resultsDir: input.resultsDir,
+      key: `${'taskId' in unit ? 'trials' : 'projects'}/${key}`,
+      error: failure,
     });
+    outcome = { key, status: 'infra-failed', score: null, decided: null, unjudged: 0, error: failure };
+  } else if (!outcome && a.stoppedFor === 'pause' && control.state !== 'cancelling' && 'taskId' in unit) {
+    // Stopped by `pause --now`: from a clean workspace when it runs again.
+    await acts.discardTrialWork({ trial: unit });
+    job.requeued.push(unit);
+    return;
+  } else if (!outcome) {
+    if ('taskId' in unit) await acts.discardTrialWork({ trial: unit });
+    outcome = cancelledOutcome(unit, true);
+    await acts.recordCancelled({ resultsDir: input.resultsDir, units: [cancelRecordOf(outcome, true)] });
   }
-  await file.end(control.state === 'cancelled' ? 'cancelled' : 'done');
-  return progress;
+  progress.done.push(outcome);
+  job.finishedHere++;
+  const reached = job.spend.account(outcome, control, job.remaining);
+  // The budget is reached: pause, as `assay pause` would, saying why.
+  if (reached && control.state === 'running') await pauseForReason(control, reached, job.hooks);
+}
+
+/** The unit's child workflow, to its outcome. */
+async function runChild(job: JobRun, a: ActiveUnit): Promise<TrialOutcome> {
+  const { input } = job;
+  const { unit } = a;
+  const key = unitKey(unit);
+  const options = {
+    parentClosePolicy: ParentClosePolicy.TERMINATE,
+    typedSearchAttributes: [
+      { key: searchKeys.job, value: input.jobId },
+      { key: searchKeys.system, value: unit.system.id },
+      { key: searchKeys.task, value: 'taskId' in unit ? unit.taskId : unit.projectId },
+      { key: searchKeys.harness, value: unit.system.harness },
+      { key: searchKeys.model, value: unit.system.model ?? 'none' },
+    ],
+  };
+  if ('taskId' in unit) {
+    const child = await startChild(trialWorkflow, {
+      ...options,
+      workflowId: trialWorkflowId(input.jobId, key),
+      args: [unit],
+    });
+    return child.result();
+  }
+  const child = await startChild(projectWorkflow, {
+    ...options,
+    workflowId: projectWorkflowId(input.jobId, key),
+    args: [unit],
+  });
+  a.projectId = child.workflowId;
+  // Paused between the start command and its confirmation: the project has not been told yet.
+  if (job.control.state === 'paused') await child.signal(holdSubtasksSignal, true);
+  const p = await child.result();
+  const unjudged = p.checkpoints.reduce((n, c) => n + c.unjudged, 0);
+  return {
+    key,
+    kind: 'project',
+    status: 'completed',
+    score: p.finalScore,
+    decided: p.processScore,
+    unjudged,
+    usage: p.usage,
+  };
+}
+
+function cancelledOutcome(unit: Unit, started: boolean): TrialOutcome {
+  return {
+    key: unitKey(unit),
+    kind: 'taskId' in unit ? 'task' : 'project',
+    status: 'cancelled',
+    score: null,
+    decided: null,
+    unjudged: 0,
+    error: started ? 'stopped by assay cancel' : 'not started: the job was cancelled',
+  };
 }
 
 function cancelRecordOf(o: TrialOutcome, started: boolean) {

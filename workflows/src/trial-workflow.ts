@@ -66,12 +66,12 @@ async function recordOnHost(input: TrialInput, attempt: Attempt, moves: HostMove
   const { workspace, run, deliverables, evaluation } = attempt;
   const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves } } : {};
   const recordArgs = { trial: input, run, deliverables, evaluation, ...placement };
-  return trialActivities(input, workspace.hostId)
-    .quick.recordTrial(recordArgs)
-    .catch((err: unknown) => {
-      if (!workspace.hostId || !hostLostReason(err, workspace.hostId, input)) throw err;
-      return trialActivities(input, undefined).quick.recordTrial(recordArgs);
-    });
+  return runOnHost(
+    input,
+    workspace.hostId,
+    () => trialActivities(input, workspace.hostId).quick.recordTrial(recordArgs),
+    () => trialActivities(input, undefined).quick.recordTrial(recordArgs),
+  );
 }
 
 function outcomeOf(key: string, input: TrialInput, record: TrialRecord): TrialOutcome {
@@ -125,16 +125,18 @@ async function finishedTrial(
     setStage('evaluating');
     const host = trialActivities(input, workspace.hostId);
     const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves: [...moves] } } : {};
-    try {
-      return await host.finish.finishTrial({ trial: input, workspace, run, ...placement });
-    } catch (err) {
-      const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
-      if (!lost || !workspace.hostId) throw err;
-      // Lost after it wrote the record (while releasing the volume, or before it could answer): done.
-      const written = await shared.quick.findTrialRecord({ trial: input, run });
-      if (written) return written;
-      noteMove(moves, workspace.hostId, `${lost} after the agent finished there`);
-    }
+    const record = await runOnHost(
+      input,
+      workspace.hostId,
+      () => host.finish.finishTrial({ trial: input, workspace, run, ...placement }),
+      async (lost, hostId) => {
+        // Lost after it wrote the record (while releasing the volume, or before it could answer): done.
+        const written = await shared.quick.findTrialRecord({ trial: input, run });
+        if (written) return written;
+        return noteMove(moves, hostId, `${lost} after the agent finished there`);
+      },
+    );
+    if (record !== null) return record;
   }
 }
 
@@ -153,23 +155,24 @@ async function agentAndFinishOnHost(
   const containerKey = moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {};
   const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves: [...moves] } } : {};
   setStage('agent');
-  try {
-    return await trialActivities(input, workspace.hostId).agentAndFinish.runAgentAndFinish({
-      trial: input,
-      workspace,
-      workflowId,
-      ...containerKey,
-      ...placement,
-    });
-  } catch (err) {
-    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
-    if (!lost || !workspace.hostId) throw err;
-    // Lost after it wrote the record (while releasing the volume, or before it could answer): done.
-    const found = await trialActivities(input, undefined).quick.findTrialRecordOf({ trial: input, ...containerKey });
-    if (found.record) return found.record;
-    noteMove(moves, workspace.hostId, found.agentFinished ? `${lost} after the agent finished there` : lost);
-    return null;
-  }
+  return runOnHost(
+    input,
+    workspace.hostId,
+    () =>
+      trialActivities(input, workspace.hostId).agentAndFinish.runAgentAndFinish({
+        trial: input,
+        workspace,
+        workflowId,
+        ...containerKey,
+        ...placement,
+      }),
+    async (lost, hostId) => {
+      // Lost after it wrote the record (while releasing the volume, or before it could answer): done.
+      const found = await trialActivities(input, undefined).quick.findTrialRecordOf({ trial: input, ...containerKey });
+      if (found.record) return found.record;
+      return noteMove(moves, hostId, found.agentFinished ? `${lost} after the agent finished there` : lost);
+    },
+  );
 }
 
 /** The agent on the workspace's host; null when that host was lost first (noted in `moves`). */
@@ -181,26 +184,48 @@ async function agentOnHost(
 ): Promise<AgentRun | null> {
   const { workflowId } = workflowInfo();
   setStage('agent');
+  return runOnHost(
+    input,
+    workspace.hostId,
+    () =>
+      trialActivities(input, workspace.hostId).agent.runAgent({
+        trial: input,
+        workspace,
+        workflowId,
+        ...(moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {}),
+      }),
+    (lost, hostId) => noteMove(moves, hostId, lost),
+  );
+}
+
+/**
+ * `work` on the workspace's host; a failure meaning that host is gone goes to `onLost` (why, and
+ * which host), whose answer is returned. Any other failure, or one with no host, is thrown.
+ */
+async function runOnHost<T, L>(
+  input: TrialInput,
+  hostId: string | undefined,
+  work: () => Promise<T>,
+  onLost: (lost: string, hostId: string) => L | Promise<L>,
+): Promise<T | L> {
   try {
-    return await trialActivities(input, workspace.hostId).agent.runAgent({
-      trial: input,
-      workspace,
-      workflowId,
-      ...(moves.length > 0 ? { containerKey: `${workflowId}:move-${moves.length}` } : {}),
-    });
+    return await work();
   } catch (err) {
-    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
-    if (!lost || !workspace.hostId) throw err;
-    noteMove(moves, workspace.hostId, lost);
-    return null;
+    const lost = hostId ? hostLostReason(err, hostId, input) : null;
+    if (!lost || !hostId) throw err;
+    return onLost(lost, hostId);
   }
 }
 
-/** A move away from a lost host, or the trial's end once it has moved the most times allowed. */
-function noteMove(moves: HostMove[], from: string, reason: string): void {
+/**
+ * A move away from a lost host (null: the trial starts again elsewhere), or the trial's end once
+ * it has moved the most times allowed.
+ */
+function noteMove(moves: HostMove[], from: string, reason: string): null {
   if (moves.length >= MAX_HOST_MOVES)
     throw ApplicationFailure.nonRetryable(`trial moved host ${moves.length} times, stopped: ${reason}`, 'HostsLost');
   moves.push({ from, to: null, reason, at: new Date().toISOString() });
+  return null;
 }
 
 type TrialActivityResult<K extends keyof TrialActivities> = Awaited<ReturnType<TrialActivities[K]>>;
@@ -226,7 +251,7 @@ async function attemptOnHost(
   const { workflowId } = workflowInfo();
   const host = trialActivities(input, workspace.hostId);
   let stage = 'agent';
-  try {
+  const attempt = async (): Promise<Attempt> => {
     setStage(stage);
     // A multi-step Harbor task runs its steps in order (harbor-steps.ts); earlier histories never had one.
     if (workspace.harborSteps && patched(HARBOR_STEPS_PATCH)) {
@@ -246,12 +271,10 @@ async function attemptOnHost(
     setStage((stage = 'evaluating'));
     const evaluation = await host.verifier.evaluateTrial({ trial: input, workspace, deliverables });
     return { workspace, run, deliverables, evaluation };
-  } catch (err) {
-    const lost = workspace.hostId ? hostLostReason(err, workspace.hostId, input) : null;
-    if (!lost || !workspace.hostId) throw err;
-    noteMove(moves, workspace.hostId, stage === 'agent' ? lost : `${lost} after the agent finished there`);
-    return null;
-  }
+  };
+  return runOnHost(input, workspace.hostId, attempt, (lost, hostId) =>
+    noteMove(moves, hostId, stage === 'agent' ? lost : `${lost} after the agent finished there`),
+  );
 }
 
 /** The trial's activities on the shared queue (no host) or on one host's queue. */
