@@ -6,7 +6,6 @@ import { createProjectContext, type ProjectActivityDeps } from './project-contex
 import { createProjectWorkspaceActivities } from './project-workspace-activities.js';
 
 export type { ProjectActivityDeps } from './project-context.js';
-export { renderSubtaskInstruction } from './project-workspace-activities.js';
 
 export function createProjectActivities(deps: ProjectActivityDeps) {
   const ctx = createProjectContext(deps);

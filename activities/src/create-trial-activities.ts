@@ -49,7 +49,7 @@ export interface PreparedWorkspace {
 }
 
 /** What runAgent is given: the trial, its workspace, and the key naming its container. */
-export interface AgentArgs {
+interface AgentArgs {
   trial: TrialInput;
   workspace: PreparedWorkspace;
   workflowId: string;

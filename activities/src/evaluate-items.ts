@@ -102,7 +102,7 @@ async function runChecks(
   return out;
 }
 
-export function filesReferenced(check: Check | undefined): string[] | null {
+function filesReferenced(check: Check | undefined): string[] | null {
   if (!check) return null;
   if (check.kind === 'deliverable-present') return [check.path];
   if (check.kind === 'files-agree') return [check.a.file, check.b.file];

@@ -52,7 +52,7 @@ export function forwardThrottles(opts: ForwardThrottlesOptions): ThrottleForward
 }
 
 /** No endpoint (scripted agents, `command` without a model API) or no job to tell: nothing to forward. */
-export const NO_FORWARDING: ThrottleForwarder = { poll: () => undefined, flush: async () => undefined };
+const NO_FORWARDING: ThrottleForwarder = { poll: () => undefined, flush: async () => undefined };
 
 /**
  * The forwarder of one agent run, for assay's own tasks and Harbor tasks alike: to the unit's job, for

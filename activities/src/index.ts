@@ -5,7 +5,7 @@ export type { AgentRun } from './run-harness.js';
 export { forwardThrottles, type NotifyThrottled, type ThrottleForwarder } from './forward-throttles.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';
 export { assessFormatCompliance } from './evaluate-deliverables.js';
-export { reapContainers, reapNetworks } from './reap-containers.js';
+export { reapContainers } from './reap-containers.js';
 export { reapRelayFolders } from './reap-relay-folders.js';
 export {
   containerNameFor,
@@ -20,7 +20,7 @@ export type { TemporalServerRef } from './run-agent-container.js';
 export { RUNNABLE_HARNESSES } from './harness/plan-container.js';
 export { SCRIPTED_AGENTS } from '@assay/core';
 export { trialPaths } from './trial-paths.js';
-export { createProjectActivities, renderSubtaskInstruction } from './create-project-activities.js';
+export { createProjectActivities } from './create-project-activities.js';
 export type { ProjectActivities, ProjectActivityDeps } from './create-project-activities.js';
 export { rejudgeProject, assembleProjectRecord } from './project-evaluation.js';
 export type { EvaluationDeps, FinalEvaluation } from './project-evaluation.js';

@@ -114,7 +114,7 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
     },
   };
 }
-export interface PreparedProject {
+interface PreparedProject {
   stages: { id: string; subtasks: string[] }[];
   /** The host holding the workspace: the project's workspace activities go to its queue. */
   hostId?: string;
@@ -122,7 +122,7 @@ export interface PreparedProject {
   restoredFrom?: string | null;
 }
 
-export function renderSubtaskInstruction(
+function renderSubtaskInstruction(
   project: LoadedProject,
   subtask: LoadedProject['spec']['stages'][number]['subtasks'][number],
 ): string {

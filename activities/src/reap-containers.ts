@@ -99,7 +99,7 @@ async function noteUnlabelled(docker: Docker, log: (line: string) => void): Prom
  * The networks and volumes of Harbor compose trials (harbor-sidecars.ts) whose workflow is no longer running on
  * this worker's server, once their containers are gone; another server's, or an unlabelled one, is left alone.
  */
-export async function reapNetworks(
+async function reapNetworks(
   docker: Docker,
   server: TemporalServerRef,
   isWorkflowRunning: (workflowId: string) => Promise<boolean>,

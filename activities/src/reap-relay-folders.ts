@@ -10,7 +10,7 @@ import type Docker from 'dockerode';
 import { relayDirFor } from '@assay/harnesses';
 import { LABEL_MANAGED } from './run-agent-container.js';
 
-export const RELAY_FOLDER_GRACE_MS = 60 * 60 * 1000;
+const RELAY_FOLDER_GRACE_MS = 60 * 60 * 1000;
 
 export async function reapRelayFolders(
   docker: Docker,

@@ -53,8 +53,8 @@ export function mountPointsUnder(root: string): string[] {
 /**
  * No reserved blocks; inode tables and journal left for the kernel to zero lazily (the image is a
  * fresh sparse file). No resize inode: a work volume is never grown online, and its reserved group
- * descriptor blocks were 4 of the 4.5 MB mkfs wrote per trial (a 30 GiB image now takes 0.4 MB on
- * disk, and mkfs + mount + umount ~7 ms less).
+ * descriptor blocks would be 4 of the 4.5 MB mkfs writes per trial (without them a 30 GiB image takes 0.4 MB
+ * on disk, and mkfs + mount + umount ~7 ms less).
  */
 const MKFS_ARGS = ['-q', '-F', '-m', '0', '-O', '^resize_inode', '-E', 'lazy_itable_init=1,lazy_journal_init=1'];
 
@@ -172,7 +172,7 @@ async function formatImage(file: string, bytes: number): Promise<void> {
 
 /**
  * Freshly formatted images waiting for a trial, per pool folder and size: a trial's volume is renamed
- * from one instead of formatted on its critical path (each image serves one trial only, as before).
+ * from one instead of formatted on its critical path (each image serves one trial only, so no trial starts on another's files).
  * ASSAY_VOLUME_POOL images are kept ready per size (default 2; 0: no pool), in ASSAY_VOLUME_POOL_DIR
  * (default: the system's temporary folder), never in a results folder. A pool on another file system
  * than the work folder is not used (an image is moved by rename). Pool files are named by the
@@ -183,7 +183,7 @@ export function volumePoolDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.ASSAY_VOLUME_POOL_DIR || path.join(os.tmpdir(), 'assay-volume-pool'));
 }
 
-export function volumePoolTarget(env: NodeJS.ProcessEnv = process.env): number {
+function volumePoolTarget(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.ASSAY_VOLUME_POOL ?? '2');
   return Number.isInteger(n) && n >= 0 ? n : 2;
 }

@@ -11,7 +11,7 @@ import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 export type ProfileBy = 'dimension' | 'target';
 export type ProfileValue = number | 'unavailable' | null;
 
-export const PROFILE_COLUMNS = [
+const PROFILE_COLUMNS = [
   'system',
   'group',
   'score',

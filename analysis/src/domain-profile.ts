@@ -6,7 +6,7 @@ import type { Domain } from '@assay/core';
 import { groupBy, isNum, rowsOf, tableOf } from './table-helpers.js';
 
 export const OVERALL = 'Overall';
-export const DOMAIN_PROFILE_COLUMNS = ['system', 'domain', 'tasks', 'scored', 'mean', 'success_rate'] as const;
+const DOMAIN_PROFILE_COLUMNS = ['system', 'domain', 'tasks', 'scored', 'mean', 'success_rate'] as const;
 
 export interface DomainRow {
   system: string;

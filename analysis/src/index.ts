@@ -20,7 +20,7 @@ export type { McNemarResult } from './mcnemar-test.js';
 export { quantileSorted, normCdf, normPpf, roundTo } from './numeric.js';
 
 // StartupBench-style analyses (single tasks)
-export { systemLeaderboard, scoreVsSuccess, taskAggregates } from './system-leaderboard.js';
+export { systemLeaderboard, scoreVsSuccess } from './system-leaderboard.js';
 export { domainProfile, domainOverall, OVERALL } from './domain-profile.js';
 export type { DomainRow } from './domain-profile.js';
 export { dimensionProfile } from './dimension-profile.js';
@@ -64,9 +64,9 @@ export { checkpointTrajectories } from './checkpoint-trajectories.js';
 // Judge reliability
 export { judgeSetupAgreement } from './judge-agreement.js';
 export { loadHumanLabels } from './load-human-labels.js';
-export { AGREEMENT_COLUMNS, judgedSetupOf, labelAgreement, labelPairs } from './label-agreement.js';
-export type { JudgedSetup, LabelAgreement, LabelPair } from './label-agreement.js';
-export { kappaInterval, KAPPA_RESAMPLES } from './kappa-interval.js';
+export { judgedSetupOf, labelAgreement } from './label-agreement.js';
+export type { JudgedSetup, LabelAgreement } from './label-agreement.js';
+export { kappaInterval } from './kappa-interval.js';
 export { reviewerAgreement } from './reviewer-agreement.js';
 export { BASIS_COLUMNS, scoresWithReviews, type JobReviews } from './scores-with-reviews.js';
 export { labelsFromReviews, type ReviewLabels } from './labels-from-reviews.js';
@@ -85,7 +85,7 @@ export type { ReproduceRow } from './reproduce-published.js';
 // Reports and rendering
 export { writeReport } from './report/write-report.js';
 export type { ReportOptions, ReportResult } from './report/write-report.js';
-export { writeReproduceReport, buildReproduceDocument } from './report/write-reproduce-report.js';
+export { writeReproduceReport } from './report/write-reproduce-report.js';
 export { writeDocument } from './report/write-document.js';
 export type { WrittenReport } from './report/write-document.js';
 export { buildReportDocument } from './report/build-report-document.js';

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIDENCE } from './cluster-bootstrap.js';
 import { quantileSorted } from './numeric.js';
 import { createRng, DEFAULT_SEED } from './seeded-rng.js';
 
-export const KAPPA_RESAMPLES = 2_000;
+const KAPPA_RESAMPLES = 2_000;
 
 export interface KappaIntervalOptions {
   resamples?: number;

@@ -27,10 +27,10 @@ export function judgedSetupOf(
   return { setup, verdicts: fromTrialRecords(trials).verdicts, criteria: fromProjectRecords(projects).criteria };
 }
 
-export type DecisionKind = 'task' | 'project';
+type DecisionKind = 'task' | 'project';
 
 /** A label beside the judge's decision on the same item (judge null: unjudged or no record). */
-export interface LabelPair {
+interface LabelPair {
   setup: string;
   kind: DecisionKind;
   system: string;
@@ -53,7 +53,7 @@ export interface LabelAgreement {
   disagreements: ColumnTable;
 }
 
-export const AGREEMENT_COLUMNS = [
+const AGREEMENT_COLUMNS = [
   'n',
   'agree',
   'agreement',
@@ -71,7 +71,7 @@ export const AGREEMENT_COLUMNS = [
 const key = (...parts: unknown[]) => parts.map((p) => String(p ?? '')).join('\u0000');
 
 /** The labels (columns system, unit, trial, item, scope, human) paired with one setup's decisions. */
-export function labelPairs(setup: JudgedSetup, labels: ColumnTable): LabelPair[] {
+function labelPairs(setup: JudgedSetup, labels: ColumnTable): LabelPair[] {
   const decisions = new Map<string, Record<string, unknown>>();
   for (const v of rowsOf<Record<string, unknown>>(setup.verdicts))
     decisions.set(key('task', v.system, v.task, v.trial, v.item, null), v);

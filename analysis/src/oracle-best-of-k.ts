@@ -8,7 +8,7 @@ import type { BootstrapOptions } from './cluster-bootstrap.js';
 import { deriveSeed, DEFAULT_SEED } from './seeded-rng.js';
 import { groupBy, intervalColumns, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 
-export const ORACLE_COLUMNS = [
+const ORACLE_COLUMNS = [
   'system',
   'tasks',
   'k',

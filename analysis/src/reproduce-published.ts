@@ -58,7 +58,7 @@ function row(
 }
 
 /** Task-weighted Overall per model from the published domain columns. */
-export function startupOverall(data: PublishedData): DomainRow[] {
+function startupOverall(data: PublishedData): DomainRow[] {
   const counts = new Map(
     rowsOf<{ domain: string; tasks: number }>(data.startupDomains).map((r) => [r.domain, r.tasks]),
   );

@@ -4,7 +4,7 @@
 import type { ColumnTable } from 'arquero';
 import { groupBy, isNum, meanOf, rowsOf, tableOf } from './table-helpers.js';
 
-export const RESOURCE_COLUMNS = ['system', 'units', 'with_usage', 'mean_hours', 'mean_tokens_m', 'mean_score'] as const;
+const RESOURCE_COLUMNS = ['system', 'units', 'with_usage', 'mean_hours', 'mean_tokens_m', 'mean_score'] as const;
 
 /** Per system: mean agent hours and tokens (millions) per trial, and mean score. */
 export function resourceUse(trials: ColumnTable): ColumnTable {

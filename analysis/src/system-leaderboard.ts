@@ -41,7 +41,7 @@ interface TaskAgg {
 }
 
 /** Per system x task: trials, scored trials, score sum and successes (score >= 90). Nulls stay out of sums. */
-export function taskAggregates(trials: ColumnTable): ColumnTable {
+function taskAggregates(trials: ColumnTable): ColumnTable {
   return trials
     .derive({
       scored_: aq.escape((d: Record<string, unknown>) => (typeof d.score === 'number' ? 1 : 0)),

@@ -51,7 +51,7 @@ export interface HarborPlanArgs {
 }
 
 /** The model CLIs: the npm CLIs' chain layers on any glibc image; a Python CLI comes bundled onto it. */
-export const isHarborModelHarness = (harness: string): harness is keyof typeof INSTALLS =>
+const isHarborModelHarness = (harness: string): harness is keyof typeof INSTALLS =>
   isModelHarness(harness) && harness in INSTALLS;
 
 export async function planHarborAgent(docker: Docker, args: HarborPlanArgs): Promise<HarborAgentPlan> {

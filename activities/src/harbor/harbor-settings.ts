@@ -20,7 +20,7 @@ export interface HarborSettings {
 const atMost = (task: number | null, job: number): number => (task === null ? job : Math.min(task, job));
 
 /** `public` uses the job's network (validation refuses it where that is `none`); `no-network` never has one. */
-export function networkOf(mode: HarborNetworkMode, job: Network): Network {
+function networkOf(mode: HarborNetworkMode, job: Network): Network {
   return mode === 'no-network' ? 'none' : job;
 }
 

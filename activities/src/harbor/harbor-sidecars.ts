@@ -18,7 +18,7 @@ import { tarFile, tarFolderContents } from './folder-tar.js';
 import { resolveEnv } from './harbor-settings.js';
 
 const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const LABEL_SERVICE = 'assay.compose-service';
+const LABEL_SERVICE = 'assay.compose-service';
 const SIDECAR_ROLE = 'sidecar';
 const SEED_ROLE = 'volume-seed';
 
@@ -26,7 +26,7 @@ const SEED_ROLE = 'volume-seed';
 export const networkNameFor = (workflowId: string): string =>
   `assay-net-${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}`;
 
-export const sidecarRunId = (workflowId: string, service: string): string => `${workflowId}:sidecar:${service}`;
+const sidecarRunId = (workflowId: string, service: string): string => `${workflowId}:sidecar:${service}`;
 
 /** One of the trial's named volumes: by its workflow id, as its network. */
 export const volumeNameFor = (workflowId: string, volume: string): string =>

@@ -67,7 +67,7 @@ export interface StepSetupOutcome extends StoredSetup {
 const failed = (s: HarborStepSetup): boolean => s.timedOut || (s.exitCode !== null && s.exitCode !== 0);
 
 /** This attempt's setup result, if it is still usable: a success needs its snapshot (the reaper may have removed it). */
-export async function recordedSetup(docker: Docker, a: SetupKey): Promise<StepSetupOutcome | null> {
+async function recordedSetup(docker: Docker, a: SetupKey): Promise<StepSetupOutcome | null> {
   const stored = (await a.store.getJson(`${a.resultKey}/${SETUP_RESULT_FILE}`)) as StoredSetup | null;
   if (!stored || (stored.containerKey ?? null) !== (a.containerKey ?? null)) return null;
   if (failed(stored.setup)) return { ...stored, image: null };

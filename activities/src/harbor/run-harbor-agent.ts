@@ -62,7 +62,7 @@ export const harborRunKey = (args: { workflowId: string; containerKey?: string }
   args.containerKey ?? args.workflowId;
 
 /** A step's agent result: whether its container was started again (gone, no result) from the last checkpoint. */
-export type HarborStepAgentRun = AgentRun & { restarted: boolean };
+type HarborStepAgentRun = AgentRun & { restarted: boolean };
 
 /** A model CLI's throttled answers go to the job as on assay's own tasks; oracle and nop have no endpoint. */
 export function harborThrottleForwarder(

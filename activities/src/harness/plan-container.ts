@@ -13,7 +13,7 @@ import { HarnessNotAvailable, type HarnessContext, type HarnessRunContext } from
 import { planScriptedContainer } from './scripted-harness.js';
 
 /** Map a scripted system to its container (synchronous: no image build, no proxy). */
-export function planContainer(ctx: HarnessContext): HarnessContainerSpec {
+function planContainer(ctx: HarnessContext): HarnessContainerSpec {
   if (isScriptedHarness(ctx.system.harness)) return planScriptedContainer(ctx);
   throw new HarnessNotAvailable(`harness "${ctx.system.harness}" (system "${ctx.system.id}") needs planHarnessRun`);
 }
@@ -39,7 +39,10 @@ export interface PlannedHarnessRun {
 /** Repository root (harness images are built from packages/harnesses/images). */
 const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Any runnable harness: scripted agents as before; model CLIs and `command` through @assay/harnesses. */
+/**
+ * Any runnable harness: a scripted agent in the scripted-agent image (planContainer); model CLIs and `command`
+ * through @assay/harnesses.
+ */
 export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHarnessRun> {
   const harness = ctx.system.harness;
   if (isScriptedHarness(harness)) return { plan: planContainer(ctx) };

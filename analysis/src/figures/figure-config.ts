@@ -5,9 +5,9 @@
 export type VlSpec = Record<string, unknown>;
 
 export const FONT_FAMILY = 'DejaVu Sans';
-export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
 
-export const BASE_CONFIG = {
+const BASE_CONFIG = {
   font: FONT_FAMILY,
   background: 'white',
   padding: 8,

@@ -19,7 +19,7 @@ function columnsOf(spec: TableSpec): ColumnFormat[] {
   return spec.columns ?? spec.table.columnNames().map((name) => ({ name }));
 }
 
-export function displayValue(v: unknown, digits?: number): string {
+function displayValue(v: unknown, digits?: number): string {
   if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) return '—';
   if (typeof v === 'number') {
     if (digits !== undefined) return v.toFixed(digits);
@@ -78,7 +78,7 @@ const LATEX_SPECIALS: Record<string, string> = {
   '−': '$-$',
 };
 
-export function latexEscape(s: string): string {
+function latexEscape(s: string): string {
   return s.replace(/[\\&%$#_{}~^—–≥≤×−]/g, (ch) => LATEX_SPECIALS[ch] ?? ch);
 }
 

@@ -14,7 +14,7 @@ import { fontFiles, fontMetrics } from './font-files.js';
 let metricsInstalled = false;
 
 /** Make Vega measure text with the embedded font's advances (process-wide, idempotent). */
-export function installTextMetrics(): void {
+function installTextMetrics(): void {
   if (metricsInstalled) return;
   const files = fontFiles();
   const regular = fontMetrics(files.regular);
@@ -74,7 +74,7 @@ const BASE_CHARS = (() => {
 })();
 
 /** A WOFF2 subset as base64, cached by font and character set (subsetting runs harfbuzz). */
-export function fontSubset(file: string, chars: string): Promise<string> {
+function fontSubset(file: string, chars: string): Promise<string> {
   const key = `${file}\u0000${chars}`;
   let hit = subsets.get(key);
   if (!hit) {
@@ -93,7 +93,7 @@ export function fontSubset(file: string, chars: string): Promise<string> {
  * Insert @font-face rules with WOFF2 subsets of the figure font: the base set plus any
  * other character the SVG's text uses, so the SVG renders the same anywhere.
  */
-export async function embedFonts(svg: string): Promise<string> {
+async function embedFonts(svg: string): Promise<string> {
   const bold = /font-weight="(bold|[6-9]00)"/.test(svg);
   const rules = await fontFaceRules(usedCharacters(svg), bold ? ['normal', 'bold'] : ['normal']);
   const style = `<defs><style type="text/css">${rules}</style></defs>`;
@@ -118,7 +118,7 @@ export async function fontFaceRules(text: string, weights: readonly ('normal' | 
 }
 
 /** Characters inside <text> elements (entities decoded), plus digits and basic punctuation. */
-export function usedCharacters(svg: string): string {
+function usedCharacters(svg: string): string {
   const set = new Set<string>('0123456789.,-–—%()+ ');
   for (const m of svg.matchAll(/<text[^>]*>([\s\S]*?)<\/text>/g)) {
     const inner = (m[1] ?? '').replace(/<[^>]+>/g, '');

@@ -14,7 +14,7 @@ import type { ReportDocument } from './report-document.js';
 const require = createRequire(import.meta.url);
 
 /** Minified browser builds shipped inside the npm packages. */
-export function vendorScripts(): { name: string; file: string }[] {
+function vendorScripts(): { name: string; file: string }[] {
   const list = [
     { name: 'vega', file: path.join(path.dirname(require.resolve('vega')), 'vega.min.js') },
     { name: 'vega-lite', file: path.join(path.dirname(require.resolve('vega-lite')), 'vega-lite.min.js') },

@@ -5,7 +5,7 @@
 import { toHtmlTable, toMarkdown } from '../render/format-table.js';
 import type { ReportDocument } from './report-document.js';
 
-export const VEGALITE_MIME = 'application/vnd.vegalite.v5+json';
+const VEGALITE_MIME = 'application/vnd.vegalite.v5+json';
 
 /** Notebook source lines: each line keeps its newline except the last. */
 function lines(text: string): string[] {

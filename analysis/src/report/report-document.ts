@@ -57,7 +57,7 @@ export class DocumentBuilder {
  * True when some inline data row of the spec (top level or any layer) has a finite number
  * in one of `fields` (default: any field except the constant guide field `v`).
  */
-export function hasNumbers(spec: unknown, fields?: readonly string[]): boolean {
+function hasNumbers(spec: unknown, fields?: readonly string[]): boolean {
   const counts = (k: string): boolean => (fields ? fields.includes(k) : k !== 'v');
   const rowsWithNumbers = (data: unknown): boolean => {
     const values = (data as { values?: unknown } | undefined)?.values;

@@ -23,7 +23,7 @@ import type { ReportDocument } from './report-document.js';
 import { writeDocument } from './write-document.js';
 import type { WrittenReport } from './write-document.js';
 
-export function buildReproduceDocument(publishedDir?: string): ReportDocument {
+function buildReproduceDocument(publishedDir?: string): ReportDocument {
   const data = loadPublished(resolvePublishedDir(publishedDir));
   const rows = reproduceFrom(data);
   const matched = rows.filter((r) => r.match).length;

@@ -2,8 +2,5 @@
 // (see scripted/assay_agent.py and README.md); this module only locates it.
 import { fileURLToPath } from 'node:url';
 
-/** Folder copied into the scripted-agent image as /opt/assay/. */
-export const SCRIPTED_AGENT_DIR = fileURLToPath(new URL('../scripted/', import.meta.url));
-
 /** The entry script, run as `python3 /opt/assay/assay_agent.py` in the container. */
 export const SCRIPTED_AGENT_SCRIPT = fileURLToPath(new URL('../scripted/assay_agent.py', import.meta.url));

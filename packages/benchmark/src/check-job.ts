@@ -23,7 +23,7 @@ export function checkSecrets(file: YamlFile): void {
 const JUDGE_NEEDS = ['provider', 'model', 'apiKeyEnv'] as const;
 
 /** A judge mode other than checks-only calls a model: it needs all of provider, model and apiKeyEnv. */
-export function checkJudge(file: YamlFile, raw: Raw): void {
+function checkJudge(file: YamlFile, raw: Raw): void {
   const judge = rec(raw.judge);
   if (!judge) return;
   const mode = str(judge.mode) ?? 'checks-only';

@@ -11,7 +11,7 @@ import type { LoadedProject, LoadedTask } from './load-benchmark.js';
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** sha256 over every entry under `dir` (path, kind and bytes), in path order; a missing folder hashes as empty. */
-export function digestTree(dir: string, only?: readonly string[]): string {
+function digestTree(dir: string, only?: readonly string[]): string {
   const h = createHash('sha256');
   const walk = (rel: string): void => {
     const abs = path.join(dir, rel);

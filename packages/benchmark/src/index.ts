@@ -2,7 +2,7 @@ export * from './issue.js';
 export * from './load-benchmark.js';
 export * from './load-job.js';
 export { canonicalJson } from '@assay/core';
-export { digestProject, digestSpec, digestTask, digestTree, itemDigestsOf } from './digest-unit.js';
+export { digestProject, digestSpec, digestTask, itemDigestsOf } from './digest-unit.js';
 export { pinSetup } from './pin-setup.js';
 export { findCycle } from './find-cycle.js';
 export { copyBenchmarkFile, copyBenchmarkTree, refusalOf } from './benchmark-files.js';

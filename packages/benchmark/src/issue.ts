@@ -21,16 +21,6 @@ export function formatIssue(issue: Issue): string {
   return `${issue.file}:${issue.field || '(file)'}: ${issue.reason}${at}`;
 }
 
-/** Render a zod issue path as `items[3].check.path` (positions only; see nameField for ids). */
-export function fieldOf(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
-
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The name a list element goes by: its `id`, else its `path` (deliverables), when unique in its list. */

@@ -27,7 +27,7 @@ interface FileRef {
 }
 
 /** The same pattern rule as the evidence checks: a leading `(?i)` is the case-insensitive flag. */
-export function patternError(pattern: string): string | null {
+function patternError(pattern: string): string | null {
   const ci = pattern.startsWith('(?i)');
   try {
     new RegExp(ci ? pattern.slice(4) : pattern, ci ? 'mui' : 'mu');

@@ -27,7 +27,7 @@ import { CliError } from './cli-error.js';
 import { messages } from './messages.js';
 
 /** The content version of every unit the job would run, by lock key. */
-export function unitVersionsOf(job: LoadedJob): Record<string, UnitVersion> {
+function unitVersionsOf(job: LoadedJob): Record<string, UnitVersion> {
   const units: Record<string, UnitVersion> = {};
   for (const t of selectTasks(job)) units[taskUnitKey(t.spec.id)] = digestTask(t);
   for (const p of selectProjects(job)) units[projectUnitKey(p.spec.id)] = digestProject(p);

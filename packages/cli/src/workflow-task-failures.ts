@@ -21,7 +21,7 @@ export interface WorkflowTaskFailure {
   message: string;
 }
 
-export interface TaskFailureScan {
+interface TaskFailureScan {
   /** Workflows of the job whose pending workflow task is at this attempt or later (default 3: two failures). */
   minAttempt?: number;
   /** Describe calls per scan; a big job's running children are visited in turn over several scans. */

@@ -41,7 +41,7 @@ export interface ReviewedTrial {
 }
 
 /** The reviews of one trial's rubric items (task records; project criteria carry a scope). */
-export function reviewsOfTrial(reviews: readonly Review[], record: TrialRecord): Review[] {
+function reviewsOfTrial(reviews: readonly Review[], record: TrialRecord): Review[] {
   return reviews.filter(
     (r) =>
       r.unit === `tasks/${record.task.id}` &&

@@ -16,7 +16,7 @@ import { DIMENSIONS, DOMAINS, FORMATS, IMPORTANCES, QUALITY_DIMENSIONS, TARGETS 
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be lowercase letters, digits, ".", "_" or "-"');
 
-export const deliverableSchema = z
+const deliverableSchema = z
   .object({
     path: relativePath,
     format: z.enum(FORMATS),
@@ -62,7 +62,7 @@ export const rubricSchema = z
   .strict();
 export type Rubric = z.infer<typeof rubricSchema>;
 
-export const releaseSchema = z
+const releaseSchema = z
   .object({
     id,
     kind: z.enum(['material', 'feedback']),
@@ -72,9 +72,7 @@ export const releaseSchema = z
     note: z.string().optional(),
   })
   .strict();
-export type Release = z.infer<typeof releaseSchema>;
-
-export const subtaskSchema = z
+const subtaskSchema = z
   .object({
     id,
     title: z.string().min(1),
@@ -84,7 +82,7 @@ export const subtaskSchema = z
   .strict();
 export type Subtask = z.infer<typeof subtaskSchema>;
 
-export const stageSchema = z
+const stageSchema = z
   .object({
     id,
     title: z.string().min(1),

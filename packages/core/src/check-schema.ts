@@ -13,7 +13,7 @@ export const relativePath = z
   });
 
 /** Where a value lives in a file: a cell (`Sheet1!B3`), or a regex capture over the text. */
-export const locatorSchema = z.union([
+const locatorSchema = z.union([
   z
     .object({ file: relativePath, cell: z.string().regex(/^[^!]+![A-Z]{1,3}[0-9]+$/, 'must look like Sheet1!B3') })
     .strict(),
@@ -86,8 +86,6 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 export type Check = z.infer<typeof checkSchema>;
-export type CheckKind = Check['kind'];
-
 /** Outcome of a deterministic check. `cannot-evaluate` is not a failure: the item stays unjudged by checks. */
 export const checkOutcomeSchema = z.object({
   status: z.enum(['satisfied', 'not-satisfied', 'cannot-evaluate']),

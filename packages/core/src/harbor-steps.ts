@@ -32,7 +32,7 @@ export function minRewardFailure(
 }
 
 /** The reward Harbor scores among named rewards: `reward`, else the only one. */
-export function scoredRewardOf(rewards: Record<string, number>): { rewardKey: string | null; reward: number | null } {
+function scoredRewardOf(rewards: Record<string, number>): { rewardKey: string | null; reward: number | null } {
   const keys = Object.keys(rewards);
   const rewardKey = 'reward' in rewards ? 'reward' : keys.length === 1 ? (keys[0] ?? null) : null;
   return { rewardKey, reward: rewardKey === null ? null : (rewards[rewardKey] ?? null) };

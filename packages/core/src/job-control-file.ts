@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { budgetSchema } from './job-schema.js';
 import { JOB_CONTROL_SCHEMA } from './vocabulary.js';
 
-export const JOB_CONTROL_STATES = ['running', 'paused', 'cancelling', 'cancelled', 'done'] as const;
+const JOB_CONTROL_STATES = ['running', 'paused', 'cancelling', 'cancelled', 'done'] as const;
 
 /** Who paused the job: `assay pause`, `assay pause --now`, or the job itself when its budget was reached. */
-export const PAUSED_BY = ['pause', 'pause-now', 'budget'] as const;
+const PAUSED_BY = ['pause', 'pause-now', 'budget'] as const;
 export type PausedBy = (typeof PAUSED_BY)[number];
 
 const spendSchema = z.object({

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { describeField, diffUnitVersions, unitVersionSchema, type UnitVersion } from './unit-version.js';
 
-export const JOB_LOCK_SCHEMA = 'assay.job-lock/v1' as const;
+const JOB_LOCK_SCHEMA = 'assay.job-lock/v1' as const;
 
 const lockedVersionSchema = unitVersionSchema.extend({ acceptedAt: z.string() });
 

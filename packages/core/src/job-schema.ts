@@ -72,7 +72,7 @@ export const budgetSchema = z
   });
 
 /** USD per million tokens, by model name: added to (and overriding) the repo's table. */
-export const modelPriceSchema = z
+const modelPriceSchema = z
   .object({
     inputPerMTok: z.number().nonnegative().max(10_000),
     outputPerMTok: z.number().nonnegative().max(10_000),

@@ -13,7 +13,7 @@ import { jobSchema } from './job-schema.js';
 import { reviewSchema } from './review-record.js';
 import { trialRecordSchema } from './trial-record.js';
 
-export const SCHEMA_FILES = {
+const SCHEMA_FILES = {
   'benchmark.schema.json': benchmarkIndexSchema,
   'task.schema.json': taskSpecSchema,
   'rubric.schema.json': rubricSchema,

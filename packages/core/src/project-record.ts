@@ -15,7 +15,7 @@ import {
 
 export const PROJECT_RECORD_SCHEMA = 'assay.project-record/v1' as const;
 
-export const criterionVerdictSchema = z.object({
+const criterionVerdictSchema = z.object({
   criterionId: z.string(),
   weight: z.number(),
   fatal: z.boolean(),
@@ -36,14 +36,14 @@ export const criterionVerdictSchema = z.object({
 });
 export type CriterionVerdict = z.infer<typeof criterionVerdictSchema>;
 
-export const snapshotFileSchema = z.object({
+const snapshotFileSchema = z.object({
   path: z.string(),
   sha256: z.string(),
   size: z.number().int().nonnegative(),
 });
 export type SnapshotFile = z.infer<typeof snapshotFileSchema>;
 
-export const agentSummarySchema = agentRunSchema.extend({ status: trialStatusSchema });
+const agentSummarySchema = agentRunSchema.extend({ status: trialStatusSchema });
 
 export const checkpointRecordSchema = z.object({
   subtaskId: z.string(),
@@ -61,7 +61,7 @@ export const checkpointRecordSchema = z.object({
 });
 export type CheckpointRecord = z.infer<typeof checkpointRecordSchema>;
 
-export const groupScoreSchema = z.object({
+const groupScoreSchema = z.object({
   group: z.string(),
   score: z.number().nullable(),
   available: z.boolean(),
@@ -80,7 +80,7 @@ function projectMoveSchema() {
 export type ProjectMove = z.infer<ReturnType<typeof projectMoveSchema>>;
 
 /** A subtask stopped mid-agent (`assay pause --now`) and run again from the last checkpoint. */
-export const projectRestartSchema = z.object({
+const projectRestartSchema = z.object({
   subtaskId: z.string(),
   reason: z.string(),
   at: z.string(),

@@ -23,12 +23,12 @@ export interface CriteriaEvaluation {
   unjudged: string[];
 }
 
-export function judgmentOf(decision: Decision): Judgment {
+function judgmentOf(decision: Decision): Judgment {
   return decision === 'unjudged' ? null : decision === 'satisfied' ? 1 : 0;
 }
 
 /** Criterion verdicts as scoring inputs; `dependsOn` maps a criterion id to its dependencies. */
-export function toScoredCriteria(
+function toScoredCriteria(
   verdicts: readonly UnscoredCriterionVerdict[],
   dependsOn: ReadonlyMap<string, readonly string[]>,
 ): ScoredCriterion[] {

@@ -29,7 +29,7 @@ export interface ScoredCriterion {
   h: Judgment;
 }
 
-export interface CriterionResult {
+interface CriterionResult {
   id: string;
   /**
    * Judgment after dependency resolution; null while it is open: the criterion is unjudged, or it is
@@ -53,7 +53,7 @@ export interface ProjectScore {
 }
 
 /** Whether a criterion earns credit (positive weight, not a gate): dependencies act on these only. */
-export function isPositiveCriterion(c: Pick<ScoredCriterion, 'weight' | 'fatal'>): boolean {
+function isPositiveCriterion(c: Pick<ScoredCriterion, 'weight' | 'fatal'>): boolean {
   return c.weight > 0 && !c.fatal;
 }
 
@@ -71,7 +71,7 @@ function applyRule(c: ScoredCriterion, failing: string[], open: boolean): Criter
   return { id: c.id, effective: c.h === null || open ? null : 1, blockedBy: [] };
 }
 
-export function resolveDependencies(criteria: readonly ScoredCriterion[]): CriterionResult[] {
+function resolveDependencies(criteria: readonly ScoredCriterion[]): CriterionResult[] {
   const byId = new Map(criteria.map((c) => [c.id, c]));
   const memo = new Map<string, CriterionResult>();
   const resolve = (c: ScoredCriterion, trail: Set<string>): CriterionResult => {

@@ -8,7 +8,7 @@ import { projectUnitKey, taskUnitKey } from './job-lock.js';
 import type { ProjectRecord } from './project-record.js';
 import type { TrialRecord } from './trial-record.js';
 
-export const UNKNOWN_VERSION = 'unknown-version';
+const UNKNOWN_VERSION = 'unknown-version';
 
 /** One unit whose records were split, for the line that says so. */
 export interface VersionSplit {

@@ -19,7 +19,7 @@ export const TRIAL_RECORD_SCHEMA = 'assay.trial-record/v1' as const;
 export const decisionSchema = z.enum(['satisfied', 'not-satisfied', 'unjudged']);
 export type Decision = z.infer<typeof decisionSchema>;
 
-export const verdictSchema = z.object({
+const verdictSchema = z.object({
   itemId: z.string(),
   importance: z.enum(IMPORTANCES),
   dimension: z.enum(DIMENSIONS),
@@ -41,7 +41,7 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const scoreSchema = z.object({
+const scoreSchema = z.object({
   /** 0–100 over all items; null while any item is unjudged. */
   value: z.number().nullable(),
   /** 0–100 over decided items only; null when nothing is decided. */
@@ -56,7 +56,7 @@ export const scoreSchema = z.object({
 export type Score = z.infer<typeof scoreSchema>;
 
 /** The assay that ran a unit: the root package.json's version and, from a git checkout, its commit. */
-export const assayVersionSchema = z.object({
+const assayVersionSchema = z.object({
   version: z.string(),
   /** `git rev-parse HEAD` of the checkout; null when assay did not run from one (or git was missing). */
   commit: z.string().nullable(),
@@ -69,7 +69,7 @@ export type AssayVersion = z.infer<typeof assayVersionSchema>;
  * The judge behind a record's verdicts: its setup as the unit ran it (digested, and the fields that say which
  * judge it is) and the models the provider named in the replies that decided them.
  */
-export const judgeProvenanceSchema = z.object({
+const judgeProvenanceSchema = z.object({
   /** sha256 of the job's judge setup, as canonical JSON (sorted keys); the setup names key variables, never keys. */
   setupDigest: z.string(),
   mode: z.enum(JUDGE_MODES),
@@ -144,7 +144,7 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const trialStatusSchema = z.enum(['completed', 'agent-failed', 'agent-timeout', 'infra-failed']);
 export type TrialStatus = z.infer<typeof trialStatusSchema>;
 
-export const deliverableEntrySchema = z.object({
+const deliverableEntrySchema = z.object({
   path: z.string(),
   sha256: z.string(),
   size: z.number().int().nonnegative(),
@@ -156,7 +156,7 @@ export type DeliverableEntry = z.infer<typeof deliverableEntrySchema>;
 export const storageCapSchema = z.object({ limitGiB: z.number(), enforced: z.boolean(), note: z.string().nullable() });
 
 /** A Harbor verifier's run: all rewards as written, and the one Harbor treats as the reward (`reward`, else the only one). */
-export const harborVerifierSchema = z.object({
+const harborVerifierSchema = z.object({
   rewards: z.record(z.string(), z.number()),
   rewardKey: z.string().nullable(),
   reward: z.number().nullable(),
@@ -180,13 +180,11 @@ export const agentRunSchema = z.object({
   durationSeconds: z.number().nonnegative(),
   containerAttempts: z.number().int().nonnegative(),
 });
-export type AgentRunSummary = z.infer<typeof agentRunSchema>;
-
 /**
  * A step's `steps/<name>/workdir/` before its agent: the files uploaded to the agent's working directory and
  * its `setup.sh` run there as the step's agent user (exit null and no reason: there is no setup.sh).
  */
-export const harborStepSetupSchema = z.object({
+const harborStepSetupSchema = z.object({
   exitCode: z.number().int().nullable(),
   timedOut: z.boolean(),
   durationSeconds: z.number().nonnegative(),
@@ -196,7 +194,7 @@ export const harborStepSetupSchema = z.object({
 export type HarborStepSetup = z.infer<typeof harborStepSetupSchema>;
 
 /** One step of a multi-step Harbor trial as its record keeps it. */
-export const harborStepSchema = z.object({
+const harborStepSchema = z.object({
   name: z.string(),
   /** The step's verifier reward as a 0–100 score (its `reward`, else its only one); null when it wrote none. */
   score: z.number().nullable(),
@@ -216,7 +214,7 @@ export const harborStepSchema = z.object({
 });
 export type HarborStepRecord = z.infer<typeof harborStepSchema>;
 
-export const harborMultiStepSchema = z.object({
+const harborMultiStepSchema = z.object({
   strategy: z.enum(HARBOR_STEP_STRATEGIES),
   /** Every step task.toml declares, in order; `steps` holds those that ran. */
   declared: z.array(z.string()),

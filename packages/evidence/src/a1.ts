@@ -1,12 +1,12 @@
 // A1-style references: `B3`, `Sheet1!B3`, `'My Sheet'!A1:C5`.
 
-export function colToIndex(col: string): number {
+function colToIndex(col: string): number {
   let n = 0;
   for (const ch of col.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
   return n;
 }
 
-export function indexToCol(index: number): string {
+function indexToCol(index: number): string {
   let s = '';
   let n = index;
   while (n > 0) {

@@ -79,7 +79,7 @@ function startsWith(b: Buffer, sig: number[], at = 0): boolean {
 }
 
 /** Magic-byte detection on the first bytes of a file. `zip` means "look inside". */
-export function detectMagic(head: Buffer): Detection | 'zip' | 'text' {
+function detectMagic(head: Buffer): Detection | 'zip' | 'text' {
   if (head.length === 0) return { format: null, type: 'empty' };
   const latin = head.toString('latin1', 0, Math.min(head.length, 1024));
   if (latin.includes('%PDF-')) return { format: 'pdf', type: 'pdf' };
@@ -102,7 +102,7 @@ export function detectMagic(head: Buffer): Detection | 'zip' | 'text' {
 }
 
 /** Classifies text content; `name` (the file name) only breaks ties between text formats. */
-export function classifyText(text: string, name: string, complete: boolean): Detection {
+function classifyText(text: string, name: string, complete: boolean): Detection {
   const ext = extname(name).toLowerCase();
   const t = text.replace(/^\uFEFF/, '').trimStart();
   let jsonNote: string | undefined;

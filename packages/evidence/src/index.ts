@@ -12,7 +12,7 @@ export {
 export type { ExtractionCache, ExtractionCacheStats } from './extraction-cache.js';
 export { IsolatedExtractor, extractFileIsolated } from './isolate/run-isolated.js';
 export type { Extractor, ExtractOptions, MeasuredResult, ParserStats } from './isolate/run-isolated.js';
-export { ParserPool, defaultParserPoolSize, DEFAULT_RECYCLE_RSS_MB } from './isolate/parser-pool.js';
+export { ParserPool, defaultParserPoolSize } from './isolate/parser-pool.js';
 export type { ParserPoolOptions } from './isolate/parser-pool.js';
 export { extractFile, extractBuffer } from './extract/extract-file.js';
 export { renderSubmissionText, renderFileText, renderSubmissionJson } from './render-text.js';

@@ -46,7 +46,7 @@ export class PatternError extends Error {
 }
 
 /** Accepts a leading `(?i)` (common in rubric files) as the case-insensitive flag. */
-export function compilePattern(pattern: string): { source: string; flags: string } {
+function compilePattern(pattern: string): { source: string; flags: string } {
   let source = pattern;
   let flags = 'mu';
   if (source.startsWith('(?i)')) {

@@ -5,7 +5,7 @@ function errText(err: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n / 1024;

@@ -17,9 +17,8 @@ export interface HarnessInstall {
   bin?: string;
 }
 
-/** Fixed container paths (the contract every adapter relies on). */
+/** The session folder's fixed path in the container (the contract every adapter relies on). */
 export const SESSION_DIR = '/session';
-export const WORKSPACE_DIR = '/workspace';
 
 export interface AdapterContext {
   /** Model name as the provider knows it. */

@@ -3,9 +3,7 @@
 // the `command` harness for users' own agents, and the worker's key-injecting proxy.
 export { ADAPTERS, isCliHarness, type CliHarness } from './adapters/index.js';
 export { planCommandHarness, renderCommandTemplate } from './adapters/command.js';
-export { parseClaudeResult } from './adapters/claude-code.js';
 export { codexConfig, parseCodexEvents } from './adapters/codex.js';
-export { parseGeminiResult } from './adapters/gemini-cli.js';
 export {
   ensureHarnessImage,
   ensureNodeRuntimeImage,
@@ -17,7 +15,7 @@ export {
   registryCaBundle,
 } from './ensure-harness-image.js';
 export type { EnsureHarnessImageOptions, HarnessImage } from './ensure-harness-image.js';
-export { SESSION_DIR, WORKSPACE_DIR } from './harness-adapter.js';
+export { SESSION_DIR } from './harness-adapter.js';
 export { HarnessConfigError } from './harness-config-error.js';
 export type {
   AdapterContext,
@@ -30,7 +28,7 @@ export type {
 export { INSTALLS, NODE_RUNTIME, NPM_RUNTIME, type InstalledHarness } from './installs.js';
 export { messages } from './messages.js';
 export { parseUsageLine } from './parse-usage-line.js';
-export { defaultKeyHeader, isThrottleResponse, sharedModelProxy, startModelProxy } from './model-proxy.js';
+export { isThrottleResponse, sharedModelProxy, startModelProxy } from './model-proxy.js';
 export type { ModelProxy, ProxyRoute, ProxyUsage, ResponseIds, StartModelProxyOptions } from './model-proxy.js';
 export {
   DEFAULT_UPSTREAM,
@@ -47,7 +45,7 @@ export type {
   PrepareHarnessRunArgs,
   PreparedHarnessRun,
 } from './prepare-harness-run.js';
-export { RELAY_MOUNT, RELAY_PORT, canRelay, prepareProxyRelay, relayDirFor } from './proxy-relay.js';
+export { RELAY_MOUNT, RELAY_PORT, prepareProxyRelay, relayDirFor } from './proxy-relay.js';
 export type { ProxyRelay } from './proxy-relay.js';
-export { extractModels, extractResponseIds, extractUsage, jsonObjects, type TokenCounts } from './response-usage.js';
-export { harnessCommand, shellLine, shellWord } from './shell-command.js';
+export { extractModels, extractResponseIds, extractUsage, type TokenCounts } from './response-usage.js';
+export { harnessCommand, shellWord } from './shell-command.js';

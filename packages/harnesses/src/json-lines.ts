@@ -23,12 +23,6 @@ export const obj = (v: unknown): JsonObject | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined;
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** The part of a file appended after `offset` bytes (the whole file when it is new or shrank). */
-export function readAppended(file: string, offset = 0): string {
-  const buf = fs.readFileSync(file);
-  return buf.subarray(offset <= buf.length ? offset : 0).toString('utf8');
-}
-
 /** All regular files under dir (relative paths), for "what did this run add" comparisons. */
 export function listFiles(dir: string, prefix = ''): string[] {
   let entries: fs.Dirent[];

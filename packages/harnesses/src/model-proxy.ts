@@ -54,7 +54,7 @@ export interface ResponseIds {
 }
 
 /** Response ids are kept this long: enough to find a call in the provider's logs. */
-export const RESPONSE_ID_CHARS = 40;
+const RESPONSE_ID_CHARS = 40;
 
 export interface ModelProxy {
   host: string;
@@ -114,7 +114,7 @@ export function isThrottleResponse(status: number, body: string): boolean {
   return status === 429 || status === 529 || (status >= 500 && /overloaded/i.test(body));
 }
 
-export function defaultKeyHeader(api: ModelApi): string {
+function defaultKeyHeader(api: ModelApi): string {
   if (api === 'anthropic') return 'x-api-key';
   if (api === 'gemini') return 'x-goog-api-key';
   return 'authorization';

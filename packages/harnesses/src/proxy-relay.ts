@@ -44,7 +44,7 @@ export function relayDirFor(routeId: string): string {
  * Images with node at RELAY_NODE: every npm CLI's, and a Python CLI's when it is built onto another image
  * (ensureHarnessImage with a baseImage: the bundle sits on the node22 runtime), which is where the relay is used.
  */
-export function canRelay(harness: string): boolean {
+function canRelay(harness: string): boolean {
   return harness in INSTALLS;
 }
 

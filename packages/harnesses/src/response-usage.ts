@@ -15,7 +15,7 @@ const obj = (v: unknown): Json | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
 
 /** Every JSON object in a body: one document, an array of them, or SSE `data:` lines. */
-export function jsonObjects(body: string): Json[] {
+function jsonObjects(body: string): Json[] {
   const text = body.trim();
   if (!text) return [];
   try {
@@ -40,7 +40,7 @@ export function jsonObjects(body: string): Json[] {
   return out;
 }
 
-export function anthropicUsage(u: Json): TokenCounts {
+function anthropicUsage(u: Json): TokenCounts {
   const cached = num(u.cache_read_input_tokens);
   return {
     inputTokens: num(u.input_tokens) + cached + num(u.cache_creation_input_tokens),

@@ -10,7 +10,7 @@ export function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'"'"'`)}'`;
 }
 
-export function shellLine(argv: readonly string[]): string {
+function shellLine(argv: readonly string[]): string {
   return argv.map(shellWord).join(' ');
 }
 

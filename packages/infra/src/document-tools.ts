@@ -6,7 +6,7 @@ import { aptInstall, debInstalled } from './apt.js';
 import { messages } from './messages.js';
 import { which, type Log } from './run.js';
 
-export const DOCUMENT_PACKAGES = [
+const DOCUMENT_PACKAGES = [
   'libreoffice-writer-nogui',
   'libreoffice-calc-nogui',
   'libreoffice-impress-nogui',

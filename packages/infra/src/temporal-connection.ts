@@ -10,8 +10,8 @@ import type { TLSConfig } from '@temporalio/client';
 import type { ClientConfigProfile, ConfigDataSource } from '@temporalio/envconfig';
 import { messages } from './messages.js';
 
-export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
-export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
+const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
+const DEFAULT_TEMPORAL_NAMESPACE = 'default';
 
 /** What both `Connection.connect` (client) and `NativeConnection.connect` (worker) accept. */
 export interface TemporalConnectionOptions {

@@ -187,7 +187,7 @@ async function setupSchemas(sqlTool: string, pg: PostgresInfo, log: Log): Promis
  * Membership ports are stored as a PostgreSQL smallint (≤ 32767): P-300 for the usual ports, else a
  * block below 32768 chosen from P, so a server on an ephemeral port (tests) still has valid ones.
  */
-export function membershipBasePort(port: number): number {
+function membershipBasePort(port: number): number {
   return port - 300 + 6 <= 32767 ? port - 300 : 20000 + (port % 12000);
 }
 

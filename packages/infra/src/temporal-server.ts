@@ -136,9 +136,9 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
  * keeps committed data across a process crash (only a power loss can drop the last commits).
  * ASSAY_TEMPORAL_SQLITE_PRAGMAS overrides the list (comma-separated PRAGMA=VALUE; empty: none).
  */
-export const DEFAULT_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+const DEFAULT_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
-export function sqlitePragmas(env: NodeJS.ProcessEnv = process.env): string[] {
+function sqlitePragmas(env: NodeJS.ProcessEnv = process.env): string[] {
   const given = env.ASSAY_TEMPORAL_SQLITE_PRAGMAS;
   if (given === undefined) return DEFAULT_SQLITE_PRAGMAS;
   return given

@@ -44,7 +44,7 @@ export function createJudge(opts: CreateJudgeOptions): Judge {
   };
 }
 
-export function toAnswer(v: JudgeVerdict): JudgeAnswer {
+function toAnswer(v: JudgeVerdict): JudgeAnswer {
   const meta: Record<string, unknown> = {};
   if (v.unjudgedReason) meta.unjudgedReason = v.unjudgedReason;
   if (v.judge) Object.assign(meta, v.judge);

@@ -16,7 +16,7 @@ export {
   type ToolCall,
 } from './judge-model.js';
 export { createJudgeModel, type JudgeModelOptions } from './create-judge-model.js';
-export { judgeItems, judgeIdentity, type JudgeItemsInput } from './judge-items.js';
+export { judgeItems, type JudgeItemsInput } from './judge-items.js';
 export { PROMPT_VERSION } from './prompts.js';
 export {
   verdictCacheKey,
@@ -29,4 +29,4 @@ export {
 } from './verdict-cache.js';
 export { judgeCost, sumJudgeCosts, type JudgeCost, type TokenPrices } from './judge-cost.js';
 export { parseJudgeSetup, loadJudgeSetupFile } from './judge-setup-file.js';
-export { createJudge, toAnswer, type CreateJudgeOptions } from './create-judge.js';
+export { createJudge, type CreateJudgeOptions } from './create-judge.js';

@@ -40,7 +40,7 @@ export interface JudgeItemsInput {
 
 const zero = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
-export function judgeIdentity(model: JudgeModel, mode: JudgeIdentity['mode']): JudgeIdentity {
+function judgeIdentity(model: JudgeModel, mode: JudgeIdentity['mode']): JudgeIdentity {
   return {
     provider: model.provider,
     model: model.model,

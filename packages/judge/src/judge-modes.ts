@@ -34,7 +34,7 @@ export interface ScheduleOutput {
 }
 
 /** Run `fn` over `xs` with at most `n` in flight. */
-export async function mapPool<T, R>(xs: readonly T[], n: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
+async function mapPool<T, R>(xs: readonly T[], n: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(xs.length);
   let next = 0;
   const worker = async () => {

@@ -11,10 +11,10 @@ const READ_MAX = 40_000;
 const SEARCH_MAX_HITS = 30;
 
 const decision = z.enum(['satisfied', 'not-satisfied']);
-export const oneVerdictSchema = z
+const oneVerdictSchema = z
   .object({ decision, justification: z.string().trim().min(1), evidence: z.array(z.string()).default([]) })
   .strict();
-export const manyVerdictsSchema = z
+const manyVerdictsSchema = z
   .object({ verdicts: z.array(oneVerdictSchema.extend({ itemId: z.string().min(1) }).strict()).min(1) })
   .strict();
 export type SubmittedVerdict = z.infer<typeof oneVerdictSchema> & { itemId: string };

@@ -2,5 +2,4 @@ export { startMockLlm, type MockLlmServer, type StartMockLlmOptions } from './st
 export { runMockLlmServer, type RunMockLlmServerOptions } from './run-mock-llm-server.js';
 export { loadScriptFile, parseScript, estimateTokens } from './script.js';
 export { sha256, type RecordedRequest, type RecordedCredential } from './recorder.js';
-export { API_KINDS, FAULT_KINDS } from './script-schema.js';
 export type * from './types.js';

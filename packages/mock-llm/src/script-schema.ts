@@ -4,10 +4,10 @@
 // functions.
 import { z } from 'zod';
 
-export const API_KINDS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const;
+const API_KINDS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const;
 export type ApiKind = (typeof API_KINDS)[number];
 
-export const FAULT_KINDS = ['429', '500', 'hang', 'truncate', 'malformed', 'slow'] as const;
+const FAULT_KINDS = ['429', '500', 'hang', 'truncate', 'malformed', 'slow'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 const pattern = z.union([z.string(), z.instanceof(RegExp)]);
@@ -17,7 +17,7 @@ const turnMatch = z.union([
   z.object({ min: z.number().int().positive().optional(), max: z.number().int().positive().optional() }).strict(),
 ]);
 
-export const matchSchema = z
+const matchSchema = z
   .object({
     api: z.union([z.enum(API_KINDS), z.array(z.enum(API_KINDS))]).optional(),
     model: pattern.optional(),
@@ -39,16 +39,14 @@ export const matchSchema = z
   .strict();
 export type MatchSpec = z.infer<typeof matchSchema>;
 
-export const usageSpecSchema = z
+const usageSpecSchema = z
   .object({
     input: z.number().int().nonnegative(),
     output: z.number().int().nonnegative(),
     cachedInput: z.number().int().nonnegative().default(0),
   })
   .strict();
-export type UsageSpec = z.infer<typeof usageSpecSchema>;
-
-export const toolCallSpecSchema = z
+const toolCallSpecSchema = z
   .object({
     name: z.string().min(1),
     /** An object (serialised for the wire) or a raw string, which may be deliberately invalid JSON. */
@@ -66,8 +64,6 @@ export const replySpecSchema = z
     model: z.string().min(1).optional(),
   })
   .strict();
-export type ReplySpec = z.input<typeof replySpecSchema>;
-
 export const faultSpecSchema = z
   .object({
     kind: z.enum(FAULT_KINDS),
@@ -79,8 +75,6 @@ export const faultSpecSchema = z
     afterChunks: z.number().int().nonnegative().default(2),
   })
   .strict();
-export type FaultSpec = z.infer<typeof faultSpecSchema>;
-
 export const randomFaultsSchema = z
   .object({
     seed: z.number().int().default(1),
@@ -93,8 +87,6 @@ export const randomFaultsSchema = z
     afterChunks: z.number().int().nonnegative().default(2),
   })
   .strict();
-export type RandomFaults = z.infer<typeof randomFaultsSchema>;
-
 const ruleBase = {
   name: z.string().optional(),
   match: matchSchema.default({}),
@@ -107,7 +99,7 @@ const ruleBase = {
   noRandomFaults: z.boolean().default(false),
 };
 
-export const fileRuleSchema = z.object({ ...ruleBase, reply: z.unknown().optional() }).strict();
+const fileRuleSchema = z.object({ ...ruleBase, reply: z.unknown().optional() }).strict();
 
 export const fileScriptSchema = z
   .object({

@@ -45,7 +45,7 @@ function inRange(value: number, m: number | { min?: number; max?: number }): boo
 }
 
 /** Named groups captured, or null when the rule does not match. */
-export function matchRule(rule: MockRule, req: MockRequest): Record<string, string> | null {
+function matchRule(rule: MockRule, req: MockRequest): Record<string, string> | null {
   const m = rule.match ?? {};
   if (m.api !== undefined && !(Array.isArray(m.api) ? m.api : [m.api]).includes(req.api)) return null;
   if (m.tool !== undefined && !req.tools.includes(m.tool)) return null;
@@ -70,7 +70,7 @@ function fill(s: string, vars: Record<string, string>): string {
 }
 
 /** Expand a file-form template: strings get {{group}}s, `{ $each, in, flags, item }` becomes one item per regex match. */
-export function renderTemplate(t: unknown, req: MockRequest, vars: Record<string, string>): unknown {
+function renderTemplate(t: unknown, req: MockRequest, vars: Record<string, string>): unknown {
   if (typeof t === 'string') return fill(t, vars);
   if (Array.isArray(t)) return t.map((x) => renderTemplate(x, req, vars));
   if (typeof t !== 'object' || t === null) return t;

@@ -66,7 +66,7 @@ export async function buildAgreement(sources: readonly ViewerSource[], id: strin
 }
 
 type Num = number | null;
-export interface AgreementRow {
+interface AgreementRow {
   setup: string;
   kind: 'task' | 'project';
   by: string;
@@ -96,7 +96,7 @@ export interface Disagreement {
   judge: 0 | 1;
   human: 0 | 1;
 }
-export interface ReviewerRow {
+interface ReviewerRow {
   a: string;
   b: string;
   shared: number;

@@ -19,7 +19,7 @@ import type { ViewerSource } from './viewer-source.js';
 /** Fewer than the report's 10,000: the page recomputes on every new record during a run. */
 const RESAMPLES = 2000;
 
-export interface TrialRow {
+interface TrialRow {
   source: string;
   system: string;
   task: string;
@@ -38,7 +38,7 @@ export interface TrialRow {
   version: string;
 }
 
-export interface ProjectRow {
+interface ProjectRow {
   source: string;
   system: string;
   project: string;
@@ -110,7 +110,7 @@ export async function buildOverview(sources: readonly ViewerSource[]) {
 }
 
 /** Per system: trials by the basis of their score with reviews, disagreements with the machine, stale reviews. */
-export interface ReviewBasisRow {
+interface ReviewBasisRow {
   system: string;
   judge: number;
   judgeAndReviews: number;
@@ -155,7 +155,7 @@ function leaderboardOf(tables: ResultTables) {
 }
 
 /** A row of analysis' LEADERBOARD_COLUMNS (scores 0–100, rates in %). */
-export interface LeaderboardRow {
+interface LeaderboardRow {
   system: string;
   model: string | null;
   harness: string;
@@ -172,7 +172,7 @@ export interface LeaderboardRow {
 }
 
 /** A row of analysis' DELIVERY_COLUMNS. */
-export interface DeliveryRow {
+interface DeliveryRow {
   system: string;
   projects: number;
   final_mean: number | null;

@@ -59,7 +59,7 @@ function fileNamedIn(text: string, files: readonly string[]): string | null {
 }
 
 /** The file a rubric check is about (`file`, `path`, or the first locator's `file`), if any. */
-export function checkFile(check: unknown): string | null {
+function checkFile(check: unknown): string | null {
   if (!check || typeof check !== 'object') return null;
   const c = check as Record<string, unknown>;
   if (typeof c.file === 'string') return c.file;

@@ -2,7 +2,7 @@
 // line kept, JSON lines parsed so the page can show events, tool calls and usage as fields.
 import { agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
 
-export interface TranscriptLine {
+interface TranscriptLine {
   n: number;
   text: string;
   json: Record<string, unknown> | null;

@@ -7,14 +7,14 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { messages } from './messages.js';
 
 /** The cookie's name: one per port, since browsers share cookies across a host's ports (two viewers, one host). */
-export const tokenCookie = (port: number): string => `assay_view_token_${port}`;
-export const MIN_TOKEN_LENGTH = 16;
+const tokenCookie = (port: number): string => `assay_view_token_${port}`;
+const MIN_TOKEN_LENGTH = 16;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** `[::1]` → `::1`, lower case: a listen address as given to `--host`. */
 export const bareHost = (host: string): string => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
-export const isLoopbackHost = (host: string): boolean => LOOPBACK.has(bareHost(host));
+const isLoopbackHost = (host: string): boolean => LOOPBACK.has(bareHost(host));
 
 /**
  * The token the viewer on `host` enforces: the one given (refused when shorter than MIN_TOKEN_LENGTH, `from` names

@@ -19,7 +19,7 @@ import { describeCheck } from './describe-check.js';
 import { verdictAnchors } from './evidence-anchors.js';
 import type { ViewerSource } from './viewer-source.js';
 
-export const FINAL_SCOPE = 'final';
+const FINAL_SCOPE = 'final';
 
 export async function projectCandidates(
   source: ViewerSource,

@@ -465,7 +465,7 @@ function startOrder(r: Reader, sidecars: HarborComposeSidecar[]): HarborComposeS
 }
 
 /** Compose splits a string command like a shell does: whitespace, with '...' and "..." kept whole. */
-export function splitShellWords(s: string): string[] {
+function splitShellWords(s: string): string[] {
   const words: string[] = [];
   for (const match of s.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
     words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? match[3] ?? ''));

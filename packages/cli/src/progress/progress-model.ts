@@ -73,10 +73,10 @@ export interface ProgressView extends Counts {
 
 const FAILED = new Set(['agent-failed', 'agent-timeout', 'infra-failed', 'cancelled']);
 
-export const isFailure = (status: string): boolean => FAILED.has(status);
+const isFailure = (status: string): boolean => FAILED.has(status);
 
 /** The system id of a unit key `<system>/<task or project>/<trial>`. */
-export const systemOfKey = (key: string): string => key.slice(0, key.indexOf('/'));
+const systemOfKey = (key: string): string => key.slice(0, key.indexOf('/'));
 
 export function computeProgress(input: ProgressInput): ProgressView {
   const latest = new Map<string, UnitResult>();

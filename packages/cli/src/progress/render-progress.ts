@@ -13,7 +13,7 @@ export function formatDuration(seconds: number | null): string {
 }
 
 /** 1234 -> "1.2k", 2_500_000 -> "2.5M". */
-export function formatTokens(n: number): string {
+function formatTokens(n: number): string {
   if (n < 1000) return String(Math.round(n));
   if (n < 1e6) return `${(n / 1e3).toFixed(1)}k`;
   return `${(n / 1e6).toFixed(1)}M`;

@@ -43,7 +43,7 @@ function fullRoot(): protobuf.Root {
 }
 
 /** The JSON of `root` with only the wanted methods and every type they reach (fields, maps, nested). */
-export function cutSubset(root: protobuf.Root, wanted: readonly ServiceMethods[], extra: readonly string[] = []): Json {
+function cutSubset(root: protobuf.Root, wanted: readonly ServiceMethods[], extra: readonly string[] = []): Json {
   root.resolveAll();
   const keep = new Set<string>();
   const visit = (t: protobuf.ReflectionObject | null) => {

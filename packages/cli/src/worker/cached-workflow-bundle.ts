@@ -40,7 +40,7 @@ export async function cachedWorkflowBundle(opts: BundleCacheOptions): Promise<Ca
 }
 
 /** sha256 over every input file's path and content. */
-export function bundleKey(opts: Pick<BundleCacheOptions, 'root' | 'workflowsDir' | 'bundlerOptions'>): string {
+function bundleKey(opts: Pick<BundleCacheOptions, 'root' | 'workflowsDir' | 'bundlerOptions'>): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(opts.bundlerOptions));
   const files = [path.join(opts.root, 'pnpm-lock.yaml')];

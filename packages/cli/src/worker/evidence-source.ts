@@ -54,7 +54,7 @@ const renders = new Map<string, Promise<string[]>>();
 const PAGE_LIST = 'pages.json';
 
 /** Page images of a file, rendered once per content (sha256): reused from this process or the folder. */
-export function pageImagesOnce(
+function pageImagesOnce(
   abs: string,
   sha256: string | null,
   relPath: string,

@@ -49,7 +49,7 @@ export function textTruncated(file: FileView): boolean {
 }
 
 /** A PDF without a single line of extractable text (scanned pages): its words are only in the page images. */
-export function lacksTextLayer(file: FileView): boolean {
+function lacksTextLayer(file: FileView): boolean {
   return file.evidence?.format === 'pdf' && textUnits(file).length === 0;
 }
 

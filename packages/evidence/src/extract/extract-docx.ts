@@ -13,7 +13,7 @@ import type { OutputBudget } from './output-budget.js';
 const SKIP = new Set(['del', 'delText', 'instrText', 'Fallback', 'rPr', 'pPr', 'sectPr', 'commentReference']);
 
 /** Text of a paragraph: runs' text, tabs and breaks, in order. */
-export function paragraphText(p: XmlElement): string {
+function paragraphText(p: XmlElement): string {
   const out: string[] = [];
   const stack: XmlNode[] = [...p.children].reverse();
   while (stack.length > 0) {

@@ -8,7 +8,7 @@ import type { CsvEvidence, TextEvidence } from '../types.js';
 import type { OutputBudget } from './output-budget.js';
 
 /** Decodes UTF-8 (or UTF-16 with a BOM), noting undecodable bytes. */
-export function decodeText(data: Buffer, notes: string[]): string {
+function decodeText(data: Buffer, notes: string[]): string {
   let text: string;
   if (data[0] === 0xff && data[1] === 0xfe) text = new TextDecoder('utf-16le').decode(data.subarray(2));
   else if (data[0] === 0xfe && data[1] === 0xff) text = new TextDecoder('utf-16be').decode(data.subarray(2));

@@ -4,7 +4,7 @@
 // them (the last filter), so measuring a stream never holds its decoded size.
 import { constants, createInflate } from 'node:zlib';
 
-export interface ByteSink {
+interface ByteSink {
   readonly length: number;
   /** False once the sink would pass its maximum (the byte is then not taken). */
   push(b: number): boolean;

@@ -19,7 +19,7 @@ export interface ChildJob {
 }
 
 /** Characters per IPC message: far below what a message may carry. */
-export const CHUNK_CHARS = 1 << 20;
+const CHUNK_CHARS = 1 << 20;
 const RETRIES = 3;
 
 const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;

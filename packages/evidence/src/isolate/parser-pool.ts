@@ -15,7 +15,7 @@ export interface ParserPoolOptions {
   recycleRssMb?: number;
 }
 
-export const DEFAULT_RECYCLE_RSS_MB = 400;
+const DEFAULT_RECYCLE_RSS_MB = 400;
 
 /**
  * One parser per core, as many as a quarter of the machine's memory holds at the recycle budget

@@ -80,7 +80,7 @@ export class OoxmlPackage {
 }
 
 /** Resolves a relationship target against its source part; absolute targets start at the package root. */
-export function resolveTarget(source: string, target: string): string {
+function resolveTarget(source: string, target: string): string {
   const raw = target.split('#')[0] ?? '';
   let clean = raw;
   try {

@@ -62,7 +62,7 @@ function readSeries(ser: XmlElement, budget: OutputBudget): ChartSeries {
 const seriesChars = (s: ChartSeries) =>
   (s.name?.length ?? 0) + (s.nameRef?.length ?? 0) + (s.categoriesRef?.length ?? 0) + (s.valuesRef?.length ?? 0);
 
-export function readChart(
+function readChart(
   pkg: OoxmlPackage,
   part: string,
   location: string | null,

@@ -11,7 +11,7 @@ export interface PageSize {
 }
 
 /** Consecutive pages rendered in one pdftoppm run at one resolution. */
-export interface RenderGroup {
+interface RenderGroup {
   first: number;
   last: number;
   dpi: number;

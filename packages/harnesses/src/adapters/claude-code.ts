@@ -65,7 +65,7 @@ function printArgs(ctx: AdapterContext): string[] {
  * model used (background calls too); on a resumed session `modelUsage` and `total_cost_usd`
  * are cumulative over the session, so this run's `model_usage_since_last_result` wins.
  */
-export function parseClaudeResult(logs: string): Usage | null {
+function parseClaudeResult(logs: string): Usage | null {
   const result = jsonLines(logs)
     .filter((e) => e.type === 'result')
     .pop();

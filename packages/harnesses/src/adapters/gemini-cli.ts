@@ -58,7 +58,7 @@ export const geminiCli: HarnessAdapter = {
 };
 
 /** The `result` event's stats: per-model token counts when present, else the totals. */
-export function parseGeminiResult(logs: string): Usage | null {
+function parseGeminiResult(logs: string): Usage | null {
   const result = jsonLines(logs)
     .filter((e) => e.type === 'result')
     .pop();

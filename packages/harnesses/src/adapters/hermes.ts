@@ -9,7 +9,7 @@ import type { AdapterContext, HarnessAdapter } from '../harness-adapter.js';
 import { INSTALLS } from '../installs.js';
 import { num, obj } from '../json-lines.js';
 
-export function hermesConfig(ctx: AdapterContext): string {
+function hermesConfig(ctx: AdapterContext): string {
   const q = (v: string) => JSON.stringify(v);
   return [
     '# Written by assay for one trial; the proxy adds the real key.',

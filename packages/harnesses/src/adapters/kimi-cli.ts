@@ -12,7 +12,7 @@ import { jsonLines, listFiles, num, obj, type JsonObject } from '../json-lines.j
 
 const toml = (v: string) => JSON.stringify(v);
 
-export function kimiConfig(ctx: AdapterContext): string {
+function kimiConfig(ctx: AdapterContext): string {
   const type =
     ctx.settings.api === 'openai-responses'
       ? 'openai_responses'

@@ -9,9 +9,9 @@ import type { AdapterContext, HarnessAdapter } from '../harness-adapter.js';
 import { INSTALLS } from '../installs.js';
 import { jsonLines, listFiles, num, obj } from '../json-lines.js';
 
-export const NANOBOT_SESSION = 'cli:assay';
+const NANOBOT_SESSION = 'cli:assay';
 
-export function nanobotConfig(ctx: AdapterContext): unknown {
+function nanobotConfig(ctx: AdapterContext): unknown {
   return {
     agents: {
       defaults: {

@@ -64,7 +64,7 @@ export const qwenCode: HarnessAdapter = {
  * semantics), and on a resumed session the `result` usage is the session's running total:
  * this run's usage is the sum over its own assistant messages (one per model response).
  */
-export function parseQwenResult(logs: string): Usage | null {
+function parseQwenResult(logs: string): Usage | null {
   const events = jsonLines(logs);
   const result = events.filter((e) => e.type === 'result').pop();
   const perMessage = new Map<string, JsonObject>();
