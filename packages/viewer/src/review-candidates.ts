@@ -3,12 +3,13 @@
 // digest now (the job's lock's fields, else the unit as the benchmark has it), and the machine's decision and
 // reason.
 import { digestTask, itemDigestsOf } from '@assay/benchmark';
-import { lockedItemDigests, taskUnitKey, type JobLock, type TrialRecord } from '@assay/core';
+import { taskUnitKey, type JobLock, type TrialRecord } from '@assay/core';
 import { readJobLock } from '@assay/results';
 import { benchmarkContext, taskContext } from './benchmark-context.js';
 import type { ReviewCandidate } from './build-review-queue.js';
 import { describeCheck } from './describe-check.js';
 import { verdictAnchors } from './evidence-anchors.js';
+import { unitDigests } from './unit-digests.js';
 import { readSourceRecords } from './read-source-records.js';
 import { projectCandidates } from './review-project-candidates.js';
 import { reviewStore } from './review-store.js';
@@ -30,16 +31,10 @@ async function taskCandidates(
   lock: JobLock | null,
 ): Promise<ReviewCandidate[]> {
   const ctx = await benchmarkContext(source);
-  const digestsOf = new Map<string, Record<string, string>>();
-  const digests = (taskId: string): Record<string, string> => {
-    let d = digestsOf.get(taskId);
-    if (!d) {
-      const task = ctx.benchmark?.tasks.find((t) => t.spec.id === taskId);
-      d = lockedItemDigests(lock, taskUnitKey(taskId)) ?? (task ? itemDigestsOf(digestTask(task)) : {});
-      digestsOf.set(taskId, d);
-    }
-    return d;
-  };
+  const digests = unitDigests(lock, taskUnitKey, (taskId) => {
+    const task = ctx.benchmark?.tasks.find((t) => t.spec.id === taskId);
+    return task ? itemDigestsOf(digestTask(task)) : null;
+  });
   const sorted = [...trials].sort(
     (a, b) => a.task.id.localeCompare(b.task.id) || a.system.id.localeCompare(b.system.id) || a.trial - b.trial,
   );

@@ -5,18 +5,13 @@
 // strata a criterion's "importance" is its target (final criteria), or `checkpoint` (checkpoint criteria have
 // none): the same grouping the agreement tables use for project criteria.
 import { digestProject, itemDigestsOf } from '@assay/benchmark';
-import {
-  lockedItemDigests,
-  projectUnitKey,
-  type CriterionVerdict,
-  type JobLock,
-  type ProjectRecord,
-} from '@assay/core';
+import { projectUnitKey, type CriterionVerdict, type JobLock, type ProjectRecord } from '@assay/core';
 import { benchmarkContext, projectContext } from './benchmark-context.js';
 import type { ReviewCandidate } from './build-review-queue.js';
 import { outputsOf } from './build-project-detail.js';
 import { describeCheck } from './describe-check.js';
 import { verdictAnchors } from './evidence-anchors.js';
+import { unitDigests } from './unit-digests.js';
 import type { ViewerSource } from './viewer-source.js';
 
 const FINAL_SCOPE = 'final';
@@ -27,17 +22,11 @@ export async function projectCandidates(
   lock: JobLock | null,
 ): Promise<ReviewCandidate[]> {
   const ctx = await benchmarkContext(source);
-  const digestsOf = new Map<string, Record<string, string>>();
   /** A project's item digests, keyed `<subtask>/<criterion>` and `final/<criterion>` as the lock keys them. */
-  const digests = (projectId: string): Record<string, string> => {
-    let d = digestsOf.get(projectId);
-    if (!d) {
-      const project = ctx.benchmark?.projects.find((p) => p.spec.id === projectId);
-      d = lockedItemDigests(lock, projectUnitKey(projectId)) ?? (project ? itemDigestsOf(digestProject(project)) : {});
-      digestsOf.set(projectId, d);
-    }
-    return d;
-  };
+  const digests = unitDigests(lock, projectUnitKey, (projectId) => {
+    const project = ctx.benchmark?.projects.find((p) => p.spec.id === projectId);
+    return project ? itemDigestsOf(digestProject(project)) : null;
+  });
   const sorted = [...projects].sort(
     (a, b) => a.project.id.localeCompare(b.project.id) || a.system.id.localeCompare(b.system.id) || a.trial - b.trial,
   );
