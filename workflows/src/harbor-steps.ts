@@ -3,7 +3,7 @@
 // snapshot. Each activity keeps its result in the store and in this history, so a worker killed during step k
 // resumes at step k (re-attaching to its container) and no finished step, agent or verifier, runs again.
 // A step below its min_reward, or whose verifier gave no reward, ends the trial there, as in Harbor.
-import { patched } from '@temporalio/workflow';
+import { deprecatePatch } from '@temporalio/workflow';
 import type { AgentRun, PreparedWorkspace, TrialActivities } from '@assay/activities';
 import {
   minRewardFailure,
@@ -16,14 +16,13 @@ import {
   type Usage,
 } from '@assay/core/pure';
 
-/** The patch around the step loop: histories of trials before it never take it. */
-export const HARBOR_STEPS_PATCH = 'harbor-multi-step';
-
 /**
- * A step whose workdir/setup.sh failed (its runAgent result says so) ends the trial without its verifier.
- * Histories before it never had such a result (a step workdir was refused), so they never reach it.
+ * Deprecated (docs/architecture.md, "Changing a workflow"); the next release removes the calls.
+ * 'harbor-multi-step': the step loop; 'harbor-step-setup': a step whose workdir/setup.sh failed (its
+ * runAgent result says so) ends the trial without its verifier.
  */
-export const HARBOR_STEP_SETUP_PATCH = 'harbor-step-setup';
+const HARBOR_STEPS_PATCH = 'harbor-multi-step';
+const HARBOR_STEP_SETUP_PATCH = 'harbor-step-setup';
 
 type Result<K extends keyof TrialActivities> = Awaited<ReturnType<TrialActivities[K]>>;
 
@@ -40,6 +39,7 @@ export async function runHarborSteps(
   /** containerKey: set once the trial has moved host, so every step runs again there instead of reusing the lost host's. */
   ctx: { workflowId: string; containerKey?: string; setStage: (stage: string) => void },
 ): Promise<{ run: AgentRun; deliverables: Result<'collectDeliverables'>; evaluation: Result<'evaluateTrial'> }> {
+  deprecatePatch(HARBOR_STEPS_PATCH);
   const runs: AgentRun[] = [];
   const steps: HarborStepRecord[] = [];
   const verifiers: HarborVerifierRun[] = [];
@@ -51,7 +51,8 @@ export async function runHarborSteps(
     const key = ctx.containerKey ? { containerKey: ctx.containerKey } : {};
     const run = await host.agent.runAgent({ trial: input, workspace, workflowId: ctx.workflowId, step: index, ...key });
     const setupFailure = setupFailureOf(run);
-    if (setupFailure !== null && patched(HARBOR_STEP_SETUP_PATCH)) {
+    if (setupFailure !== null) {
+      deprecatePatch(HARBOR_STEP_SETUP_PATCH);
       // As Harbor: the step's exception, no agent, no verifier; the steps after it never run.
       const verifier = notVerified(setupFailure);
       runs.push(run);

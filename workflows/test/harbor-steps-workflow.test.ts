@@ -1,9 +1,8 @@
 // The trial workflow's step loop for multi-step Harbor tasks, over stub activities on a time-skipping server:
 // steps in order, each step's agent then its verifier, min_reward ending the trial, the aggregate handed to the
-// record. And replay: a single-step Harbor trial's history recorded by the workflows before steps (commit
-// ed91d9a, in fixtures/) replays on today's, and so does today's multi-step history. To record the old fixture
-// again: put that commit's workflows/src under workflows/test/.old-steps/src and run with ASSAY_RECORD_OLD_HISTORY=1.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// record. And replay: today's histories replay, and so do those the release before the workflows last changed
+// recorded of the same trials (commit a0700dc, in fixtures/, cut with support/keep-history.ts).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -13,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HarborVerifierRun, TrialInput } from '@assay/core';
 import { trialWorkflowId } from '@assay/workflows/definitions';
 import { agentRun, resultOf, trialInput, trialStubs } from './support/stub-activities.js';
+import { keepHistory } from './support/keep-history.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, 'fixtures/harbor-trial-history-ed91d9a.json');
-const OLD_SRC = path.join(here, '.old-steps/src/index.ts');
+const fixture = (name: string) => readFileSync(path.join(here, `fixtures/${name}-a0700dc.json`), 'utf8');
 
 let t: WorkflowTestEnv;
 let bundle: WorkflowBundle;
@@ -108,6 +107,7 @@ describe('multi-step Harbor trials in the trial workflow', () => {
     };
     const input = harborTrial('stepped');
     const json = await recordTrial(bundle, input, stubs);
+    keepHistory('harbor-steps-history', json);
     expect(calls).toEqual(['agent 1', 'verifier 1', 'agent 2', 'verifier 2']);
     expect(recorded[0]).toMatchObject({
       verifier: { rewards: { reward: 0.6, style: 0.5 }, rewardKey: 'reward', reward: 0.6 },
@@ -163,6 +163,7 @@ describe('multi-step Harbor trials in the trial workflow', () => {
       };
       const input = harborTrial(taskId);
       const json = await recordTrial(bundle, input, stubs);
+      keepHistory(`harbor-${taskId}-history`, json);
       await expect(replay(json, input)).resolves.toBeUndefined();
       return { calls, recorded: recorded[0] as { run: unknown; evaluation: Record<string, unknown> } };
     };
@@ -193,18 +194,14 @@ describe('multi-step Harbor trials in the trial workflow', () => {
     });
   }, 180_000);
 
-  it('replays a single-step Harbor trial recorded by the workflows before steps', async () => {
-    const input = harborTrial('single');
-    const stubs: Stubs = {
-      ...trialStubs([]),
-      evaluateTrial: async () => resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun({ reward: 1 }) }),
-    };
-    if (process.env.ASSAY_RECORD_OLD_HISTORY && existsSync(OLD_SRC)) {
-      const old = await bundleWorkflowCode({ workflowsPath: OLD_SRC, logger: new DefaultLogger('WARN') });
-      writeFileSync(FIXTURE, await recordTrial(old, input, stubs));
+  it('replays the multi-step histories of the release before (a0700dc: patched() markers, now deprecated)', async () => {
+    for (const [name, taskId] of [
+      ['harbor-steps-history', 'stepped'],
+      ['harbor-setup-mean-history', 'setup-mean'],
+    ] as const) {
+      const json = fixture(name);
+      expect(json).toContain('EVENT_TYPE_MARKER_RECORDED');
+      await expect(replay(json, harborTrial(taskId))).resolves.toBeUndefined();
     }
-    const json = readFileSync(FIXTURE, 'utf8');
-    expect(json).not.toContain('EVENT_TYPE_MARKER_RECORDED');
-    await expect(replay(json, input)).resolves.toBeUndefined();
   }, 120_000);
 });

@@ -1,9 +1,8 @@
-// Replay: a job history recorded before job-control.json and the set-concurrency lane refresh (the
-// workflows of commit dd778cb, in fixtures/) replays on today's workflows without a non-determinism
-// error, and so does a history today's workflows record of the same steering (throttle, pause,
-// set-concurrency, resume). To record the old fixture again: put that commit's workflows/src under
-// workflows/test/.old/src and run this file with ASSAY_RECORD_OLD_HISTORY=1.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// Replay: a job history recorded by the release before the workflows last changed (commit a0700dc,
+// in fixtures/, cut with support/keep-history.ts) replays on today's workflows without a
+// non-determinism error, and so does a history today's workflows record of the same steering
+// (throttle, pause, set-concurrency, resume).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +20,11 @@ import {
   throttledSignal,
 } from '@assay/workflows/definitions';
 import { Gate, agentRun, jobInput, trialStubs, withFinishTrial } from './support/stub-activities.js';
+import { keepHistory } from './support/keep-history.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, 'fixtures/job-history-dd778cb.json');
-const OLD_SRC = path.join(here, '.old/src/index.ts');
+const FIXTURE = path.join(here, 'fixtures/job-history-a0700dc.json');
 const KEYWORD = 2;
 const E = 'http://llm.test:9';
 
@@ -101,19 +100,16 @@ async function recordSteeredJob(workflowBundle: WorkflowBundle, jobId: string): 
 }
 
 describe('job workflow replay', () => {
-  it('replays a history recorded before job-control.json existed', async () => {
-    if (process.env.ASSAY_RECORD_OLD_HISTORY && existsSync(OLD_SRC)) {
-      const old = await bundleWorkflowCode({ workflowsPath: OLD_SRC, logger: new DefaultLogger('WARN') });
-      writeFileSync(FIXTURE, await recordSteeredJob(old, 'replay-old'));
-    }
+  it('replays a history of the release before (a0700dc: patched() markers, now deprecated)', async () => {
     const history = historyFromJSON(JSON.parse(readFileSync(FIXTURE, 'utf8')));
     await expect(
-      Worker.runReplayHistory({ workflowBundle: bundle }, history, jobWorkflowId('replay-old')),
+      Worker.runReplayHistory({ workflowBundle: bundle }, history, jobWorkflowId('replay-new')),
     ).resolves.toBeUndefined();
   }, 120_000);
 
   it("replays today's history of the same steering (job-control.json writes included)", async () => {
     const json = await recordSteeredJob(bundle, 'replay-new');
+    keepHistory('job-history', json);
     expect(json).toContain('writeJobControl');
     const history = historyFromJSON(JSON.parse(json));
     await expect(
