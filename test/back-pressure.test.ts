@@ -60,7 +60,7 @@ describe('back-pressure', () => {
       tasks: TASKS,
       concurrency: CONCURRENCY,
       // Short windows: on a fast machine the 12 trials end ~30 s after the storm, and the lanes must be back by then
-      // (since finishTrial they end sooner: a CI run saw the job finish at 5 of 6 lanes with raiseAfterSeconds 2).
+      // (with the finish in one activity they end sooner: a CI run saw the job finish at 5 of 6 lanes with raiseAfterSeconds 2).
       backPressure: { coolDownSeconds: 4, raiseAfterSeconds: 1 },
       systems: [
         {

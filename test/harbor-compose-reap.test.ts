@@ -29,7 +29,7 @@ afterAll(async () => {
 function composeTask(fixture = 'compose'): { id: string; harbor: HarborTask } {
   const root = path.join(ROOT, 'test/fixtures/harbor', fixture);
   const task = inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0];
-  if (!task?.harbor) throw new Error('the compose fixture did not load');
+  if (task?.kind !== 'harbor') throw new Error('the compose fixture did not load');
   return { id: task.spec.id, harbor: task.harbor };
 }
 

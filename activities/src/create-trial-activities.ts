@@ -4,8 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import { copyBenchmarkTree, type LoadedTask } from '@assay/benchmark';
-import type { AssayVersion, DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
+import type { AssayVersion, DeliverableEntry, TrialInput, TrialRecord } from '@assay/core';
 import {
   STORAGE_FILE,
   agentResultKey,
@@ -22,10 +21,10 @@ import { assembleTrialRecord } from './assemble-trial-record.js';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
-import { evaluateTaskSubmission, type Evaluation } from './task-evaluation.js';
+import type { Evaluation } from './task-evaluation.js';
 import type { NotifyThrottled } from './forward-throttles.js';
-import { isThisAttempt, runHarness, type AgentRun } from './run-harness.js';
-import { removeContainerSoon, type TemporalServerRef } from './run-agent-container.js';
+import { isThisAttempt, type AgentRun } from './run-harness.js';
+import type { TemporalServerRef } from './run-agent-container.js';
 import {
   emptyDir,
   mountWorkVolumeAsync,
@@ -36,27 +35,16 @@ import {
 import { markPhase, startPhases } from './mark-phase.js';
 import { trialPaths } from './trial-paths.js';
 import { holdForFaultInjection, withHeartbeat } from './heartbeat.js';
-import * as harbor from './harbor/harbor-trial.js';
 import { LOCAL_HOST, type HostIdentity, type HostRecord, type Placement } from './host-identity.js';
+import {
+  taskRuntimeOf,
+  type AgentArgs,
+  type EvaluateArgs,
+  type PreparedWorkspace,
+  type TaskRuntime,
+} from './task-runtime.js';
 
-export interface PreparedWorkspace {
-  workspace: string;
-  instructionDir: string;
-  /** The host holding this workspace: the trial's later activities go to its queue. */
-  hostId?: string;
-  /** A multi-step Harbor task: its steps in order, which the trial workflow runs one by one. */
-  harborSteps?: HarborStepsPlan;
-}
-
-/** What runAgent is given: the trial, its workspace, and the key naming its container. */
-interface AgentArgs {
-  trial: TrialInput;
-  workspace: PreparedWorkspace;
-  workflowId: string;
-  containerKey?: string;
-  /** A multi-step Harbor task's step (1-based). */
-  step?: number;
-}
+export type { PreparedWorkspace } from './task-runtime.js';
 
 export interface TrialActivityDeps {
   docker: Docker;
@@ -82,43 +70,20 @@ const MAX_DELIVERABLE_BYTES = 512 * 1024 ** 2;
 
 export function createTrialActivities(deps: TrialActivityDeps) {
   const benchmarks = createBenchmarkLookup();
-  const taskOf = (trial: TrialInput): LoadedTask => benchmarks.task(trial.benchmark.root, trial.taskId);
   const host = deps.host ?? LOCAL_HOST;
   const pathsOf = (trial: TrialInput) => trialPaths(trial, host.workRoot);
   const logUnmountFailure = (err: unknown) => deps.log?.(`could not unmount a work volume: ${String(err)}`);
+  /** The trial's task kind, chosen once per activity and handed down: nothing below asks the task its kind. */
+  const runtimeOf = (trial: TrialInput) =>
+    taskRuntimeOf(benchmarks.task(trial.benchmark.root, trial.taskId), trial, {
+      ...deps,
+      host,
+      workflowId: workflowIdNow,
+    });
 
-  const evaluate = async (args: {
-    trial: TrialInput;
-    workspace: PreparedWorkspace;
-    deliverables: DeliverableEntry[];
-    step?: number;
-    /** A Harbor trial's agent run (finishTrial), or its key after a move: the verifier checks that run's snapshot. */
-    run?: AgentRun;
-    containerKey?: string;
-  }): Promise<Evaluation> => {
+  const evaluate = async (rt: TaskRuntime, args: EvaluateArgs): Promise<Evaluation> => {
     await holdForFaultInjection(deps.faults?.evaluate ?? 0);
-    const task = taskOf(args.trial);
-    if (harbor.isHarborTask(task)) {
-      const run = { trial: args.trial, task, workflowId: workflowIdNow(), server: deps.temporalServer };
-      const agent = {
-        ...(args.run ? { run: args.run } : {}),
-        ...(args.containerKey ? { containerKey: args.containerKey } : {}),
-      };
-      const on = { ...run, workRoot: host.workRoot, ...agent };
-      return args.step === undefined
-        ? harbor.evaluateHarborTrial(deps.docker, on)
-        : harbor.evaluateHarborStep(deps.docker, on, args.step);
-    }
-    const judge = deps.judgeFor?.(args.trial.judge, { resultsDir: args.trial.resultsDir }) ?? null;
-    return evaluateTaskSubmission(
-      { evidence: deps.evidence, judge },
-      {
-        task: taskOf(args.trial),
-        outputsDir: path.join(args.workspace.workspace, 'outputs'),
-        deliverables: args.deliverables,
-        judgeSetup: args.trial.judge,
-      },
-    );
+    return rt.evaluate(args);
   };
 
   const collect = async (args: { trial: TrialInput; workspace: PreparedWorkspace }): Promise<DeliverableEntry[]> => {
@@ -136,24 +101,26 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     return entries;
   };
 
-  /** Drop what the trial held on this host: a Harbor trial's snapshot image, the work volume. */
-  const release = async (trial: TrialInput): Promise<void> => {
-    const task = taskOf(trial);
-    if (harbor.isHarborTask(task)) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
+  /** Drop what the trial held on this host: what its kind holds (a Harbor trial's snapshots), the work volume. */
+  const release = async (rt: TaskRuntime, trial: TrialInput): Promise<void> => {
+    await rt.release();
     unmountWorkVolumeLater(pathsOf(trial).workDir, logUnmountFailure);
   };
 
-  const record = async (args: {
-    trial: TrialInput;
-    run: AgentRun;
-    deliverables: DeliverableEntry[];
-    evaluation: Evaluation;
-    placement?: HostRecord;
-  }): Promise<TrialRecord> => {
+  const record = async (
+    rt: TaskRuntime,
+    args: {
+      trial: TrialInput;
+      run: AgentRun;
+      deliverables: DeliverableEntry[];
+      evaluation: Evaluation;
+      placement?: HostRecord;
+    },
+  ): Promise<TrialRecord> => {
     const store = openResultsStore(args.trial.resultsDir);
     const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
-    const task = taskOf(args.trial);
-    const { verifier, steps } = args.evaluation;
+    const task = benchmarks.task(args.trial.benchmark.root, args.trial.taskId);
+    const { steps } = args.evaluation;
     // A multi-step task's run sums its steps': their own results name their images and models.
     const dir = trialDirKey(args.trial.system.id, args.trial.taskId, args.trial.trial);
     const agentRuns = steps
@@ -169,13 +136,9 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       ...(deps.assay ? { assay: deps.assay } : {}),
       ...(agentRuns ? { agentRuns } : {}),
     });
-    const isHarbor = verifier !== undefined && harbor.isHarborTask(task);
-    const record = isHarbor
-      ? harbor.harborRecord(assembled, { trial: args.trial, task, verifier, ...(steps ? { steps } : {}) })
-      : assembled;
+    const record = rt.record(assembled, args.evaluation);
     await writeTrialRecord(store, record);
-    if (isHarbor) await harbor.removeHarborSnapshot(deps.docker, workflowIdNow());
-    unmountWorkVolumeLater(pathsOf(args.trial).workDir, logUnmountFailure);
+    await release(rt, args.trial);
     return record;
   };
 
@@ -187,70 +150,36 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     return found && same ? found : null;
   };
 
-  const runAgent = async (args: AgentArgs): Promise<AgentRun> => {
-    const { trial } = args;
-    const task = taskOf(trial);
-    if (harbor.isHarborTask(task)) {
-      const run = { ...args, task, server: deps.temporalServer, workRoot: host.workRoot };
-      const on = { ...run, notifyThrottled: deps.notifyThrottled };
-      return args.step === undefined
-        ? harbor.runHarborTrialAgent(deps.docker, on)
-        : harbor.runHarborStepAgent(deps.docker, on, args.step);
-    }
-    return runHarness(deps, {
-      workflowId: args.workflowId,
-      jobId: trial.jobId,
-      store: openResultsStore(trial.resultsDir),
-      resultKey: trialDirKey(trial.system.id, trial.taskId, trial.trial),
-      stateDir: pathsOf(trial).dir,
-      ...(args.containerKey ? { containerKey: args.containerKey } : {}),
-      system: trial.system,
-      evaluatorDir: path.join(task.dir, 'evaluator'),
-      workspace: args.workspace.workspace,
-      instructionDir: args.workspace.instructionDir,
-      env: { ASSAY_TASK_ID: trial.taskId, ASSAY_TRIAL: String(trial.trial) },
-      labels: {
-        'assay.job': trial.jobId,
-        'assay.system': trial.system.id,
-        'assay.task': trial.taskId,
-        'assay.trial': String(trial.trial),
-        'assay.role': 'agent',
-      },
-      limits: trial.limits,
-      resources: trial.resources,
-    });
-  };
-
-  const finishTrial = async (args: {
-    trial: TrialInput;
-    workspace: PreparedWorkspace;
-    run: AgentRun;
-    placement?: HostRecord;
-  }): Promise<TrialRecord> => {
+  const finishTrial = async (
+    rt: TaskRuntime,
+    args: {
+      trial: TrialInput;
+      workspace: PreparedWorkspace;
+      run: AgentRun;
+      placement?: HostRecord;
+    },
+  ): Promise<TrialRecord> => {
     let stage = 'collecting';
     const finish = async () => {
       const written = await recordOf(args.trial, args.run);
       if (written) {
-        await release(args.trial);
+        await release(rt, args.trial);
         return written;
       }
       const deliverables = await collect(args);
       markPhase('finish: collect');
       stage = 'evaluating';
-      const evaluation = await evaluate({ ...args, deliverables });
+      const evaluation = await evaluate(rt, { ...args, deliverables });
       markPhase('finish: evaluate');
       stage = 'recording';
-      const recorded = await record({ ...args, deliverables, evaluation });
+      const recorded = await record(rt, { ...args, deliverables, evaluation });
       markPhase('finish: record', true);
       return recorded;
     };
     try {
       return await withHeartbeat(() => stage, finish);
     } finally {
-      // runAgent left its exited container's removal running; the trial does not wait for it (about
-      // 0.2 s at concurrency 4 here). One is started when the agent's worker died before removing it.
-      if (!harbor.isHarborTask(taskOf(args.trial)))
-        removeContainerSoon(deps.docker, args.run.containerKey ?? workflowIdNow());
+      rt.leaveAgent(args.run);
     }
   };
 
@@ -262,10 +191,8 @@ export function createTrialActivities(deps: TrialActivityDeps) {
     async prepareWorkspace(trial: TrialInput, placement?: Placement): Promise<PreparedWorkspace> {
       startPhases();
       const p = pathsOf(trial);
-      const plan = harbor.stepsPlanOf(taskOf(trial));
-      // Parsers warm while the workspace is made and the agent runs, not after the agent on the evaluation's path.
-      if (!harbor.isHarborTask(taskOf(trial))) deps.evidence.warm?.();
-      const out = { workspace: p.workspace, instructionDir: p.instructionDir, hostId: host.id, ...plan };
+      const runtime = runtimeOf(trial);
+      const out = { workspace: p.workspace, instructionDir: p.instructionDir, hostId: host.id, ...runtime.begin() };
       // The cap first: the work folder becomes a fixed-size volume (idempotent).
       await openResultsStore(trial.resultsDir).putJson(
         storageKey(trial),
@@ -273,61 +200,49 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       );
       markPhase('prepare: work volume');
       if (isPreparedFor(p.preparedMarker, placement)) return out;
-      const { agent } = taskOf(trial);
       emptyDir(p.workDir);
       mkdirSync(path.join(p.workspace, 'outputs'), { recursive: true });
       mkdirSync(p.instructionDir, { recursive: true });
-      // Links are never followed: a host file must not land in the agent's workspace (validation refuses them too).
-      if (existsSync(agent.inputsDir))
-        copyBenchmarkTree(agent.inputsDir, path.join(p.workspace, 'inputs'), trial.benchmark.root);
-      else mkdirSync(path.join(p.workspace, 'inputs'));
-      const task = taskOf(trial);
-      if (harbor.isHarborTask(task)) harbor.writeHarborInstruction(task, p.instructionDir);
-      else
-        writeFileSync(path.join(p.instructionDir, 'instruction.md'), renderInstruction(agent.request, agent.outputs));
+      runtime.prepare(p);
       writeFileSync(p.preparedMarker, placement?.key ?? new Date().toISOString());
       markPhase('prepare: inputs and instruction');
       return out;
     },
 
-    /** Run the harness container; agent failures are results, only infrastructure errors throw. */
-    runAgent,
-
-    /** Hash every file in outputs/ into the job's content-addressed store. */
-    collectDeliverables: collect,
-
-    async evaluateTrial(args: {
-      trial: TrialInput;
-      workspace: PreparedWorkspace;
-      deliverables: DeliverableEntry[];
-      /** A multi-step Harbor task's step (1-based): its verifier. */
-      step?: number;
-      /** A Harbor trial that moved host: the key its agent ran under. */
-      containerKey?: string;
-    }): Promise<Evaluation> {
-      return withHeartbeat('evaluating', () => evaluate(args));
-    },
-
-    /** Write the record, then release this host's work volume (on another host there is none to release). */
-    recordTrial: record,
-
-    /**
-     * Collect, evaluate and record in one activity on the workspace's host (one round trip instead of
-     * three). A retry finds the record this attempt already wrote (the same agent run) and only
-     * releases the volume again: after a release the outputs are gone, so it must not collect twice.
-     */
-    finishTrial,
-
     /**
      * The agent, then collect, evaluate and record, in one activity on the workspace's host: one
-     * round trip through the server instead of two. A retry returns the agent run this trial already
-     * stored (runHarness) instead of starting a second agent, and then finishes as finishTrial does.
+     * round trip through the server. A retry returns the agent run this trial already stored instead
+     * of starting a second agent; it finds the record this attempt already wrote (the same agent run)
+     * and only releases the volume again: after a release the outputs are gone, so it must not
+     * collect twice.
      */
     async runAgentAndFinish(args: AgentArgs & { placement?: HostRecord }): Promise<TrialRecord> {
       markPhase('to the host activity');
-      const run = await runAgent(args);
+      const rt = runtimeOf(args.trial);
+      const run = await rt.runAgent(args);
       const { placement } = args;
-      return finishTrial({ trial: args.trial, workspace: args.workspace, run, ...(placement ? { placement } : {}) });
+      return finishTrial(rt, {
+        trial: args.trial,
+        workspace: args.workspace,
+        run,
+        ...(placement ? { placement } : {}),
+      });
+    },
+
+    /** A multi-step task's step: its agent (the workflow runs the steps one by one). */
+    async runAgent(args: AgentArgs): Promise<AgentRun> {
+      return runtimeOf(args.trial).runAgent(args);
+    },
+
+    /** A multi-step task's step: its verifier. */
+    async evaluateTrial(args: Omit<EvaluateArgs, 'run'>): Promise<Evaluation> {
+      const rt = runtimeOf(args.trial);
+      return withHeartbeat('evaluating', () => evaluate(rt, args));
+    },
+
+    /** A multi-step task's record, after its steps; then this host's work volume goes (elsewhere there is none). */
+    async recordTrial(args: Parameters<typeof record>[1]): Promise<TrialRecord> {
+      return record(runtimeOf(args.trial), args);
     },
 
     /**
@@ -343,32 +258,12 @@ export function createTrialActivities(deps: TrialActivityDeps) {
       if (!run || !isThisAttempt(run, args.containerKey)) return { record: null, agentFinished: false };
       return { record: await recordOf(args.trial, run), agentFinished: true };
     },
-
-    /** This run's record if it was written (by a host lost before it could say so), else null. */
-    async findTrialRecord(args: { trial: TrialInput; run: AgentRun }): Promise<TrialRecord | null> {
-      return recordOf(args.trial, args.run);
-    },
   };
 }
 
 export type TrialActivities = ReturnType<typeof createTrialActivities>;
 
-export function renderInstruction(request: string, outputs: LoadedTask['agent']['outputs']): string {
-  const lines = [
-    request.trim(),
-    '',
-    '---',
-    'Input files are in /workspace/inputs/. Write every deliverable to /workspace/outputs/.',
-  ];
-  if (outputs.length > 0) {
-    lines.push('Required deliverables:');
-    for (const o of outputs)
-      lines.push(`- /workspace/outputs/${o.path} (${o.format})${o.required ? '' : ' (optional)'}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** The trial workflow's id, from inside one of its activities (names a Harbor trial's containers and snapshot). */
+/** The trial workflow's id, from inside one of its activities (names the trial's containers and snapshots). */
 function workflowIdNow(): string {
   const id = Context.current().info.workflowExecution?.workflowId;
   if (id === undefined) throw new Error('a trial activity ran outside a workflow');

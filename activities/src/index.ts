@@ -1,4 +1,5 @@
-export { createTrialActivities, renderInstruction } from './create-trial-activities.js';
+export { createTrialActivities } from './create-trial-activities.js';
+export { renderInstruction } from './assay-task-runtime.js';
 export { createJobActivities, type CancelledUnit, type JobActivities } from './create-job-activities.js';
 export type { TrialActivities, TrialActivityDeps, PreparedWorkspace } from './create-trial-activities.js';
 export type { AgentRun } from './run-harness.js';

@@ -12,6 +12,7 @@ import type { Placement } from './host-identity.js';
 import { restoreProjectWorkspace } from './restore-project-workspace.js';
 import { runHarness, type AgentRun } from './run-harness.js';
 import { emptyDir, mountWorkVolume } from './workspace-volume.js';
+import { trialLabels } from './trial-labels.js';
 
 export function createProjectWorkspaceActivities(ctx: ProjectContext) {
   const { deps, host, pathsOf, projectOf, storeOf, projectKey, subtaskKey } = ctx;
@@ -100,14 +101,16 @@ export function createProjectWorkspaceActivities(ctx: ProjectContext) {
           ASSAY_SUBTASK_INDEX: String(subtask.index),
           ASSAY_TRIAL: String(subtask.project.trial),
         },
-        labels: {
-          'assay.job': subtask.project.jobId,
-          'assay.system': subtask.project.system.id,
-          'assay.project': project.spec.id,
-          'assay.subtask': spec.id,
-          'assay.trial': String(subtask.project.trial),
-          'assay.role': 'agent',
-        },
+        labels: trialLabels(
+          {
+            jobId: subtask.project.jobId,
+            system: subtask.project.system,
+            project: project.spec.id,
+            subtask: spec.id,
+            trial: subtask.project.trial,
+          },
+          'agent',
+        ),
         limits: subtask.project.limits,
         resources: subtask.project.resources,
       });

@@ -1,6 +1,6 @@
 // Evaluation of a single-task submission, free of Temporal: used by the trial activities
 // and by re-judging (`assay judge`). Items are decided by evaluateItems (core's decideItems).
-import type { LoadedTask } from '@assay/benchmark';
+import type { AssayLoadedTask } from '@assay/benchmark';
 import {
   scoreTask,
   toTaskVerdict,
@@ -33,7 +33,7 @@ export interface Evaluation {
 export async function evaluateTaskSubmission(
   tools: EvaluationTools,
   args: {
-    task: LoadedTask;
+    task: AssayLoadedTask;
     outputsDir: string;
     deliverables: readonly DeliverableEntry[];
     judgeSetup: JobSpec['judge'];

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harborSettings, resolveEnv } from '../src/harbor/harbor-settings.js';
-import { scoreOfReward } from '../src/harbor/harbor-trial.js';
+import { scoreOfReward } from '../src/harbor/harbor-task-runtime.js';
 import { readRewards } from '../src/harbor/run-harbor-verifier.js';
 import { withEvaluation } from '../src/task-evaluation.js';
 import type { TrialRecord } from '@assay/core';

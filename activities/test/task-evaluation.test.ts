@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmark, type LoadedTask } from '@assay/benchmark';
+import { loadBenchmark, type AssayLoadedTask } from '@assay/benchmark';
 import {
   decisionMessages,
   judgeSetupSchema,
@@ -30,9 +30,9 @@ const tools: EvaluationTools = {
 };
 const checksOnly = judgeSetupSchema.parse({});
 
-function sampleTask(id: string): LoadedTask {
+function sampleTask(id: string): AssayLoadedTask {
   const task = loadBenchmark(SAMPLE).tasks.find((t) => t.spec.id === id);
-  if (!task) throw new Error(`no sample task ${id}`);
+  if (task?.kind !== 'assay') throw new Error(`no sample task ${id}`);
   return task;
 }
 
@@ -51,7 +51,7 @@ async function deliverablesOf(dir: string): Promise<DeliverableEntry[]> {
   return out;
 }
 
-async function evaluateFolder(task: LoadedTask, dir: string) {
+async function evaluateFolder(task: AssayLoadedTask, dir: string) {
   return evaluateTaskSubmission(tools, {
     task,
     outputsDir: dir,
@@ -60,7 +60,7 @@ async function evaluateFolder(task: LoadedTask, dir: string) {
   });
 }
 
-function storedRecord(task: LoadedTask, deliverables: DeliverableEntry[]): TrialRecord {
+function storedRecord(task: AssayLoadedTask, deliverables: DeliverableEntry[]): TrialRecord {
   return trialRecordSchema.parse({
     schema: 'assay.trial-record/v1',
     jobId: 'sample',

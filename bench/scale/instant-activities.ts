@@ -51,9 +51,6 @@ export function createInstantActivities(hostId: string, recorded: Set<string>) {
         usage,
       };
     },
-    async collectDeliverables() {
-      return [{ path: 'outputs/answer.xlsx', sha256: 'a'.repeat(64), bytes: 4096, format: 'xlsx' }];
-    },
     async evaluateTrial(args: { trial: TrialInput }) {
       return { verdicts: verdicts(args.trial), compliance: { ok: true, problems: [] } };
     },
@@ -69,10 +66,7 @@ export function createInstantActivities(hostId: string, recorded: Set<string>) {
         agent: { durationSeconds: 0 },
       };
     },
-    // Today's trial workflow: collect, evaluate and record in one activity, with the agent in one more.
-    async finishTrial(args: { trial: TrialInput }) {
-      return activities.recordTrial(args);
-    },
+    // Today's trial workflow: the agent, collect, evaluate and record in one activity.
     async runAgentAndFinish(args: { trial: TrialInput }) {
       await activities.runAgent();
       return activities.recordTrial(args);

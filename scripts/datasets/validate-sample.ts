@@ -4,7 +4,7 @@
 //   npx tsx scripts/datasets/validate-sample.ts [benchmark-dir]
 import path from 'node:path';
 import { DIMENSIONS, DOMAINS, IMPORTANCES, TARGETS } from '../../packages/core/src/index.js';
-import { inspectBenchmark } from '../../packages/benchmark/src/index.js';
+import { assayTasks, inspectBenchmark } from '../../packages/benchmark/src/index.js';
 
 const dir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../datasets/sample'));
 const { benchmark, issues } = inspectBenchmark(dir);
@@ -15,7 +15,7 @@ if (benchmark) {
   for (const d of DOMAINS) if (!domains.has(d)) problems.push(`no task in domain ${d}`);
   const formats = new Set(benchmark.tasks.flatMap((t) => t.spec.outputs.map((o) => o.format)));
   for (const f of ['docx', 'xlsx', 'pptx', 'pdf', 'md'] as const) if (!formats.has(f)) problems.push(`no task requires ${f}`);
-  for (const t of benchmark.tasks) {
+  for (const t of assayTasks(benchmark)) {
     const items = t.evaluator.rubric.items;
     const label = `task ${t.spec.id}`;
     if (items.length < 8 || items.length > 14) problems.push(`${label}: ${items.length} rubric items (want 8-14)`);

@@ -38,7 +38,7 @@ export async function runHarborSteps(
   host: StepActivities,
   /** containerKey: set once the trial has moved host, so every step runs again there instead of reusing the lost host's. */
   ctx: { workflowId: string; containerKey?: string; setStage: (stage: string) => void },
-): Promise<{ run: AgentRun; deliverables: Result<'collectDeliverables'>; evaluation: Result<'evaluateTrial'> }> {
+): Promise<{ run: AgentRun; deliverables: []; evaluation: Result<'evaluateTrial'> }> {
   deprecatePatch(HARBOR_STEPS_PATCH);
   const runs: AgentRun[] = [];
   const steps: HarborStepRecord[] = [];

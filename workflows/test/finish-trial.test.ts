@@ -1,7 +1,8 @@
-// finishTrial, the real activity on a real capped work volume (needs root, as the worker does): it
-// collects, evaluates and records, then releases the volume; a retry after that release (a worker
-// lost before the completion reached the server) returns the record it wrote (same agent run) instead of collecting
-// again from the released, empty workspace.
+// runAgentAndFinish, the real activity on a real capped work volume (needs root, as the worker does),
+// past an agent whose result is already stored (as a retry finds it): it collects, evaluates and
+// records, then releases the volume; a retry after that release (a worker lost before the completion
+// reached the server) returns the record it wrote (same agent run) instead of collecting again from
+// the released, empty workspace.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,7 +56,7 @@ const textEvidence: EvidenceTools = {
   },
 };
 
-describe.skipIf(!root)('finishTrial', () => {
+describe.skipIf(!root)('runAgentAndFinish after the agent', () => {
   it('records once, releases the volume, and a retry after the release returns that record', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-finish-'));
     writeBenchmark(path.join(dir, 'bench'));
@@ -72,7 +73,7 @@ describe.skipIf(!root)('finishTrial', () => {
       heartbeatSeconds: 30,
     };
     const acts = createTrialActivities({
-      // A real engine: finishTrial removes the trial's agent container (none here: the engine says 404).
+      // A real engine: the finish removes the trial's agent container (none here: the engine says 404).
       docker: new Docker(),
       evidence: textEvidence,
       images: { scriptedAgent: 'unused' },
@@ -86,33 +87,36 @@ describe.skipIf(!root)('finishTrial', () => {
     writeFileSync(path.join(workspace.workspace, 'outputs', 'hello.txt'), 'hello\n');
     const at = new Date().toISOString();
     const run = { exitCode: 0, timedOut: false, reason: null, startedAt: at, endedAt: at, durationSeconds: 1 };
-    const args = { trial, workspace, run: { ...run, containerAttempts: 1, usage: null } as AgentRun };
+    const agent = { ...run, containerAttempts: 1, usage: null } as AgentRun;
+    const agentResult = path.join(trial.resultsDir, 'trials/sys/write-hello/1/agent-result.json');
+    const find = (containerKey?: string) =>
+      inActivity(() => acts.findTrialRecordOf({ trial, ...(containerKey ? { containerKey } : {}) }));
+    // A host lost before its agent stored a result: nothing to find, the trial starts again elsewhere.
+    expect(await find()).toEqual({ record: null, agentFinished: false });
+    writeFileSync(agentResult, JSON.stringify(agent));
+    const args = { trial, workspace, workflowId: 'finish-wf' };
 
-    const first = await inActivity(() => acts.finishTrial(args));
+    const first = await inActivity(() => acts.runAgentAndFinish(args));
     expect(first.deliverables.map((d) => d.path)).toEqual(['hello.txt']);
     expect(first.score.value).toBe(100);
+    expect(first.agent.startedAt).toBe(at);
     // The unmount runs on after the activity answered; the worker awaits it before it exits.
     await settleWorkVolumeReleases();
     expect(isMountPoint(workDir)).toBe(false);
 
-    const retried = await inActivity(() => acts.finishTrial(args));
+    const retried = await inActivity(() => acts.runAgentAndFinish(args));
     expect(retried).toEqual(first);
     const stored = JSON.parse(
       readFileSync(path.join(trial.resultsDir, 'trials/sys/write-hello/1/record.json'), 'utf8'),
     );
     expect(stored.recordedAt).toBe(first.recordedAt);
-    expect(await inActivity(() => acts.findTrialRecord({ trial, run: args.run }))).toEqual(first);
-    // Another agent run's record (an earlier run's, archived or not) is not this attempt's.
-    const other = { ...args.run, startedAt: new Date(Date.now() - 60_000).toISOString() };
-    expect(await inActivity(() => acts.findTrialRecord({ trial, run: other }))).toBe(null);
 
     // A host lost during runAgentAndFinish: the record is found through the stored agent run.
-    const find = (containerKey?: string) =>
-      inActivity(() => acts.findTrialRecordOf({ trial, ...(containerKey ? { containerKey } : {}) }));
-    expect(await find()).toEqual({ record: null, agentFinished: false });
-    writeFileSync(path.join(trial.resultsDir, 'trials/sys/write-hello/1/agent-result.json'), JSON.stringify(args.run));
     expect(await find()).toEqual({ record: first, agentFinished: true });
     // A moved trial's attempt (another container key) did not write it.
     expect(await find('finish-wf:move-1')).toEqual({ record: null, agentFinished: false });
+    // Another agent run's record (an earlier run's, archived or not) is not this attempt's.
+    writeFileSync(agentResult, JSON.stringify({ ...agent, startedAt: new Date(Date.now() - 60_000).toISOString() }));
+    expect(await find()).toEqual({ record: null, agentFinished: true });
   }, 60_000);
 });

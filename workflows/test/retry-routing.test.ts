@@ -11,6 +11,7 @@ import {
   agentRun,
   jobInput,
   projectStubs,
+  resultOf,
   trialInput,
   trialStubs,
 } from './support/stub-activities.js';
@@ -76,7 +77,7 @@ describe('retry routing', () => {
     expect((await t.env.currentTimeMs()) - before).toBeGreaterThanOrEqual(6_000);
   });
 
-  it('does not retry HarnessNotAvailable and stops the trial before collecting', async () => {
+  it('does not retry HarnessNotAvailable and stops the trial before evaluating', async () => {
     const calls: string[] = [];
     const stubs: Stubs = {
       ...trialStubs([]),
@@ -84,9 +85,9 @@ describe('retry routing', () => {
         calls.push('runAgent');
         throw new HarnessNotAvailable('harness "codex" (system "sys") has no adapter');
       },
-      collectDeliverables: async () => {
-        calls.push('collectDeliverables');
-        return [];
+      evaluateTrial: async () => {
+        calls.push('evaluateTrial');
+        return resultOf('evaluateTrial', { verdicts: [] });
       },
     };
     const { outcome, stage } = await runTrial('no-harness', stubs);

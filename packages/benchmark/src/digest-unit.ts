@@ -50,7 +50,7 @@ const TASK_ITEM_SHOWN = ['importance', 'dimension'] as const;
 const CRITERION_SHOWN = ['weight', 'dimension', 'fatal', 'target', 'reuses'] as const;
 
 function computeTask(task: LoadedTask): UnitVersion {
-  if (task.harbor) {
+  if (task.kind === 'harbor') {
     // A Harbor task is its folder: each part on its own, and the config with it.
     const h = task.harbor;
     const parts = {

@@ -42,15 +42,27 @@ export interface TaskEvaluatorView {
   flawsDir: string;
 }
 
-export interface LoadedTask {
+interface LoadedTaskBase {
   dir: string;
   /** Harbor tasks carry the domain `harbor` (Harbor has no domains). */
   spec: Omit<TaskSpec, 'domain'> & { domain: RecordDomain };
   agent: TaskAgentView;
-  evaluator: TaskEvaluatorView;
-  /** Set for a task loaded from a Harbor task folder: the runner uses its environment, solution and tests. */
-  harbor?: HarborTask;
 }
+
+/** One of assay's own tasks (`assay.benchmark/v1`): inputs for the agent, a rubric for the judge. */
+export interface AssayLoadedTask extends LoadedTaskBase {
+  kind: 'assay';
+  evaluator: TaskEvaluatorView;
+}
+
+/** A task loaded from a Harbor task folder: its environment, solution and tests decide, not a rubric. */
+export interface HarborLoadedTask extends LoadedTaskBase {
+  kind: 'harbor';
+  harbor: HarborTask;
+}
+
+/** A task of any kind: chosen once (the activities' task runtime, the digest), never tested field by field. */
+export type LoadedTask = AssayLoadedTask | HarborLoadedTask;
 
 export interface LoadedProject {
   dir: string;
@@ -158,6 +170,11 @@ function unitFolders(ctx: LoadContext, kind: 'tasks' | 'projects', ids: { value:
   return unique.filter((id) => acceptEntry(parent, id, ctx.labelOf, ctx.issues));
 }
 
+/** The benchmark's tasks of assay's own kind: those with a rubric. */
+export function assayTasks(benchmark: LoadedBenchmark): AssayLoadedTask[] {
+  return benchmark.tasks.filter((t): t is AssayLoadedTask => t.kind === 'assay');
+}
+
 /** Load or throw an InvalidInputError listing every issue. */
 export function loadBenchmark(dir: string, cwd = process.cwd()): LoadedBenchmark {
   const { benchmark, issues } = inspectBenchmark(dir, cwd);
@@ -165,7 +182,7 @@ export function loadBenchmark(dir: string, cwd = process.cwd()): LoadedBenchmark
   return benchmark;
 }
 
-function loadTask(ctx: LoadContext, id: string): LoadedTask | null {
+function loadTask(ctx: LoadContext, id: string): AssayLoadedTask | null {
   const dir = path.join(ctx.root, 'tasks', id);
   const specFile = path.join(dir, 'task.yaml');
   const rubricFile = path.join(dir, 'evaluator', 'rubric.yaml');
@@ -179,6 +196,7 @@ function loadTask(ctx: LoadContext, id: string): LoadedTask | null {
   if (!spec || !rubric) return null;
   const inputsDir = path.join(dir, 'inputs');
   return {
+    kind: 'assay',
     dir,
     spec,
     agent: { id: spec.id, title: spec.title, request: spec.request, outputs: spec.outputs, inputsDir },

@@ -14,7 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatIssue, inspectBenchmark, inspectJob } from '../src/index.js';
+import { formatIssue, inspectBenchmark, inspectJob, type LoadedTask } from '../src/index.js';
+
+/** The Harbor part of a loaded task (undefined for another kind). */
+const harborOf = (t: LoadedTask | undefined) => (t?.kind === 'harbor' ? t.harbor : undefined);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DATASET = path.join(ROOT, 'test/fixtures/harbor/compose');
@@ -46,7 +49,7 @@ describe('Harbor compose files', () => {
     const root = datasetWith(null);
     const r = inspectBenchmark(`harbor:${root}`, root);
     expect(r.issues).toEqual([]);
-    const compose = r.benchmark?.tasks[0]?.harbor?.compose;
+    const compose = harborOf(r.benchmark?.tasks[0])?.compose;
     expect(compose?.main).toEqual({
       environment: { WEB_URL: 'http://web:8000/token.txt' },
       dependsOn: [{ service: 'web', condition: 'service_healthy' }],
@@ -72,7 +75,7 @@ describe('Harbor compose files', () => {
     );
     const r = inspectBenchmark(`harbor:${root}`, root);
     expect(r.issues).toEqual([]);
-    const sidecars = r.benchmark?.tasks[0]?.harbor?.compose?.sidecars ?? [];
+    const sidecars = harborOf(r.benchmark?.tasks[0])?.compose?.sidecars ?? [];
     expect(sidecars.map((s) => s.name)).toEqual(['db', 'api']);
     expect(sidecars[1]).toMatchObject({
       command: ['python3', '-m', 'http.server', '8000'],
@@ -115,7 +118,7 @@ describe('Harbor compose files', () => {
     );
     const r = inspectBenchmark(`harbor:${root}`, root);
     expect(r.issues.map(formatIssue)).toEqual([]);
-    const compose = r.benchmark?.tasks[0]?.harbor?.compose;
+    const compose = harborOf(r.benchmark?.tasks[0])?.compose;
     expect(compose?.volumes).toEqual(['data', 'cache']);
     expect(compose?.sidecars.map((s) => [s.name, s.mounts])).toEqual([
       [
@@ -166,7 +169,7 @@ describe('Harbor compose files', () => {
     const ok = inspectBenchmark(`harbor:${root}`, root);
     expect(ok.issues).toEqual([]);
     const real = realpathSync(env);
-    expect(ok.benchmark?.tasks[0]?.harbor?.compose?.sidecars[0]?.mounts).toEqual([
+    expect(harborOf(ok.benchmark?.tasks[0])?.compose?.sidecars[0]?.mounts).toEqual([
       {
         volume: expect.stringMatching(/^bind-[0-9a-f]{12}$/),
         target: '/srv',
@@ -182,7 +185,7 @@ describe('Harbor compose files', () => {
         file: true,
       },
     ]);
-    expect(ok.benchmark?.tasks[0]?.harbor?.compose?.volumes).toEqual([]);
+    expect(harborOf(ok.benchmark?.tasks[0])?.compose?.volumes).toEqual([]);
   });
 
   it('needs a main service, a sidecar image or build inside environment/, known services and a healthcheck to wait for', () => {

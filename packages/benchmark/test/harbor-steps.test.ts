@@ -5,7 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatIssue, inspectBenchmark, readTaskConfig } from '../src/index.js';
+import { formatIssue, inspectBenchmark, readTaskConfig, type LoadedTask } from '../src/index.js';
+
+/** The Harbor part of a loaded task (undefined for another kind). */
+const harborOf = (t: LoadedTask | undefined) => (t?.kind === 'harbor' ? t.harbor : undefined);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const STEPS = path.join(ROOT, 'test/fixtures/harbor/steps');
@@ -38,10 +41,10 @@ describe('Harbor multi-step tasks', () => {
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([]);
     const [final, gated] = r.benchmark?.tasks ?? [];
-    expect(gated?.harbor?.config.multiStepRewardStrategy).toBe('mean');
-    expect(final?.harbor?.config.multiStepRewardStrategy).toBe('final');
+    expect(harborOf(gated)?.config.multiStepRewardStrategy).toBe('mean');
+    expect(harborOf(final)?.config.multiStepRewardStrategy).toBe('final');
     const dir = path.join(STEPS, 'gated-mean');
-    expect(gated?.harbor?.steps).toEqual([
+    expect(harborOf(gated)?.steps).toEqual([
       {
         name: 'draft',
         agent: { timeoutSec: null, user: null },
@@ -145,7 +148,7 @@ describe('Harbor multi-step tasks', () => {
     const r = inspectBenchmark(`harbor:${STEP_WORKDIR}`);
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([]);
-    const byId = Object.fromEntries((r.benchmark?.tasks ?? []).map((t) => [t.spec.id, t.harbor?.steps]));
+    const byId = Object.fromEntries((r.benchmark?.tasks ?? []).map((t) => [t.spec.id, harborOf(t)?.steps]));
     const dir = path.join(STEP_WORKDIR, 'workdir-setup');
     expect(byId['workdir-setup']?.map((s) => s.workdirDir)).toEqual([null, path.join(dir, 'steps/second/workdir')]);
     expect(byId['setup-fails']?.map((s) => s.workdirDir !== null)).toEqual([false, true, false]);
@@ -158,7 +161,7 @@ describe('Harbor multi-step tasks', () => {
     writeFileSync(path.join(copy, 'steps/draft/workdir/notes.txt'), 'n\n');
     const read = inspectBenchmark(`harbor:${copy}`, root);
     expect(read.issues).toEqual([]);
-    expect(read.benchmark?.tasks[0]?.harbor?.steps?.[0]?.workdirDir).toBe(path.join(copy, 'steps/draft/workdir'));
+    expect(harborOf(read.benchmark?.tasks[0])?.steps?.[0]?.workdirDir).toBe(path.join(copy, 'steps/draft/workdir'));
     // A file named workdir is not a workdir/ (Harbor would fail to upload it).
     expect(gatedWith((d) => writeFileSync(path.join(d, 'steps/extend/workdir'), 'x\n'))).toEqual([
       `${path.join('gated-mean', 'task.toml')}:steps[1].name: steps/extend/workdir must be a folder: its contents are uploaded to the agent's working directory before the step`,

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatIssue, inspectBenchmark, inspectJob } from '../src/index.js';
+import { formatIssue, inspectBenchmark, inspectJob, type LoadedTask } from '../src/index.js';
+
+/** The Harbor part of a loaded task (undefined for another kind). */
+const harborOf = (t: LoadedTask | undefined) => (t?.kind === 'harbor' ? t.harbor : undefined);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DATASET = path.join(ROOT, 'test/fixtures/harbor/dataset');
@@ -46,7 +49,7 @@ describe('Harbor task folders', () => {
     expect(task?.spec).toMatchObject({ id: 'write-hello', domain: 'harbor', title: 'assay-fixtures/write-hello' });
     // The instruction is instruction.md as written.
     expect(task?.agent.request).toBe(readFileSync(path.join(DATASET, 'write-hello/instruction.md'), 'utf8'));
-    expect(task?.harbor?.config).toMatchObject({
+    expect(harborOf(task)?.config).toMatchObject({
       schemaVersion: '1.3',
       agent: { timeoutSec: 120, networkMode: null },
       verifier: { timeoutSec: 120, env: { EXPECTED_WORD: 'hello' } },
@@ -54,7 +57,7 @@ describe('Harbor task folders', () => {
       solution: { env: { GREETING: 'hello' } },
     });
     // [metadata] and the rest are kept as written.
-    expect(task?.harbor?.config.config.metadata).toEqual({ difficulty: 'easy', category: 'fixture' });
+    expect(harborOf(task)?.config.config.metadata).toEqual({ difficulty: 'easy', category: 'fixture' });
   });
 
   it('loads one task folder on its own, with Harbor defaults for what it leaves out', () => {
@@ -62,7 +65,7 @@ describe('Harbor task folders', () => {
     const r = inspectBenchmark(`harbor:${path.join(root, 'write-hello')}`);
     expect(r.issues).toEqual([]);
     expect(r.benchmark?.tasks.map((t) => t.spec.id)).toEqual(['write-hello']);
-    expect(r.benchmark?.tasks[0]?.harbor?.config).toMatchObject({
+    expect(harborOf(r.benchmark?.tasks[0])?.config).toMatchObject({
       schemaVersion: '1.3',
       name: null,
       agent: { timeoutSec: null },
@@ -80,7 +83,7 @@ describe('Harbor task folders', () => {
       'write-hello/task.toml:agent.speed: is not a Harbor 0.20 field of [agent]: kept as written, not used by assay',
       'write-hello/task.toml:environment.flavour: is not a Harbor 0.20 field of [environment]: kept as written, not used by assay',
     ]);
-    const config = inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0]?.harbor?.config.config;
+    const config = harborOf(inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0])?.config.config;
     expect(config?.extras).toEqual({ a: 1 });
   });
 
@@ -119,7 +122,7 @@ describe('Harbor task folders', () => {
     const { issues, warnings } = problemsOf(root);
     expect(issues).toEqual([]);
     expect(warnings.join('\n')).toContain('write-hello/task.toml:environment.memory: is deprecated');
-    const env = inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0]?.harbor?.config.environment;
+    const env = harborOf(inspectBenchmark(`harbor:${root}`).benchmark?.tasks[0])?.config.environment;
     expect(env).toMatchObject({ memoryMb: 2048, storageMb: 512 });
   });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadBenchmark } from '@assay/benchmark';
+import { assayTasks, loadBenchmark } from '@assay/benchmark';
 import { checkOutcomeSchema, checkSchema, scoreGroups, scoreProcess, scoreProjectFinal } from '@assay/core';
 import type { CheckOutcome, Criterion, FinalCriterion, ScoredCriterion } from '@assay/core';
 import { buildSubmissionView, evaluateCheck } from '../src/index.js';
@@ -449,7 +449,7 @@ describe('the examples of the guide (docs/examples)', () => {
   const flaw = (sub: string) => join(project.evaluator.flawsDir, 'correction-not-applied', sub);
 
   it('the task reference satisfies every check of its rubric', async () => {
-    const task = bench.tasks[0]!;
+    const task = assayTasks(bench)[0]!;
     const view = await viewOf(task.evaluator.referenceDir);
     const decided = task.evaluator.rubric.items.flatMap((i) => (i.check ? [[i.id, evaluateCheck(i.check, view)]] : []));
     expect(decided.map(([id, o]) => [id, (o as CheckOutcome).status])).toEqual(
@@ -462,7 +462,7 @@ describe('the examples of the guide (docs/examples)', () => {
     await copyFile(join(EXAMPLES, 'producers/variance-openpyxl.xlsx'), join(dir, 'variance.xlsx'));
     const view = await buildSubmissionView(dir);
     await rm(dir, { recursive: true, force: true });
-    const items = new Map(bench.tasks[0]!.evaluator.rubric.items.map((i) => [i.id, i.check!]));
+    const items = new Map(assayTasks(bench)[0]!.evaluator.rubric.items.map((i) => [i.id, i.check!]));
     expect(evaluateCheck(items.get('variance-formulas')!, view)).toMatchObject({
       status: 'not-satisfied',
       reason: expect.stringMatching(

@@ -42,7 +42,10 @@ export async function taskContext(source: ViewerSource, taskId: string) {
     instruction: task?.agent.request ?? null,
     outputs: task?.agent.outputs ?? [],
     items: Object.fromEntries(
-      (task?.evaluator.rubric.items ?? []).map((i) => [i.id, { text: i.text, check: i.check ?? null }]),
+      (task?.kind === 'assay' ? task.evaluator.rubric.items : []).map((i) => [
+        i.id,
+        { text: i.text, check: i.check ?? null },
+      ]),
     ),
   };
 }

@@ -69,7 +69,6 @@ export function trialStubs(recorded: string[], score = 80): Pick<Required<Stubs>
   return {
     prepareWorkspace: async (trial) => ({ workspace: `/work/${trial.taskId}`, instructionDir: '/instruction' }),
     runAgent: async () => agentRun(),
-    collectDeliverables: async () => [],
     evaluateTrial: async () => resultOf('evaluateTrial', { verdicts: [] }),
     recordTrial: async ({ trial }) => {
       recorded.push(`${trial.system.id}/${trial.taskId}/${trial.trial}`);
@@ -84,32 +83,22 @@ export function trialStubs(recorded: string[], score = 80): Pick<Required<Stubs>
   };
 }
 
-type TrialActivity = 'prepareWorkspace' | 'runAgent' | 'collectDeliverables' | 'evaluateTrial' | 'recordTrial';
+type TrialActivity = 'prepareWorkspace' | 'runAgent' | 'evaluateTrial' | 'recordTrial';
 
 /**
- * `stubs` plus a finishTrial made of their own collect, evaluate and record (as the real activity is),
- * and a runAgentAndFinish made of their runAgent and that finishTrial, so a test that changes one of
- * those steps changes the trial's finish too; and record lookups that find none unless a test gives one.
+ * `stubs` plus a runAgentAndFinish made of their own runAgent, evaluate and record (as the real activity
+ * is, with no deliverables to collect), so a test that changes one of those steps changes the trial's
+ * finish too; and a record lookup that finds none unless a test gives one.
  */
 export function withFinishTrial(stubs: Stubs): Stubs {
-  const { collectDeliverables, evaluateTrial, recordTrial, runAgent } = stubs;
-  const lookups: Stubs = {
-    findTrialRecord: async () => null,
-    findTrialRecordOf: async () => ({ record: null, agentFinished: false }),
-  };
-  const composed: Stubs = { ...lookups, ...stubs };
-  if (!stubs.finishTrial && collectDeliverables && evaluateTrial && recordTrial)
-    composed.finishTrial = async ({ trial, workspace, run, placement }) => {
-      const deliverables = await collectDeliverables({ trial, workspace });
-      const evaluation = await evaluateTrial({ trial, workspace, deliverables });
-      return recordTrial({ trial, run, deliverables, evaluation, ...(placement ? { placement } : {}) });
-    };
-  const { finishTrial } = composed;
-  if (!stubs.runAgentAndFinish && runAgent && finishTrial)
+  const { evaluateTrial, recordTrial, runAgent } = stubs;
+  const composed: Stubs = { findTrialRecordOf: async () => ({ record: null, agentFinished: false }), ...stubs };
+  if (!stubs.runAgentAndFinish && runAgent && evaluateTrial && recordTrial)
     composed.runAgentAndFinish = async (args) => {
       const run = await runAgent(args);
       const { trial, workspace, placement } = args;
-      return finishTrial({ trial, workspace, run, ...(placement ? { placement } : {}) });
+      const evaluation = await evaluateTrial({ trial, workspace, deliverables: [] });
+      return recordTrial({ trial, run, deliverables: [], evaluation, ...(placement ? { placement } : {}) });
     };
   return composed;
 }

@@ -79,7 +79,7 @@ async function runWithWorker<T>(
   const connection = env.nativeConnection;
   const namespace = env.namespace ?? 'default';
   // Every job writes job-control.json as its state changes: a test that does not look at it need not stub it.
-  // A trial's finishTrial is made of the stubs' own collect, evaluate and record (withFinishTrial).
+  // A trial's runAgentAndFinish is made of the stubs' own agent, evaluate and record (withFinishTrial).
   const activities: Stubs = withFinishTrial({ writeJobControl: async () => undefined, ...stubs });
   const worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: bundle, activities });
   const hostWorkers = await Promise.all(

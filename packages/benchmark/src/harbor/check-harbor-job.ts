@@ -6,6 +6,7 @@ import path from 'node:path';
 import { MODEL_HARNESSES } from '@assay/core';
 import type { Issue } from '../issue.js';
 import type { LoadedBenchmark } from '../load-benchmark.js';
+import type { HarborTask } from './harbor-task.js';
 import { records, rec, str, type Raw } from '../loose.js';
 import type { YamlFile } from '../yaml-file.js';
 import { harborMessages as m } from './harbor-messages.js';
@@ -33,8 +34,8 @@ export function checkHarborJob(
   const oracle = systems.some(({ item }) => item.harness === 'oracle');
   const network = str(rec(raw.resources)?.network) ?? 'none';
   for (const task of benchmark.tasks) {
+    if (task.kind !== 'harbor') continue;
     const h = task.harbor;
-    if (!h) continue;
     const file = labelOf(h.configFile);
     const { agent, verifier, environment } = h.config;
     const phases = [
@@ -54,6 +55,6 @@ export function checkHarborJob(
 }
 
 /** The environment's mode does not matter when both phases name their own. */
-function bothOverridden(c: NonNullable<LoadedBenchmark['tasks'][number]['harbor']>['config']): boolean {
+function bothOverridden(c: HarborTask['config']): boolean {
   return c.agent.networkMode !== null && c.verifier.networkMode !== null;
 }

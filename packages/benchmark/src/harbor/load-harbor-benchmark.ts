@@ -7,7 +7,7 @@ import { HARBOR_DOMAIN } from '@assay/core';
 import { refusalOf } from '../benchmark-files.js';
 import { decodeUtf8 } from '../decode-text.js';
 import type { Issue } from '../issue.js';
-import type { LoadedTask, LoadResult } from '../load-benchmark.js';
+import type { HarborLoadedTask, LoadResult } from '../load-benchmark.js';
 import { messages } from '../messages.js';
 import { harborMessages as m } from './harbor-messages.js';
 import type { HarborStep, HarborStepConfig, HarborTask, HarborTaskConfig } from './harbor-task.js';
@@ -85,7 +85,7 @@ function readText(file: string, ctx: Ctx): string | null {
   return decoded.text;
 }
 
-function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
+function loadHarborTask(dir: string, ctx: Ctx): HarborLoadedTask | null {
   const before = ctx.issues.length;
   const label = ctx.labelOf(dir);
   const id = path.basename(dir);
@@ -141,15 +141,11 @@ function loadHarborTask(dir: string, ctx: Ctx): LoadedTask | null {
     formatRequired: false,
   };
   return {
+    kind: 'harbor',
     dir,
     spec,
     // No inputs/ folder: a Harbor task's files are in its image.
     agent: { id, title, request: instruction, outputs: [], inputsDir: path.join(dir, '.assay-no-inputs') },
-    evaluator: {
-      rubric: { schema: 'assay.rubric/v1', items: [], reference: [] },
-      referenceDir: path.join(dir, '.assay-no-reference'),
-      flawsDir: path.join(dir, '.assay-no-flaws'),
-    },
     harbor,
   };
 }

@@ -199,7 +199,8 @@ const fmt = (x: number | null | undefined): string => (x === null || x === undef
 /** Restore the stored deliverables from the content-addressed store and evaluate them again. */
 async function rejudgeTrial(ctx: Rejudging, record: TrialRecord): Promise<TrialRecord | null> {
   const task = ctx.benchmark.tasks.find((t) => t.spec.id === record.task.id);
-  if (!task) return null;
+  // A Harbor task's verifier decides, not a rubric: there is nothing to judge again.
+  if (task?.kind !== 'assay') return null;
   const dir = path.join(ctx.scratch, 'trials', record.system.id, record.task.id, String(record.trial));
   rmSync(dir, { recursive: true, force: true });
   await restoreSnapshot(ctx.store, record.deliverables, dir);

@@ -51,7 +51,7 @@ export function createEvidenceTools(
   // first collected deliverable of a project's subtask, not at worker start: there they competed
   // with the job's start-up for the CPU, and a worker that never evaluates (Harbor tasks, workflows
   // only) never needs them. Started after the agent instead, the first trials' evaluations waited
-  // for them (finishTrial 0.25 s against 0.11 s per trial, mean of 24, in bench/harbor).
+  // for them (the finish took 0.25 s against 0.11 s per trial, mean of 24, in bench/harbor).
   let warmed = false;
   const warm = (): void => {
     if (warmed) return;

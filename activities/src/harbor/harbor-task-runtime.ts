@@ -1,9 +1,11 @@
-// The Harbor path inside the trial activities (prepare -> agent -> collect -> evaluate -> record stays the
-// workflow's): each function here is what one activity does when its task came from a Harbor task folder.
+// A task from a Harbor task folder inside a trial: instruction.md as written, the agent in the task's own
+// image (with its sidecars), the verifier's reward as the score, and the snapshot images and sidecars
+// dropped once the record is written. A multi-step task ([[steps]]) runs each step's agent and verifier
+// when the workflow asks for that step, as Harbor's multi-step Trial does.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import type { HarborTask, LoadedTask } from '@assay/benchmark';
+import type { HarborLoadedTask, HarborTask } from '@assay/benchmark';
 import {
   SUCCESS_THRESHOLD,
   trialRecordSchema,
@@ -20,32 +22,67 @@ import type { NotifyThrottled } from '../forward-throttles.js';
 import type { AgentRun } from '../run-harness.js';
 import type { Evaluation } from '../task-evaluation.js';
 import { trialPaths } from '../trial-paths.js';
-import { LABEL_WORKFLOW, serverLabels, type TemporalServerRef } from '../run-agent-container.js';
+import { LABEL_WORKFLOW, type TemporalServerRef } from '../run-agent-container.js';
+import type { TaskRuntime, TaskRuntimeDeps } from '../task-runtime.js';
+import { trialLabels } from '../trial-labels.js';
 import { harborSettings } from './harbor-settings.js';
 import { harborTaskForStep, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
 import { removeSidecars } from './harbor-sidecars.js';
 import { SNAPSHOT_REPO, harborRunKey, runHarborAgent } from './run-harbor-agent.js';
 import { runHarborVerifier, type HarborVerifierImages } from './run-harbor-verifier.js';
 
-export type HarborLoadedTask = LoadedTask & { harbor: HarborTask };
+export function createHarborTaskRuntime(task: HarborLoadedTask, trial: TrialInput, deps: TaskRuntimeDeps): TaskRuntime {
+  const on = () => ({
+    trial,
+    task,
+    workflowId: deps.workflowId(),
+    server: deps.temporalServer,
+    workRoot: deps.host.workRoot,
+  });
+  return {
+    begin: () => stepsPlanOf(task),
 
-export const isHarborTask = (task: LoadedTask): task is HarborLoadedTask => task.harbor !== undefined;
+    prepare({ workspace, instructionDir }) {
+      // No inputs: a Harbor task's files are in its image.
+      mkdirSync(path.join(workspace, 'inputs'));
+      writeHarborInstruction(task, instructionDir);
+    },
+
+    runAgent(args) {
+      const key = args.containerKey ? { containerKey: args.containerKey } : {};
+      const run = { ...on(), workflowId: args.workflowId, ...key, notifyThrottled: deps.notifyThrottled };
+      return args.step === undefined
+        ? runHarborTrialAgent(deps.docker, run)
+        : runHarborStepAgent(deps.docker, run, args.step);
+    },
+
+    evaluate(args) {
+      const agent = {
+        ...(args.run ? { run: args.run } : {}),
+        ...(args.containerKey ? { containerKey: args.containerKey } : {}),
+      };
+      return args.step === undefined
+        ? evaluateHarborTrial(deps.docker, { ...on(), ...agent })
+        : evaluateHarborStep(deps.docker, { ...on(), ...agent }, args.step);
+    },
+
+    record(assembled, { verifier, steps }) {
+      if (!verifier) throw new Error(`task ${task.spec.id}: a Harbor trial's evaluation holds no verifier run`);
+      return harborRecord(assembled, { trial, task, verifier, ...(steps ? { steps } : {}) });
+    },
+
+    release: () => removeHarborSnapshot(deps.docker, deps.workflowId()),
+
+    // The agent's container is committed as the verifier's snapshot; it goes on release.
+    leaveAgent: () => undefined,
+  };
+}
 
 /** instruction.md byte for byte (assay's own tasks get a rendered instruction instead); a step's in its own folder. */
-export function writeHarborInstruction(task: HarborLoadedTask, instructionDir: string): void {
+function writeHarborInstruction(task: HarborLoadedTask, instructionDir: string): void {
   const file = task.harbor.steps?.[0]?.instructionFile ?? task.harbor.instructionFile;
   copyFileSync(file, path.join(instructionDir, 'instruction.md'));
 }
-
-// The server's labels too: a worker's start-up reaper removes only its own server's containers.
-const labelsOf = (trial: TrialInput, role: string, server?: TemporalServerRef): Record<string, string> => ({
-  ...(server ? serverLabels(server) : {}),
-  'assay.job': trial.jobId,
-  'assay.system': trial.system.id,
-  'assay.task': trial.taskId,
-  'assay.trial': String(trial.trial),
-  'assay.role': role,
-});
 
 interface HarborRunArgs {
   trial: TrialInput;
@@ -96,40 +133,41 @@ function stepArgs(args: HarborRunArgs, index: number) {
   };
 }
 
-export function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promise<AgentRun> {
+function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promise<AgentRun> {
   return runHarborAgent(docker, {
     ...runArgs(args),
-    labels: labelsOf(args.trial, 'agent', args.server),
+    // The server's labels too: a worker's start-up reaper removes only its own server's containers.
+    labels: trialLabels(args.trial, 'agent', args.server),
     ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
 }
 
-/** The steps the trial workflow runs in order (nothing for a single-step task, or one of assay's own). */
-export function stepsPlanOf(task: LoadedTask): { harborSteps?: HarborStepsPlan } {
-  const steps = task.harbor?.steps;
-  if (!task.harbor || !steps) return {};
+/** The steps the trial workflow runs in order (nothing for a single-step task). */
+function stepsPlanOf(task: HarborLoadedTask): { harborSteps?: HarborStepsPlan } {
+  const steps = task.harbor.steps;
+  if (!steps) return {};
   const strategy = task.harbor.config.multiStepRewardStrategy ?? 'mean';
   return { harborSteps: { strategy, steps: steps.map((s) => ({ name: s.name, minReward: s.minReward })) } };
 }
 
 /** Step `index` (1-based) of a multi-step task: its agent from the previous step's snapshot (the task image first). */
-export function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: number): Promise<AgentRun> {
+function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: number): Promise<AgentRun> {
   const { step, runId, ...rest } = stepArgs(args, index);
   return runHarborAgent(docker, {
     ...rest,
-    labels: { ...labelsOf(args.trial, 'agent', args.server), 'assay.step': step.name },
+    labels: { ...trialLabels(args.trial, 'agent', args.server), 'assay.step': step.name },
     step: { runId, baseImage: stepBaseImage(harborRunKey(args), index), name: step.name, workdirDir: step.workdirDir },
     ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
 }
 
 /** Step `index`'s verifier on that step's snapshot, with tests/ and the step's own tests. */
-export async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: number): Promise<Evaluation> {
+async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: number): Promise<Evaluation> {
   const on = await withAgentKey(args, stepOf(args.task.harbor, index).name);
   const { step, runId, ...rest } = stepArgs(on, index);
   const { run, images } = await runHarborVerifier(docker, {
     ...rest,
-    labels: { ...labelsOf(args.trial, 'verifier', args.server), 'assay.step': step.name },
+    labels: { ...trialLabels(args.trial, 'verifier', args.server), 'assay.step': step.name },
     step: { runId, testsDirs: step.testsDirs },
   });
   return verifierEvaluation(args.task, run, images);
@@ -140,7 +178,7 @@ type VerifierRunArgs = HarborRunArgs & { run?: AgentRun };
 
 /**
  * The key of the agent run the verifier checks: as given, else the run's, else (a caller that passes neither,
- * as the workflows before finishTrial do) that of the agent result this attempt wrote just before.
+ * as a multi-step task's step verifier from the workflow) that of the agent result this attempt wrote just before.
  */
 async function withAgentKey(args: VerifierRunArgs, step: string | null): Promise<HarborRunArgs> {
   const { run, containerKey, ...rest } = args;
@@ -154,10 +192,10 @@ async function withAgentKey(args: VerifierRunArgs, step: string | null): Promise
 }
 
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
-export async function evaluateHarborTrial(docker: Docker, args: VerifierRunArgs): Promise<Evaluation> {
+async function evaluateHarborTrial(docker: Docker, args: VerifierRunArgs): Promise<Evaluation> {
   const { run, images } = await runHarborVerifier(docker, {
     ...runArgs(await withAgentKey(args, null)),
-    labels: labelsOf(args.trial, 'verifier', args.server),
+    labels: trialLabels(args.trial, 'verifier', args.server),
   });
   return verifierEvaluation(args.task, run, images);
 }
@@ -180,7 +218,7 @@ export function scoreOfReward(run: HarborVerifierRun): Score {
 }
 
 /** The record of a Harbor trial: the verifier's rewards and score (a multi-step task's: its steps'); the storage cap. */
-export function harborRecord(
+function harborRecord(
   record: TrialRecord,
   args: { trial: TrialInput; task: HarborLoadedTask; verifier: HarborVerifierRun; steps?: HarborStepRecord[] },
 ): TrialRecord {
@@ -209,7 +247,7 @@ function multiStepOf(task: HarborTask, steps: HarborStepRecord[] | undefined): P
  * verifier only: once the record is written they go. Found by the workflow's label (a snapshot keeps its
  * container's), so every attempt's go: one taken before a move has another name.
  */
-export async function removeHarborSnapshot(docker: Docker, workflowId: string): Promise<void> {
+async function removeHarborSnapshot(docker: Docker, workflowId: string): Promise<void> {
   await removeSidecars(docker, workflowId);
   const images = await docker.listImages({
     filters: { label: [`${LABEL_WORKFLOW}=${workflowId}`], reference: [SNAPSHOT_REPO] },
