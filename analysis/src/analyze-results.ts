@@ -15,10 +15,10 @@ import type { HarnessSwapSummary } from './harness-swap.js';
 import { importanceProfile, importanceSummary } from './importance-profile.js';
 import type { JobResults } from './load-results.js';
 import { judgeSetupAgreement } from './judge-agreement.js';
-import { judgedSetupOf, labelAgreement, type LabelAgreement } from './label-agreement.js';
+import { judgedSetupOf, labelAgreement, type JudgedSetup, type LabelAgreement } from './label-agreement.js';
 import { reviewerAgreement } from './reviewer-agreement.js';
 import { scoresWithReviews, type JobReviews } from './scores-with-reviews.js';
-import { generalVsSpecialized, oracleBestOfK } from './oracle-best-of-k.js';
+import { generalVsSpecialized, oracleBestOfK, type SystemMeans } from './oracle-best-of-k.js';
 import { pairwiseComparisons } from './paired-comparison.js';
 import { projectResources, resourceUse } from './resource-use.js';
 import { fromJobResults, type ResultTables } from './results-tables.js';
@@ -100,11 +100,26 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
     confidence: options.confidence ?? DEFAULT_CONFIDENCE,
   };
-  const boot = settings;
+  const counts = countRecords(tables);
+  const labels = options.humanLabels ?? null;
+  const kappa = { seed: settings.seed, confidence: settings.confidence };
+  return {
+    settings,
+    counts,
+    tasks: counts.trials > 0 ? analyzeTasks(tables, settings, options.specializedSystems ?? []) : null,
+    projects: counts.projects > 0 ? analyzeProjects(tables, settings) : null,
+    judgeSetups: compareJudgeSetups(options.jobs),
+    labelAgreement: labels ? labelAgreement(judgedSetupsOf(tables, options.jobs), labels, kappa) : null,
+    reviewerAgreement: options.reviews ? reviewerAgreement(options.reviews, kappa) : null,
+    withReviews: withReviewsOf(options, settings),
+  };
+}
+
+function countRecords(tables: ResultTables): Analysis['counts'] {
   const trialRows = rowsOf<{ score: number | null }>(tables.trials.select('score'));
   const projectRows = rowsOf<{ final: number | null }>(tables.projects.select('final'));
   const cpRows = rowsOf<{ score: number | null }>(tables.checkpoints.select('score'));
-  const counts = {
+  return {
     trials: trialRows.length,
     trialsScored: trialRows.filter((r) => r.score !== null).length,
     projects: projectRows.length,
@@ -112,76 +127,73 @@ export function analyzeResults(tables: ResultTables, options: AnalysisOptions = 
     checkpoints: cpRows.length,
     checkpointsJudged: cpRows.filter((r) => r.score !== null).length,
   };
-  const labels = options.humanLabels ?? null;
+}
 
-  let tasks: TaskAnalysis | null = null;
-  if (counts.trials > 0) {
-    const leaderboard = systemLeaderboard(tables.trials, boot);
-    const oracle = oracleBestOfK(tables.trials, boot);
-    const systems = rowsOf<{ system: string }>(leaderboard.select('system')).map((r) => r.system);
-    const lb = rowsOf<{ system: string; mean: number | null; success_rate: number | null }>(leaderboard);
-    const or = rowsOf<{ system: string; oracle_mean: number | null; oracle_success: number | null }>(oracle);
-    const perSystem = lb.map((r) => {
-      const o = or.find((x) => x.system === r.system);
-      return { ...r, oracle_mean: o?.oracle_mean ?? null, oracle_success: o?.oracle_success ?? null };
-    });
-    const specialized = options.specializedSystems ?? [];
-    const importance = importanceProfile(tables.verdicts);
-    // No trial with every item decided (a checks-only judge): rank over decided items instead, labelled so.
-    const anyScore = rowsOf<{ score: number | null }>(tables.trials.select('score')).some((r) => r.score !== null);
-    const decidedLeaderboard = anyScore
-      ? null
-      : systemLeaderboard(
-          tables.trials.derive({ score: (d: { score_decided: number | null }) => d.score_decided }),
-          boot,
-        );
-    tasks = {
-      leaderboard,
-      decidedLeaderboard,
-      scoreVsSuccess: scoreVsSuccess(leaderboard),
-      domains: domainProfile(tables.trials),
-      dimensions: dimensionProfile(tables.verdicts),
-      importance,
-      importanceSummary: importanceSummary(importance),
-      formatCompliance: formatCompliance(tables.trials),
-      oracle,
-      harnessSwap: harnessSwap(tables.trials, boot),
-      generalVsSpecialized: specialized.length > 0 ? generalVsSpecialized(perSystem, specialized) : null,
-      pairwise: pairwiseComparisons(tables.trials, systems, boot),
-      resources: resourceUse(tables.trials),
-    };
-  }
-
-  let projects: ProjectAnalysis | null = null;
-  if (counts.projects > 0) {
-    const outcomes = projectOutcomes(tables.projects);
-    projects = {
-      delivery: deliverySummary(tables.projects, boot),
-      belowLine: belowEqualScoreLine(outcomes),
-      byProject: belowLineByProject(outcomes),
-      outcomes,
-      qualityProfile: deliveryProfiles(tables.groups, 'dimension'),
-      targetProfile: deliveryProfiles(tables.groups, 'target'),
-      resources: projectResources(tables.projects),
-      trajectories: checkpointTrajectories(tables.checkpoints, tables.projects),
-    };
-  }
-  const setups = options.jobs && options.jobs.length > 1 ? judgeSetupAgreement(options.jobs) : null;
-  // Each job is a judge setup of its own against the labels (its records, its own system ids).
-  const judged = options.jobs
-    ? options.jobs.map((j) => judgedSetupOf(j.jobId, j.trials, j.projects))
-    : [{ setup: 'all', verdicts: tables.verdicts, criteria: tables.criteria }];
-  const kappa = { seed: settings.seed, confidence: settings.confidence };
+function analyzeTasks(tables: ResultTables, boot: BootstrapOptions, specialized: readonly string[]): TaskAnalysis {
+  const leaderboard = systemLeaderboard(tables.trials, boot);
+  const oracle = oracleBestOfK(tables.trials, boot);
+  const systems = rowsOf<{ system: string }>(leaderboard.select('system')).map((r) => r.system);
+  const importance = importanceProfile(tables.verdicts);
   return {
-    settings,
-    counts,
-    tasks,
-    projects,
-    judgeSetups: setups && setups.numRows() > 0 ? setups : null,
-    labelAgreement: labels ? labelAgreement(judged, labels, kappa) : null,
-    reviewerAgreement: options.reviews ? reviewerAgreement(options.reviews, kappa) : null,
-    withReviews: withReviewsOf(options, boot),
+    leaderboard,
+    decidedLeaderboard: rankDecidedItems(tables.trials, boot),
+    scoreVsSuccess: scoreVsSuccess(leaderboard),
+    domains: domainProfile(tables.trials),
+    dimensions: dimensionProfile(tables.verdicts),
+    importance,
+    importanceSummary: importanceSummary(importance),
+    formatCompliance: formatCompliance(tables.trials),
+    oracle,
+    harnessSwap: harnessSwap(tables.trials, boot),
+    generalVsSpecialized:
+      specialized.length > 0 ? generalVsSpecialized(joinOracle(leaderboard, oracle), specialized) : null,
+    pairwise: pairwiseComparisons(tables.trials, systems, boot),
+    resources: resourceUse(tables.trials),
   };
+}
+
+/** No trial with every item decided (a checks-only judge): rank over decided items instead, labelled so. */
+function rankDecidedItems(trials: ColumnTable, boot: BootstrapOptions): ColumnTable | null {
+  const anyScore = rowsOf<{ score: number | null }>(trials.select('score')).some((r) => r.score !== null);
+  return anyScore
+    ? null
+    : systemLeaderboard(trials.derive({ score: (d: { score_decided: number | null }) => d.score_decided }), boot);
+}
+
+/** Each system's leaderboard row with its oracle best-of-k mean and success. */
+function joinOracle(leaderboard: ColumnTable, oracle: ColumnTable): SystemMeans[] {
+  const lb = rowsOf<{ system: string; mean: number | null; success_rate: number | null }>(leaderboard);
+  const or = rowsOf<{ system: string; oracle_mean: number | null; oracle_success: number | null }>(oracle);
+  return lb.map((r) => {
+    const o = or.find((x) => x.system === r.system);
+    return { ...r, oracle_mean: o?.oracle_mean ?? null, oracle_success: o?.oracle_success ?? null };
+  });
+}
+
+function analyzeProjects(tables: ResultTables, boot: BootstrapOptions): ProjectAnalysis {
+  const outcomes = projectOutcomes(tables.projects);
+  return {
+    delivery: deliverySummary(tables.projects, boot),
+    belowLine: belowEqualScoreLine(outcomes),
+    byProject: belowLineByProject(outcomes),
+    outcomes,
+    qualityProfile: deliveryProfiles(tables.groups, 'dimension'),
+    targetProfile: deliveryProfiles(tables.groups, 'target'),
+    resources: projectResources(tables.projects),
+    trajectories: checkpointTrajectories(tables.checkpoints, tables.projects),
+  };
+}
+
+function compareJudgeSetups(jobs: AnalysisOptions['jobs']): ColumnTable | null {
+  const setups = jobs && jobs.length > 1 ? judgeSetupAgreement(jobs) : null;
+  return setups && setups.numRows() > 0 ? setups : null;
+}
+
+/** Each job is a judge setup of its own against the labels (its records, its own system ids). */
+function judgedSetupsOf(tables: ResultTables, jobs: AnalysisOptions['jobs']): JudgedSetup[] {
+  return jobs
+    ? jobs.map((j) => judgedSetupOf(j.jobId, j.trials, j.projects))
+    : [{ setup: 'all', verdicts: tables.verdicts, criteria: tables.criteria }];
 }
 
 function withReviewsOf(options: AnalysisOptions, boot: BootstrapOptions): Analysis['withReviews'] {

@@ -82,23 +82,11 @@ export function clusterBootstrap(data: ClusterData, options: BootstrapOptions = 
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const seed = options.seed ?? DEFAULT_SEED;
-  if (data.sums.length !== data.counts.length)
-    throw new RangeError('clusterBootstrap: sums and counts differ in length');
-  // Clusters without observations cannot be drawn meaningfully.
-  const sums: number[] = [];
-  const counts: number[] = [];
-  data.sums.forEach((s, i) => {
-    const c = data.counts[i] as number;
-    if (c > 0) {
-      sums.push(s);
-      counts.push(c);
-    }
-  });
-  const n = sums.length;
+  const { sums, counts } = dropEmptyClusters(data);
   const totalSum = sums.reduce((a, b) => a + b, 0);
   const totalCount = counts.reduce((a, b) => a + b, 0);
-  const base = { clusters: n, observations: totalCount, resamples, confidence, seed };
-  if (n === 0)
+  const base = { clusters: sums.length, observations: totalCount, resamples, confidence, seed };
+  if (sums.length === 0)
     return {
       ...base,
       estimate: null,
@@ -110,7 +98,49 @@ export function clusterBootstrap(data: ClusterData, options: BootstrapOptions = 
       bcaLevels: null,
     };
   const estimate = totalSum / totalCount;
+  const dist = resampleRatios(sums, counts, resamples, seed);
+  const sorted = Float64Array.from(dist).sort();
+  const alpha = (1 - confidence) / 2;
+  const z0 = biasCorrection(dist, estimate);
+  const acceleration = jackknifeAcceleration(sums, counts, totalSum, totalCount);
+  const bcaLevels = bcaLevelsOf(z0, acceleration, alpha);
+  return {
+    ...base,
+    estimate,
+    percentile: { low: quantileSorted(sorted, alpha), high: quantileSorted(sorted, 1 - alpha) },
+    bca: bcaLevels && { low: quantileSorted(sorted, bcaLevels.low), high: quantileSorted(sorted, bcaLevels.high) },
+    standardError: standardErrorOf(dist),
+    z0: Number.isFinite(z0) ? z0 : null,
+    acceleration,
+    bcaLevels,
+    ...(options.keepDistribution ? { distribution: sorted } : {}),
+  };
+}
 
+/** Clusters without observations cannot be drawn meaningfully. */
+function dropEmptyClusters(data: ClusterData): { sums: number[]; counts: number[] } {
+  if (data.sums.length !== data.counts.length)
+    throw new RangeError('clusterBootstrap: sums and counts differ in length');
+  const sums: number[] = [];
+  const counts: number[] = [];
+  data.sums.forEach((s, i) => {
+    const c = data.counts[i] as number;
+    if (c > 0) {
+      sums.push(s);
+      counts.push(c);
+    }
+  });
+  return { sums, counts };
+}
+
+/** The statistic on each resample, in draw order: one `fillInts` of n cluster indices per resample. */
+function resampleRatios(
+  sums: readonly number[],
+  counts: readonly number[],
+  resamples: number,
+  seed: number,
+): Float64Array {
+  const n = sums.length;
   const rng = createRng(seed);
   const S = Float64Array.from(sums);
   const C = Float64Array.from(counts);
@@ -127,48 +157,41 @@ export function clusterBootstrap(data: ClusterData, options: BootstrapOptions = 
     }
     dist[b] = s / c;
   }
+  return dist;
+}
+
+/** Sample standard deviation (n − 1); 0 with fewer than two resamples. */
+function standardErrorOf(dist: Float64Array): number {
+  const resamples = dist.length;
   let m = 0;
   for (let b = 0; b < resamples; b++) m += dist[b] as number;
   m /= resamples;
   let v = 0;
   for (let b = 0; b < resamples; b++) v += ((dist[b] as number) - m) ** 2;
-  const standardError = resamples > 1 ? Math.sqrt(v / (resamples - 1)) : 0;
+  return resamples > 1 ? Math.sqrt(v / (resamples - 1)) : 0;
+}
 
-  const sorted = Float64Array.from(dist).sort();
-  const alpha = (1 - confidence) / 2;
-  const percentile = { low: quantileSorted(sorted, alpha), high: quantileSorted(sorted, 1 - alpha) };
-
-  // BCa. z0 from the mid-rank share of resamples below the estimate (SciPy's _percentile_of_score).
+/** BCa z0 from the mid-rank share of resamples below the estimate (SciPy's _percentile_of_score). */
+function biasCorrection(dist: Float64Array, estimate: number): number {
   let below = 0;
   let atOrBelow = 0;
-  for (let b = 0; b < resamples; b++) {
+  for (let b = 0; b < dist.length; b++) {
     const x = dist[b] as number;
     if (x < estimate) below++;
     if (x <= estimate) atOrBelow++;
   }
-  const z0 = normPpf((below + atOrBelow) / (2 * resamples));
-  const acceleration = jackknifeAcceleration(sums, counts, totalSum, totalCount);
+  return normPpf((below + atOrBelow) / (2 * dist.length));
+}
+
+/** Quantile levels of the BCa endpoints; null when z0 or a level is not finite. */
+function bcaLevelsOf(z0: number, acceleration: number, alpha: number): Interval | null {
   const bcaLevel = (zAlpha: number): number => {
     const num = z0 + zAlpha;
     return normCdf(z0 + num / (1 - acceleration * num));
   };
-  const zLow = normPpf(alpha);
-  const zHigh = normPpf(1 - alpha);
-  const lowLevel = bcaLevel(zLow);
-  const highLevel = bcaLevel(zHigh);
-  const defined = Number.isFinite(z0) && Number.isFinite(lowLevel) && Number.isFinite(highLevel);
-  const bca = defined ? { low: quantileSorted(sorted, lowLevel), high: quantileSorted(sorted, highLevel) } : null;
-  return {
-    ...base,
-    estimate,
-    percentile,
-    bca,
-    standardError,
-    z0: Number.isFinite(z0) ? z0 : null,
-    acceleration,
-    bcaLevels: defined ? { low: lowLevel, high: highLevel } : null,
-    ...(options.keepDistribution ? { distribution: sorted } : {}),
-  };
+  const low = bcaLevel(normPpf(alpha));
+  const high = bcaLevel(normPpf(1 - alpha));
+  return Number.isFinite(z0) && Number.isFinite(low) && Number.isFinite(high) ? { low, high } : null;
 }
 
 /** Jackknife acceleration over clusters (leave one cluster out); 0 when undefined (n < 2 or no spread). */

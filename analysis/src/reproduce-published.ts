@@ -77,39 +77,46 @@ function startupOverall(data: PublishedData): DomainRow[] {
 }
 
 function reproduceStartup(data: PublishedData): ReproduceRow[] {
-  const S = 'StartupBench' as const;
+  const overall = startupOverall(data);
+  return [
+    ...reproduceStartupTable3(data, overall),
+    ...reproduceStartupTable4(data),
+    ...reproduceStartupTable6(data),
+    ...reproduceStartupTable7(data, overall),
+    ...reproduceStartupTable5(data),
+  ];
+}
+
+function startupRow(quantity: string, claim: Claim, recomputed: number | null): ReproduceRow {
+  return row('StartupBench', quantity, claim, recomputed);
+}
+
+function reproduceStartupTable3(data: PublishedData, overall: readonly DomainRow[]): ReproduceRow[] {
   const out: ReproduceRow[] = [];
   const t3 = rowsOf<{ model: string; domain: string; avg_score: number; success_rate_pct: number }>(data.startupTable3);
-  const overall = startupOverall(data);
+  const source = 'StartupBench Table 3, Overall column';
   for (const o of overall) {
     const printed = t3.find((r) => r.model === o.system && r.domain === OVERALL);
     if (!printed) continue;
     out.push(
-      row(
-        S,
+      startupRow(
         `Table 3 Overall avg score, ${o.system} (task-weighted domains)`,
-        { value: printed.avg_score, digits: 2, source: 'StartupBench Table 3, Overall column' },
+        { value: printed.avg_score, digits: 2, source },
         o.mean,
       ),
-    );
-    out.push(
-      row(
-        S,
+      startupRow(
         `Table 3 Overall success rate, ${o.system} (task-weighted domains)`,
-        { value: printed.success_rate_pct, digits: 2, source: 'StartupBench Table 3, Overall column' },
+        { value: printed.success_rate_pct, digits: 2, source },
         o.success_rate,
       ),
     );
   }
-  out.push(
-    row(
-      S,
-      'Table 3 Finance avg score, mean over models',
-      STARTUP_TEXT.financeAverage,
-      meanOf(t3.filter((r) => r.domain === 'Finance').map((r) => r.avg_score)),
-    ),
-  );
+  const finance = meanOf(t3.filter((r) => r.domain === 'Finance').map((r) => r.avg_score));
+  out.push(startupRow('Table 3 Finance avg score, mean over models', STARTUP_TEXT.financeAverage, finance));
+  return out;
+}
 
+function reproduceStartupTable4(data: PublishedData): ReproduceRow[] {
   const levels = importanceSummary(
     tableOf(
       rowsOf<{ model: string; level: string; satisfaction_pct: number }>(data.startupTable4).map((r) => ({
@@ -120,96 +127,84 @@ function reproduceStartup(data: PublishedData): ReproduceRow[] {
       ['system', 'level', 'satisfaction'],
     ),
   );
-  for (const level of ['Auxiliary', 'Important', 'Core'] as const) {
-    out.push(row(S, `Table 4 Average row, ${level}`, STARTUP_TABLE4_AVERAGE[level], levels.average[level] ?? null));
-  }
-  out.push(
-    row(S, 'Table 4 models with Auxiliary > Important > Core', STARTUP_TABLE4_AVERAGE.monotone, levels.monotone),
-  );
+  return [
+    ...(['Auxiliary', 'Important', 'Core'] as const).map((level) =>
+      startupRow(`Table 4 Average row, ${level}`, STARTUP_TABLE4_AVERAGE[level], levels.average[level] ?? null),
+    ),
+    startupRow('Table 4 models with Auxiliary > Important > Core', STARTUP_TABLE4_AVERAGE.monotone, levels.monotone),
+  ];
+}
 
+function reproduceStartupTable6(data: PublishedData): ReproduceRow[] {
   const swap = summarizeHarnessSwap(rowsOf<{ model: string; harness: string; avg_score: number }>(data.startupTable6));
   const wide = rowsOf<Record<string, number | string | null>>(swap.wide);
-  for (const [model, claim] of Object.entries(STARTUP_TABLE6.maxMin)) {
-    out.push(
-      row(
-        S,
+  const avg = wide.find((r) => r.model === 'Average');
+  const taus = swap.taus.map((t) => t.tau).filter((t): t is number => t !== null);
+  return [
+    ...Object.entries(STARTUP_TABLE6.maxMin).map(([model, claim]) =>
+      startupRow(
         `Table 6 Max–Min, ${model}`,
         claim,
         (wide.find((r) => r.model === model)?.max_min as number | undefined) ?? null,
       ),
-    );
-  }
-  const avg = wide.find((r) => r.model === 'Average');
-  for (const [harness, claim] of Object.entries(STARTUP_TABLE6.average)) {
-    out.push(row(S, `Table 6 Average row, ${harness}`, claim, (avg?.[harness] as number | undefined) ?? null));
-  }
-  out.push(row(S, 'Table 6 Average row, Max–Min', STARTUP_TABLE6.averageMaxMin, swap.averageMaxMin));
-  const taus = swap.taus.map((t) => t.tau).filter((t): t is number => t !== null);
-  out.push(
-    row(
-      S,
+    ),
+    ...Object.entries(STARTUP_TABLE6.average).map(([harness, claim]) =>
+      startupRow(`Table 6 Average row, ${harness}`, claim, (avg?.[harness] as number | undefined) ?? null),
+    ),
+    startupRow('Table 6 Average row, Max–Min', STARTUP_TABLE6.averageMaxMin, swap.averageMaxMin),
+    startupRow(
       'Table 6 ranking preserved across harnesses (min Kendall tau)',
       STARTUP_TABLE6.rankingPreserved,
       taus.length ? Math.min(...taus) : null,
     ),
-  );
+  ];
+}
 
+function reproduceStartupTable7(data: PublishedData, overall: readonly DomainRow[]): ReproduceRow[] {
   const general = rowsOf<{ agent_system: string; avg_score: number | null; success_rate: number | null }>(
     generalVsSpecialized(
       overall.map((o) => ({ system: o.system, mean: o.mean, success_rate: o.success_rate })),
       [],
     ),
   ).find((r) => r.agent_system === 'General (All Runs avg)');
-  out.push(
-    row(
-      S,
+  const t7 = rowsOf<{ agent_system: string; avg_score: number; success_rate_pct: number }>(data.startupTable7);
+  const spec = t7.find((r) => r.agent_system.startsWith('Specialized'));
+  const oracle = t7.find((r) => r.agent_system.includes('Oracle'));
+  return [
+    startupRow(
       'Table 7 General (All Runs avg) score, mean of Table 3 Overall',
       STARTUP_TEXT.generalAllRunsScore,
       general?.avg_score ?? null,
     ),
-  );
-  out.push(
-    row(
-      S,
+    startupRow(
       'Table 7 General (All Runs avg) success, mean of Table 3 Overall',
       STARTUP_TEXT.generalAllRunsSuccess,
       general?.success_rate ?? null,
     ),
-  );
-  const t7 = rowsOf<{ agent_system: string; avg_score: number; success_rate_pct: number }>(data.startupTable7);
-  const spec = t7.find((r) => r.agent_system.startsWith('Specialized'));
-  const oracle = t7.find((r) => r.agent_system.includes('Oracle'));
-  out.push(
-    row(
-      S,
+    startupRow(
       'Table 7 score gap, Specialized − General (Oracle)',
       STARTUP_TEXT.oracleScoreGap,
       spec && oracle ? spec.avg_score - oracle.avg_score : null,
     ),
-  );
-  out.push(
-    row(
-      S,
+    startupRow(
       'Table 7 success gap, Specialized − General (Oracle)',
       STARTUP_TEXT.oracleSuccessGap,
       spec && oracle ? spec.success_rate_pct - oracle.success_rate_pct : null,
     ),
-  );
+  ];
+}
 
-  // Table 5 rates must be whole runs out of 56 tasks x 3 runs.
+/** Table 5 rates must be whole runs out of 56 tasks x 3 runs. */
+function reproduceStartupTable5(data: PublishedData): ReproduceRow[] {
   const runs = STARTUP_TEXT.formatTasks * STARTUP_TEXT.runsPerModel;
-  for (const r of rowsOf<{ model: string; compliance_pct: number }>(data.startupTable5)) {
+  return rowsOf<{ model: string; compliance_pct: number }>(data.startupTable5).map((r) => {
     const k = Math.round((r.compliance_pct / 100) * runs);
-    out.push(
-      row(
-        S,
-        `Table 5 compliance, ${r.model}, as ${k} of ${runs} runs`,
-        { value: r.compliance_pct, digits: 1, source: 'StartupBench Table 5 (56 tasks x 3 runs)' },
-        (100 * k) / runs,
-      ),
+    return startupRow(
+      `Table 5 compliance, ${r.model}, as ${k} of ${runs} runs`,
+      { value: r.compliance_pct, digits: 1, source: 'StartupBench Table 5 (56 tasks x 3 runs)' },
+      (100 * k) / runs,
     );
-  }
-  return out;
+  });
 }
 
 export function deliverOutcomes(data: PublishedData): ProjectOutcome[] {

@@ -19,13 +19,19 @@ import { loadHumanLabels } from '../src/load-human-labels.js';
 import { labelAgreement } from '../src/label-agreement.js';
 import { loadJobResults, loadJobs, type JobResults } from '../src/load-results.js';
 import { oracleBestOfK } from '../src/oracle-best-of-k.js';
-import { pairedComparison } from '../src/paired-comparison.js';
+import { pairedComparison, pairwiseComparisons } from '../src/paired-comparison.js';
 import { fromJobResults, fromProjectRecords, fromTrialRecords } from '../src/results-tables.js';
 import { systemLeaderboard } from '../src/system-leaderboard.js';
 import { buildReportDocument } from '../src/report/build-report-document.js';
 import { rowsOf } from '../src/table-helpers.js';
 import { makeTrial, scored } from './fixtures/make-records.js';
-import { checkpoint, projectRecord, writeSyntheticResults } from './fixtures/synthetic-results.js';
+import {
+  checkpoint,
+  projectRecord,
+  syntheticProjectRecords,
+  syntheticTrialRecords,
+  writeSyntheticResults,
+} from './fixtures/synthetic-results.js';
 
 type R = Record<string, unknown>;
 const find = (rows: R[], pred: (r: R) => boolean): R => {
@@ -450,6 +456,80 @@ describe('loading results from disk', () => {
     expect(
       analyzeResults({ ...full, ...fromProjectRecords([]) }, { resamples: 100 }).tasks!.decidedLeaderboard,
     ).toBeNull();
+  });
+
+  it('analyzeResults computes each statistic from the same tables and settings as a direct call', () => {
+    const o = {
+      systems: [
+        { id: 'gpt-nanobot', harness: 'nanobot', model: 'gpt', skill: 0.1 },
+        { id: 'gpt-hermes', harness: 'hermes', model: 'gpt', skill: 0.05 },
+        { id: 'spec', harness: 'command', model: 'spec', skill: 0.2 },
+      ],
+      tasks: 6,
+      trials: 2,
+      projects: 2,
+      checkpoints: 3,
+    };
+    const tables = {
+      ...fromTrialRecords(syntheticTrialRecords(o)),
+      ...fromProjectRecords(syntheticProjectRecords(o)),
+    };
+    const settings = { seed: 11, resamples: 200, confidence: 0.9 };
+    const a = analyzeResults(tables, { ...settings, specializedSystems: ['spec'] });
+    const json = (v: unknown): unknown => analysisToJson(v);
+    expect(a.settings).toEqual(settings);
+    expect(a.counts).toMatchInlineSnapshot(`
+      {
+        "checkpoints": 18,
+        "checkpointsJudged": 18,
+        "projects": 6,
+        "projectsFinalScored": 6,
+        "trials": 36,
+        "trialsScored": 36,
+      }
+    `);
+    const systems = rowsOf<{ system: string }>(a.tasks!.leaderboard).map((r) => r.system);
+    expect(json(a.tasks!.leaderboard)).toEqual(json(systemLeaderboard(tables.trials, settings)));
+    expect(json(a.tasks!.oracle)).toEqual(json(oracleBestOfK(tables.trials, settings)));
+    expect(json(a.tasks!.harnessSwap)).toEqual(json(harnessSwap(tables.trials, settings)));
+    expect(json(a.tasks!.pairwise)).toEqual(json(pairwiseComparisons(tables.trials, systems, settings)));
+    expect(json(a.projects!.delivery)).toEqual(json(deliverySummary(tables.projects, settings)));
+    expect(a.tasks!.decidedLeaderboard).toBeNull();
+    expect(rowsOf(a.tasks!.generalVsSpecialized!)).toMatchInlineSnapshot(`
+      [
+        {
+          "agent_system": "General (All Runs avg)",
+          "avg_score": 75.16025641025641,
+          "success_rate": 37.5,
+          "systems": 2,
+        },
+        {
+          "agent_system": "General (Oracle)",
+          "avg_score": 87.82051282051282,
+          "success_rate": 58.333333333333336,
+          "systems": 2,
+        },
+        {
+          "agent_system": "Specialized Agent",
+          "avg_score": 95.51282051282051,
+          "success_rate": 66.66666666666666,
+          "systems": 1,
+        },
+        {
+          "agent_system": "Gap: Specialized - General (All Runs avg)",
+          "avg_score": 20.352564102564102,
+          "success_rate": 29.166666666666657,
+          "systems": 1,
+        },
+        {
+          "agent_system": "Gap: Specialized - General (Oracle)",
+          "avg_score": 7.692307692307693,
+          "success_rate": 8.333333333333321,
+          "systems": 1,
+        },
+      ]
+    `);
+    expect([a.judgeSetups, a.labelAgreement, a.reviewerAgreement, a.withReviews]).toEqual([null, null, null, null]);
   });
 
   it('judge agreement against expert labels: raw agreement, kappa, unmatched labels counted', async () => {

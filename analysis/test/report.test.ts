@@ -156,6 +156,91 @@ describe('report files', () => {
   });
 });
 
+describe('the reproduce report', () => {
+  it('holds its sections, captions and figures in a fixed order', () => {
+    const notebook = JSON.parse(readFileSync(reproduce.notebook, 'utf8')) as {
+      cells: { cell_type: string; source: string | string[] }[];
+    };
+    // Markdown cells whole; a code cell by its first line (title and caption), the rest is data.
+    const outline = notebook.cells.map((c) => {
+      const text = (Array.isArray(c.source) ? c.source.join('') : c.source).replaceAll(REPO_ROOT, '<repo>');
+      return c.cell_type === 'markdown' ? text : `[code] ${text.split('\n')[0]}`;
+    });
+    expect(outline).toMatchInlineSnapshot(`
+      [
+        "# assay reproduce: published StartupBench and DeliverBench figures
+
+      - **published data:** <repo>/analysis/published
+      - **matched:** 68 of 68",
+        "## Reproducing the published figures
+
+      Every value below is printed in one of the two papers and is implied by the published per-cell data in \`<repo>/analysis/published\`.
+      It is recomputed here with the same functions that analyse a user's own runs, then rounded to the printed precision.
+      **68 of 68** values match.
+
+      Bootstrap CIs, oracle best-of-k, checkpoint trajectories, resources and the DeliverBench profiles need per-trial
+      records, which the papers do not publish; they appear in reports on your own runs (\`assay report\`).",
+        "[code] # Published vs recomputed: Recomputed from the published CSVs; match = equal at the printed precision.",
+        "## StartupBench",
+        "[code] # Leaderboard (Fig. 3): Average score and success rate from Table 3 Overall. The published data has no per-trial scores, so no CI bars are drawn here.",
+        "[code] # Average score by domain (Table 3): Importance-weighted mean task score per domain.",
+        "[code] # Success rate by domain (Table 3): Share of runs scoring at least 90, pooled over three runs (%).",
+        "[code] # Rubric dimensions (Fig. 4): Importance-weighted pass rate per rubric dimension (%).",
+        "[code] # Importance levels (Table 4): Satisfaction rate per importance level.",
+        "[code] # Output-format compliance (Table 5): On the 56 tasks with explicit output-file requirements.",
+        "[code] # Harness swap (Table 6): Recomputed Average row and Max–Min from the published cells.",
+        "[code] # Harness swap (Table 6): Kendall tau between harness rankings: Hermes/Claude Code 1.00, Hermes/Nanobot 1.00, Claude Code/Nanobot 1.00.",
+        "[code] # General vs specialized (Table 7): All-runs average, oracle best-of-three and the specialized agents.",
+        "## DeliverBench
+
+      69 of 77 system–project outcomes lie below the equal-score line (final < process).",
+        "[code] # Final-delivery and process means (Table 5 Mean rows): Projects weighted equally; gap = process − final.",
+        "[code] # Final-delivery scores (Fig. 5a): Mean over 11 projects.",
+        "[code] # Process–final gap (Fig. 5b): Process mean minus final-delivery mean.",
+        "[code] # Process vs final (Fig. 5c): One point per system–project outcome; the dashed line is final = process.",
+      ]
+    `);
+  });
+
+  it('lists every file in its manifest, relative to the report folder', () => {
+    const manifest = JSON.parse(readFileSync(reproduce.manifest, 'utf8').replaceAll(REPO_ROOT, '<repo>')) as {
+      figures: Record<string, string>[];
+      tables: Record<string, string>[];
+    };
+    const files = (entries: Record<string, string>[]): string[] => entries.map((e) => Object.values(e).join(' | '));
+    expect({ ...manifest, figures: files(manifest.figures), tables: files(manifest.tables) }).toMatchInlineSnapshot(`
+      {
+        "figures": [
+          "startup-leaderboard | Leaderboard (Fig. 3) | figures/startup-leaderboard.svg | figures/startup-leaderboard.png | figures/startup-leaderboard.vl.json",
+          "startup-domains | Average score by domain (Table 3) | figures/startup-domains.svg | figures/startup-domains.png | figures/startup-domains.vl.json",
+          "startup-domain-success | Success rate by domain (Table 3) | figures/startup-domain-success.svg | figures/startup-domain-success.png | figures/startup-domain-success.vl.json",
+          "startup-dimensions | Rubric dimensions (Fig. 4) | figures/startup-dimensions.svg | figures/startup-dimensions.png | figures/startup-dimensions.vl.json",
+          "startup-importance | Importance levels (Table 4) | figures/startup-importance.svg | figures/startup-importance.png | figures/startup-importance.vl.json",
+          "startup-format | Output-format compliance (Table 5) | figures/startup-format.svg | figures/startup-format.png | figures/startup-format.vl.json",
+          "startup-harness-swap | Harness swap (Table 6) | figures/startup-harness-swap.svg | figures/startup-harness-swap.png | figures/startup-harness-swap.vl.json",
+          "startup-general-vs-specialized | General vs specialized (Table 7) | figures/startup-general-vs-specialized.svg | figures/startup-general-vs-specialized.png | figures/startup-general-vs-specialized.vl.json",
+          "deliver-final | Final-delivery scores (Fig. 5a) | figures/deliver-final.svg | figures/deliver-final.png | figures/deliver-final.vl.json",
+          "deliver-gap | Process–final gap (Fig. 5b) | figures/deliver-gap.svg | figures/deliver-gap.png | figures/deliver-gap.vl.json",
+          "deliver-scatter | Process vs final (Fig. 5c) | figures/deliver-scatter.svg | figures/deliver-scatter.png | figures/deliver-scatter.vl.json",
+        ],
+        "html": "report.html",
+        "meta": {
+          "matched": "68 of 68",
+          "published data": "<repo>/analysis/published",
+        },
+        "notebook": "report.ipynb",
+        "schema": "assay.report-manifest/v1",
+        "tables": [
+          "reproduce | Published vs recomputed | tables/reproduce.csv | tables/reproduce.md | tables/reproduce.tex",
+          "startup-harness-swap | Harness swap (Table 6) | tables/startup-harness-swap.csv | tables/startup-harness-swap.md | tables/startup-harness-swap.tex",
+          "deliver-means | Final-delivery and process means (Table 5 Mean rows) | tables/deliver-means.csv | tables/deliver-means.md | tables/deliver-means.tex",
+        ],
+        "title": "assay reproduce: published StartupBench and DeliverBench figures",
+      }
+    `);
+  });
+});
+
 describe('report in headless Chromium', () => {
   it('renders every chart from file:// with no network and no console error', async () => {
     expect(

@@ -75,6 +75,47 @@ describe('cluster bootstrap', () => {
     expect(withEmpty.clusters).toBe(2);
     expect(withEmpty.estimate).toBe(20);
   });
+  it('pins every number of one seeded bootstrap (the order of random draws decides them)', () => {
+    const r = clusterBootstrap(
+      { sums: [12, 0, 7, 30, 18, 5, 9], counts: [2, 0, 1, 3, 2, 1, 1] },
+      { seed: 7, resamples: 40, confidence: 0.9, keepDistribution: true },
+    );
+    expect({ ...r, distribution: Array.from(r.distribution!.subarray(0, 8)) }).toMatchInlineSnapshot(`
+      {
+        "acceleration": 0.03909331222255045,
+        "bca": {
+          "high": 8.9,
+          "low": 6.216557033828068,
+        },
+        "bcaLevels": {
+          "high": 0.8072849925896723,
+          "low": 0.009921139169163044,
+        },
+        "clusters": 6,
+        "confidence": 0.9,
+        "distribution": [
+          6.142857142857143,
+          6.333333333333333,
+          6.75,
+          6.75,
+          7,
+          7,
+          7.285714285714286,
+          7.333333333333333,
+        ],
+        "estimate": 8.1,
+        "observations": 10,
+        "percentile": {
+          "high": 9.166666666666666,
+          "low": 6.729166666666666,
+        },
+        "resamples": 40,
+        "seed": 7,
+        "standardError": 0.8501515874858043,
+        "z0": -0.4192957216993121,
+      }
+    `);
+  });
   it('gives a degenerate interval for constant data', () => {
     const r = clusterBootstrap({ sums: [5, 5, 5], counts: [1, 1, 1] }, { resamples: 100 });
     expect(r.percentile).toEqual({ low: 5, high: 5 });

@@ -15,7 +15,9 @@ import {
 } from '../figures/startup-figures.js';
 import { summarizeHarnessSwap } from '../harness-swap.js';
 import { loadPublished, resolvePublishedDir } from '../published-data.js';
+import type { PublishedData } from '../published-data.js';
 import { deliverOutcomes, reproduceFrom, reproduceTable } from '../reproduce-published.js';
+import type { ReproduceRow } from '../reproduce-published.js';
 import { rowsOf, tableOf } from '../table-helpers.js';
 import { harnessSwapFormats } from './column-formats.js';
 import { DocumentBuilder } from './report-document.js';
@@ -28,10 +30,21 @@ function buildReproduceDocument(publishedDir?: string): ReportDocument {
   const rows = reproduceFrom(data);
   const matched = rows.filter((r) => r.match).length;
   const d = new DocumentBuilder();
+  addCheckTable(d, data.dir, rows, matched);
+  addStartupSection(d, data);
+  addDeliverSection(d, data);
+  return {
+    title: 'assay reproduce: published StartupBench and DeliverBench figures',
+    meta: { 'published data': data.dir, matched: `${matched} of ${rows.length}` },
+    blocks: d.blocks,
+  };
+}
+
+function addCheckTable(d: DocumentBuilder, dir: string, rows: readonly ReproduceRow[], matched: number): void {
   d.markdown(`
 ## Reproducing the published figures
 
-Every value below is printed in one of the two papers and is implied by the published per-cell data in \`${data.dir}\`.
+Every value below is printed in one of the two papers and is implied by the published per-cell data in \`${dir}\`.
 It is recomputed here with the same functions that analyse a user's own runs, then rounded to the printed precision.
 **${matched} of ${rows.length}** values match.
 
@@ -53,13 +66,28 @@ records, which the papers do not publish; they appear in reports on your own run
       { name: 'source' },
     ],
   });
+}
 
-  // StartupBench.
-  const t3 = rowsOf<{ model: string; domain: string; avg_score: number; success_rate_pct: number }>(data.startupTable3);
+interface Table3Row {
+  model: string;
+  domain: string;
+  avg_score: number;
+  success_rate_pct: number;
+}
+
+function addStartupSection(d: DocumentBuilder, data: PublishedData): void {
+  const t3 = rowsOf<Table3Row>(data.startupTable3);
   const overall = t3.filter((r) => r.domain === OVERALL);
   const models = [...overall].sort((a, b) => b.avg_score - a.avg_score).map((r) => r.model);
-  const domains = Object.values(DOMAIN_LABELS);
   d.markdown('## StartupBench');
+  addStartupLeaderboard(d, overall);
+  addDomainFigures(d, t3, models);
+  addRubricFigures(d, data, models);
+  addHarnessSwap(d, data);
+  addGeneralVsSpecialized(d, data);
+}
+
+function addStartupLeaderboard(d: DocumentBuilder, overall: readonly Table3Row[]): void {
   d.figure({
     id: 'startup-leaderboard',
     title: 'Leaderboard (Fig. 3)',
@@ -70,6 +98,10 @@ records, which the papers do not publish; they appear in reports on your own run
       'Published Table 3 Overall (no per-trial data: no CIs)',
     ),
   });
+}
+
+function addDomainFigures(d: DocumentBuilder, t3: readonly Table3Row[], models: string[]): void {
+  const domains = Object.values(DOMAIN_LABELS);
   d.figure({
     id: 'startup-domains',
     title: 'Average score by domain (Table 3)',
@@ -94,6 +126,10 @@ records, which the papers do not publish; they appear in reports on your own run
       valueTitle: 'Success, %',
     }),
   });
+}
+
+/** Fig. 4, Table 4 and Table 5: what the models satisfy, by dimension, importance and output format. */
+function addRubricFigures(d: DocumentBuilder, data: PublishedData, models: string[]): void {
   d.figure({
     id: 'startup-dimensions',
     title: 'Rubric dimensions (Fig. 4)',
@@ -131,6 +167,9 @@ records, which the papers do not publish; they appear in reports on your own run
       })),
     ),
   });
+}
+
+function addHarnessSwap(d: DocumentBuilder, data: PublishedData): void {
   const swap = summarizeHarnessSwap(rowsOf<{ model: string; harness: string; avg_score: number }>(data.startupTable6));
   d.table({
     id: 'startup-harness-swap',
@@ -145,6 +184,9 @@ records, which the papers do not publish; they appear in reports on your own run
     caption: `Kendall tau between harness rankings: ${swap.taus.map((t) => `${t.a}/${t.b} ${t.tau?.toFixed(2) ?? '—'}`).join(', ')}.`,
     spec: harnessSwapFigure(rowsOf(swap.means) as { model: string; harness: string; avg_score: number | null }[]),
   });
+}
+
+function addGeneralVsSpecialized(d: DocumentBuilder, data: PublishedData): void {
   const t7 = rowsOf<{ agent_system: string; avg_score: number; success_rate_pct: number }>(data.startupTable7);
   d.figure({
     id: 'startup-general-vs-specialized',
@@ -167,8 +209,9 @@ records, which the papers do not publish; they appear in reports on your own run
       ],
     }),
   });
+}
 
-  // DeliverBench.
+function addDeliverSection(d: DocumentBuilder, data: PublishedData): void {
   const outcomes = deliverOutcomes(data);
   const means = deliveryMeans(outcomes);
   const line = belowEqualScoreLine(outcomes);
@@ -187,6 +230,17 @@ records, which the papers do not publish; they appear in reports on your own run
       { name: 'gap', digits: 2 },
     ],
   });
+  addDeliverFigures(d, means);
+  d.figure({
+    id: 'deliver-scatter',
+    title: 'Process vs final (Fig. 5c)',
+    caption: 'One point per system–project outcome; the dashed line is final = process.',
+    spec: processFinalScatter(outcomes, line),
+  });
+}
+
+/** Fig. 5a and 5b: one bar per system. */
+function addDeliverFigures(d: DocumentBuilder, means: ReturnType<typeof deliveryMeans>): void {
   d.figure({
     id: 'deliver-final',
     title: 'Final-delivery scores (Fig. 5a)',
@@ -209,17 +263,6 @@ records, which the papers do not publish; they appear in reports on your own run
       color: '#72b7b2',
     }),
   });
-  d.figure({
-    id: 'deliver-scatter',
-    title: 'Process vs final (Fig. 5c)',
-    caption: 'One point per system–project outcome; the dashed line is final = process.',
-    spec: processFinalScatter(outcomes, line),
-  });
-  return {
-    title: 'assay reproduce: published StartupBench and DeliverBench figures',
-    meta: { 'published data': data.dir, matched: `${matched} of ${rows.length}` },
-    blocks: d.blocks,
-  };
 }
 
 export async function writeReproduceReport(options: { publishedDir?: string; outDir: string }): Promise<WrittenReport> {
