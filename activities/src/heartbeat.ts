@@ -2,15 +2,28 @@ import { Context } from '@temporalio/activity';
 
 /** Run `fn` while heartbeating every 2 s (parsing and judging run off the event loop); `stage` read at each beat. */
 export async function withHeartbeat<T>(stage: string | (() => string), fn: () => Promise<T>): Promise<T> {
-  const ctx = Context.current();
   // A local activity (prepare) has no heartbeat: its workflow task stands for it.
-  if (ctx.info.isLocal) return fn();
-  const beat = setInterval(() => ctx.heartbeat({ stage: typeof stage === 'string' ? stage : stage() }), 2000);
+  if (Context.current().info.isLocal) return fn();
+  return heartbeatWhile(() => ({ stage: typeof stage === 'string' ? stage : stage() }), 2000, fn);
+}
+
+/** Heartbeat `details()` every `everyMs` while `work` runs: what the activity is doing, for whoever looks. */
+export async function heartbeatWhile<T>(details: () => unknown, everyMs: number, work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(details()), everyMs);
   try {
-    return await fn();
+    return await work();
   } finally {
     clearInterval(beat);
   }
+}
+
+/**
+ * The workflow asked for this activity's cancellation (`assay cancel`, `pause --now`): not an attempt cancelled
+ * because its heartbeat timed out (a retry re-attaches to what it started) or its worker is shutting down.
+ */
+export function cancelRequested(ctx: Context = Context.current()): boolean {
+  return ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true;
 }
 
 /** Wrap every activity so it heartbeats while it runs: a lost worker is noticed within the heartbeat timeout. */

@@ -8,6 +8,13 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarnessContainerSpec } from '@assay/harnesses';
 import type { Provenance } from '@assay/core';
+import {
+  createContainerOnce,
+  listEnv,
+  toCreateOptions,
+  type ContainerSpec,
+  type CreateOptions,
+} from './container-create-options.js';
 import { markPhase } from './mark-phase.js';
 
 export const LABEL_MANAGED = 'assay.managed';
@@ -87,11 +94,14 @@ export async function runAgentContainer(
   const name = containerNameFor(req.containerKey ?? req.workflowId);
   // Never re-attach to the finished container of an earlier run that is being removed.
   await removalSettled(name);
-  let container = req.createFirst ? await createIfFree(docker, name, req) : null;
+  const first = req.createFirst ? await createContainerOnce(docker, buildAgentCreateOptions(name, req)) : null;
   markPhase('agent: container create');
-  let reattached = container === null;
+  let container: Docker.Container;
+  let reattached = true;
   let startedNow = false;
-  if (container) {
+  if (first?.created) {
+    container = first.container;
+    reattached = false;
     // Created now: an attempt that finished meanwhile wrote its result before it removed its container.
     if (await hooks.finishedElsewhere()) {
       await container.remove({ force: true }).catch(() => undefined);
@@ -106,24 +116,41 @@ export async function runAgentContainer(
     if (!info) {
       if (await hooks.finishedElsewhere()) throw new FinishedElsewhere();
       reattached = false;
-      container = await createOrFind(docker, name, req);
+      container = (await createContainerOnce(docker, buildAgentCreateOptions(name, req))).container;
       info = await container.inspect();
     }
-    // Docker reports the zero time for a container that was created but never started.
-    if (!info.State.Running && info.State.StartedAt.startsWith('0001')) {
-      await container.start();
-      startedNow = true;
-    }
+    startedNow = await startIfNeverStarted(container, info);
   }
+  return waitForContainer(container, { name, seconds: req.limits.agentSeconds, reattached, startedNow }, hooks);
+}
 
+/** A container being waited for: its name (in heartbeats), its time limit, and how this call came by it. */
+export interface ContainerRun {
+  name: string;
+  seconds: number;
+  /** Found, started by an earlier attempt (or left unstarted by one), rather than created by this call. */
+  reattached: boolean;
+  /** Started by this call: it is running, so the first look waits for its exit (or the first poll). */
+  startedNow: boolean;
+}
+
+/**
+ * Wait for a started container to end, heartbeating: past its time limit (from its own start, so a re-attached
+ * one is held to it too) it is killed, and on cancellation it is killed and this throws. A container that goes
+ * away meanwhile was removed by another attempt that finished the run (FinishedElsewhere).
+ */
+export async function waitForContainer(
+  container: Docker.Container,
+  run: ContainerRun,
+  hooks: Omit<WaitHooks, 'finishedElsewhere'>,
+): Promise<AgentContainerResult> {
   // Docker's wait answers the moment the container exits: a trivial agent is not held to the
   // next 1 s poll. The poll stays, for heartbeats and the time limit; a failed wait only polls.
   const exited = container.wait().then(
     () => undefined,
     () => new Promise<void>(() => undefined),
   );
-  // One just started is running: the first look waits for its exit (or the first poll) instead.
-  if (startedNow) await Promise.race([hooks.sleep(1000), exited]);
+  if (run.startedNow) await Promise.race([hooks.sleep(1000), exited]);
   markPhase('agent: run and exit');
   let info: Docker.ContainerInspectInfo;
   let killedForTime = false;
@@ -134,12 +161,12 @@ export async function runAgentContainer(
     if (!info.State.Running) break;
     const started = Date.parse(info.State.StartedAt);
     const elapsed = (Date.now() - started) / 1000;
-    hooks.heartbeat({ container: name, elapsedSeconds: Math.round(elapsed) });
+    hooks.heartbeat({ container: run.name, elapsedSeconds: Math.round(elapsed) });
     if (hooks.cancelled()) {
       await container.kill().catch(() => undefined);
       throw new Error('agent activity cancelled');
     }
-    if (elapsed > req.limits.agentSeconds) {
+    if (elapsed > run.seconds) {
       killedForTime = true;
       await container.kill().catch(() => undefined);
       continue;
@@ -154,15 +181,30 @@ export async function runAgentContainer(
   markPhase('agent: inspect and logs');
   return {
     exitCode: typeof info.State.ExitCode === 'number' ? info.State.ExitCode : null,
-    timedOut: killedForTime || durationSeconds >= req.limits.agentSeconds,
+    timedOut: killedForTime || durationSeconds >= run.seconds,
     startedAt,
     endedAt,
     durationSeconds,
-    reattached,
+    reattached: run.reattached,
     logs,
     image: imageOf(info),
     enforced: enforcedOf(info),
   };
+}
+
+/** Docker reports the zero time for a container that was created but never started. */
+export function neverStarted(info: Docker.ContainerInspectInfo): boolean {
+  return !info.State.Running && info.State.StartedAt.startsWith('0001');
+}
+
+/** Start it if it never was (a worker died between its create and start); true when started here. */
+export async function startIfNeverStarted(
+  container: Docker.Container,
+  info: Docker.ContainerInspectInfo,
+): Promise<boolean> {
+  if (!neverStarted(info)) return false;
+  await container.start();
+  return true;
 }
 
 /** What the engine applied, read back: 0 or absent means no limit, which is recorded as null. */
@@ -254,7 +296,7 @@ async function removalSettled(name: string): Promise<boolean> {
   return pending ? await pending : false;
 }
 
-async function inspectOrNull(container: Docker.Container): Promise<Docker.ContainerInspectInfo | null> {
+export async function inspectOrNull(container: Docker.Container): Promise<Docker.ContainerInspectInfo | null> {
   try {
     return await container.inspect();
   } catch (err) {
@@ -272,62 +314,36 @@ const LOOPBACK_HOSTS = '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-l
  * concurrency 4), which NetworkDisabled skips. Without a sandbox the engine writes no /etc/hosts,
  * so the usual loopback one is bound from beside the workspace (outside what the agent sees).
  */
-function networkConfig(req: AgentContainerRequest): { disabled: boolean; binds: string[]; mode?: string } {
-  if (req.resources.network !== 'none') return { disabled: false, binds: [], mode: req.resources.network };
+function networkConfig(req: AgentContainerRequest): { network: ContainerSpec['network']; binds: string[] } {
+  if (req.resources.network !== 'none') return { network: { mode: req.resources.network }, binds: [] };
   const hosts = path.join(path.dirname(req.workspace), '.hosts');
   if (!existsSync(hosts)) writeFileSync(hosts, LOOPBACK_HOSTS);
-  return { disabled: true, binds: [`${hosts}:/etc/hosts:ro`] };
+  return { network: 'disabled', binds: [`${hosts}:/etc/hosts:ro`] };
 }
 
-/** The container, created now; null when the name is taken (by an earlier attempt's container). */
-async function createIfFree(
-  docker: Docker,
-  name: string,
-  req: AgentContainerRequest,
-): Promise<Docker.Container | null> {
-  try {
-    return await createContainer(docker, name, req);
-  } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 409) return null;
-    throw err;
-  }
-}
-
-async function createOrFind(docker: Docker, name: string, req: AgentContainerRequest): Promise<Docker.Container> {
-  // Another attempt created it between our inspect and create: use that one.
-  return (await createIfFree(docker, name, req)) ?? docker.getContainer(name);
-}
-
-async function createContainer(docker: Docker, name: string, req: AgentContainerRequest): Promise<Docker.Container> {
-  const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
+/** The agent's container: the harness's plan, the trial's workspace and instruction, the trial's limits. */
+export function buildAgentCreateOptions(name: string, req: AgentContainerRequest): CreateOptions {
   const network = networkConfig(req);
-  return docker.createContainer({
+  return toCreateOptions({
     name,
-    Image: req.plan.image,
-    ...(network.disabled ? { NetworkDisabled: true } : {}),
+    image: req.plan.image,
     // A given command is the whole command line: an image's ENTRYPOINT would get it as arguments.
-    ...(req.plan.cmd.length > 0 ? { Cmd: req.plan.cmd, Entrypoint: [] } : {}),
-    Env: [...env, ...Object.entries(req.plan.env).map(([k, v]) => `${k}=${v}`)],
-    Labels: {
+    ...(req.plan.cmd.length > 0 ? { cmd: req.plan.cmd, entrypoint: [] } : {}),
+    env: listEnv(req.env, req.plan.env),
+    labels: {
       ...req.labels,
       ...(req.server ? serverLabels(req.server) : {}),
       [LABEL_MANAGED]: 'true',
       [LABEL_WORKFLOW]: req.workflowId,
     },
-    WorkingDir: '/workspace',
-    HostConfig: {
-      Binds: [`${req.workspace}:/workspace`, `${req.instructionDir}:/assay:ro`, ...network.binds, ...req.plan.binds],
-      ...(network.mode ? { NetworkMode: network.mode } : {}),
-      NanoCpus: Math.round(req.resources.cpus * 1e9),
-      Memory: Math.round(req.resources.memoryGiB * 1024 ** 3),
-      PidsLimit: req.resources.pids,
-      SecurityOpt: ['no-new-privileges'],
-      ReadonlyRootfs: req.plan.readOnlyRoot,
-      Tmpfs: req.plan.readOnlyRoot ? { '/tmp': 'rw,size=256m' } : undefined,
-      AutoRemove: false,
-      // tini as PID 1, so signals (our kill at the time limit) reach the agent.
-      Init: true,
-    },
+    workingDir: '/workspace',
+    binds: [`${req.workspace}:/workspace`, `${req.instructionDir}:/assay:ro`, ...network.binds, ...req.plan.binds],
+    network: network.network,
+    cpus: req.resources.cpus,
+    memoryGiB: req.resources.memoryGiB,
+    pids: req.resources.pids,
+    init: true,
+    readOnlyRoot: req.plan.readOnlyRoot,
   });
 }
 

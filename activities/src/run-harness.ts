@@ -19,6 +19,7 @@ import {
   type TemporalServerRef,
 } from './run-agent-container.js';
 import { markPhase } from './mark-phase.js';
+import { cancelRequested, heartbeatWhile } from './heartbeat.js';
 import { SESSION_STATE_FILE, agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
 
 export interface AgentRun {
@@ -96,16 +97,20 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   if (earlier) return earlier;
   const ctx = Context.current();
   // The session folder sits next to the workspace: one per trial, shared by a project's subtasks.
-  const planned = await heartbeatWhile(ctx, () =>
-    planHarnessRun({
-      system: args.system,
-      evaluatorDir: args.evaluatorDir,
-      images: deps.images,
-      runId: args.workflowId,
-      sessionDir: path.join(path.dirname(args.workspace), 'session'),
-      stateFile: path.join(args.stateDir, SESSION_STATE_FILE),
-      limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
-    }),
+  // A slow preparation (a harness image build) heartbeats too.
+  const planned = await heartbeatWhile(
+    () => ({ phase: 'preparing harness' }),
+    10_000,
+    () =>
+      planHarnessRun({
+        system: args.system,
+        evaluatorDir: args.evaluatorDir,
+        images: deps.images,
+        runId: args.workflowId,
+        sessionDir: path.join(path.dirname(args.workspace), 'session'),
+        stateFile: path.join(args.stateDir, SESSION_STATE_FILE),
+        limits: { maxSteps: args.limits.maxSteps, agentSeconds: args.limits.agentSeconds },
+      }),
   );
   const throttles = throttleForwarder({
     jobId: args.jobId,
@@ -205,20 +210,6 @@ function agentRunOf(
 export function agentEndReason(result: Pick<AgentContainerResult, 'timedOut' | 'exitCode'>, seconds: number) {
   if (result.timedOut) return `agent exceeded its ${seconds} s limit`;
   return result.exitCode === 0 ? null : `agent exited with code ${result.exitCode}`;
-}
-
-function cancelRequested(ctx: Context): boolean {
-  return ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true;
-}
-
-/** Heartbeat while a slow preparation (a harness image build) runs. */
-async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => ctx.heartbeat({ phase: 'preparing harness' }), 10_000);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** A run's outcome as a record status: agent failures and time-outs are results, not errors. */

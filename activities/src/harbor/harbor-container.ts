@@ -1,16 +1,21 @@
 // One container of a Harbor trial (the agent's on the task image, the verifier's on the agent's snapshot),
-// created under the name derived from its run id and then waited for by runAgentContainer, which re-attaches
-// to a container by that name: a retried activity (a killed worker) finds the container instead of starting
-// a second one, exactly as for assay's own agents.
+// created under the name derived from its run id, or found by it: a retried activity (a killed worker) finds
+// the container instead of starting a second one, and waits for it as for assay's own agents.
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
+import { createContainerOnce, listEnv, toCreateOptions, type CreateOptions } from '../container-create-options.js';
+import { cancelRequested } from '../heartbeat.js';
+import { markPhase } from '../mark-phase.js';
 import {
   FinishedElsewhere,
   LABEL_MANAGED,
   LABEL_WORKFLOW,
   containerNameFor,
+  inspectOrNull,
+  neverStarted,
   removeContainer,
-  runAgentContainer,
+  startIfNeverStarted,
+  waitForContainer,
   type AgentContainerResult,
 } from '../run-agent-container.js';
 
@@ -46,34 +51,25 @@ export async function containerExists(docker: Docker, runId: string): Promise<bo
     });
 }
 
-async function createContainer(docker: Docker, spec: HarborContainerSpec): Promise<void> {
-  try {
-    await docker.createContainer({
-      name: containerNameFor(spec.runId),
-      Image: spec.image,
-      // Harbor runs agent, oracle and tests by `exec`, past the image's ENTRYPOINT; so do we.
-      Cmd: spec.cmd,
-      Entrypoint: [],
-      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-      Labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.workflowId },
-      ...(spec.user === null ? {} : { User: spec.user }),
-      ...(spec.workdir === null ? {} : { WorkingDir: spec.workdir }),
-      HostConfig: {
-        Binds: spec.binds,
-        NetworkMode: spec.network,
-        NanoCpus: Math.round(spec.cpus * 1e9),
-        Memory: Math.round(spec.memoryGiB * 1024 ** 3),
-        PidsLimit: spec.pids,
-        SecurityOpt: ['no-new-privileges'],
-        AutoRemove: false,
-        Init: true,
-      },
-      ...(spec.aliases ? { NetworkingConfig: { EndpointsConfig: { [spec.network]: { Aliases: spec.aliases } } } } : {}),
-    });
-  } catch (err) {
-    // Another attempt created it between our inspect and create: that one is used.
-    if ((err as { statusCode?: number }).statusCode !== 409) throw err;
-  }
+/** The run's container: its command past the image's ENTRYPOINT, on its network, under the trial's limits. */
+export function buildHarborCreateOptions(spec: HarborContainerSpec): CreateOptions {
+  return toCreateOptions({
+    name: containerNameFor(spec.runId),
+    image: spec.image,
+    // Harbor runs agent, oracle and tests by `exec`, past the image's ENTRYPOINT; so do we.
+    cmd: spec.cmd,
+    entrypoint: [],
+    env: listEnv(spec.env),
+    labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.workflowId },
+    ...(spec.user === null ? {} : { user: spec.user }),
+    ...(spec.workdir === null ? {} : { workingDir: spec.workdir }),
+    binds: spec.binds,
+    network: { mode: spec.network, ...(spec.aliases ? { aliases: spec.aliases } : {}) },
+    cpus: spec.cpus,
+    memoryGiB: spec.memoryGiB,
+    pids: spec.pids,
+    init: true,
+  });
 }
 
 /** Attempts of one run on this worker (a heartbeat timed out while one went on): one checks and creates at a time. */
@@ -108,50 +104,42 @@ export async function runHarborContainer(
   },
 ): Promise<AgentContainerResult> {
   const ctx = Context.current();
+  const name = containerNameFor(spec.runId);
+  let created = false;
   await oneAtATime(spec.runId, async () => {
     if (!(await containerExists(docker, spec.runId))) {
       if (await hooks.finished()) throw new FinishedElsewhere();
       hooks.fresh();
-      await createContainer(docker, spec);
+      created = (await createContainerOnce(docker, buildHarborCreateOptions(spec))).created;
     }
     if (!hooks.beforeStart) return;
     // A worker killed between create and start left it unstarted: what goes in before the start goes in again.
-    const container = docker.getContainer(containerNameFor(spec.runId));
-    const info = await container.inspect();
-    if (!info.State.Running && info.State.StartedAt.startsWith('0001')) await hooks.beforeStart(container);
+    const container = docker.getContainer(name);
+    if (neverStarted(await container.inspect())) await hooks.beforeStart(container);
   });
-  const plan = { image: spec.image, cmd: spec.cmd, env: {}, binds: spec.binds, readOnlyRoot: false };
-  const cancelRequested = (): boolean =>
-    ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true;
+  markPhase('agent: container create');
+  const container = docker.getContainer(name);
   try {
-    return await runAgentContainer(
-      docker,
+    // Gone since: another attempt finished the run and removed it.
+    const info = await inspectOrNull(container);
+    if (!info) throw new FinishedElsewhere();
+    const startedNow = await startIfNeverStarted(container, info);
+    return await waitForContainer(
+      container,
+      { name, seconds: spec.seconds, reattached: !created, startedNow },
       {
-        workflowId: spec.runId,
-        labels: spec.labels,
-        plan,
-        workspace: '/nonexistent',
-        instructionDir: '/nonexistent',
-        env: {},
-        limits: { agentSeconds: spec.seconds },
-        // The network only matters when runAgentContainer creates a container, which createContainer did above.
-        resources: { cpus: spec.cpus, memoryGiB: spec.memoryGiB, pids: spec.pids, network: 'none' },
-      },
-      {
-        // Created above: runAgentContainer re-attaches to it, and finds it gone only when another attempt finished.
-        finishedElsewhere: hooks.finished,
         heartbeat: (d) => {
           ctx.heartbeat(d);
           hooks.heartbeat?.();
         },
         sleep: (ms) => ctx.sleep(ms),
-        cancelled: cancelRequested,
+        cancelled: () => cancelRequested(ctx),
       },
     );
   } catch (err) {
     // Cancelled (`assay cancel`, `pause --now`): the stopped container goes too, so the trial's next run starts
     // a fresh one instead of re-attaching to a killed one (and recording its exit as the agent's).
-    if (cancelRequested()) {
+    if (cancelRequested(ctx)) {
       await removeContainer(docker, spec.runId);
       throw ctx.cancellationSignal.reason as Error;
     }

@@ -13,7 +13,8 @@ import type Docker from 'dockerode';
 import type { HarborComposeMount, HarborComposeSidecar, HarborTask } from '@assay/benchmark';
 import { ensureImage } from '@assay/infra';
 import { HarnessNotAvailable } from '../harness/harness-context.js';
-import { LABEL_MANAGED, LABEL_WORKFLOW, containerNameFor } from '../run-agent-container.js';
+import { createContainerOnce, listEnv, toCreateOptions, type CreateOptions } from '../container-create-options.js';
+import { LABEL_MANAGED, LABEL_WORKFLOW, containerNameFor, neverStarted } from '../run-agent-container.js';
 import { tarFile, tarFolderContents } from './folder-tar.js';
 import { resolveEnv } from './harbor-settings.js';
 
@@ -175,26 +176,25 @@ async function ensureSidecar(
     const image = await sidecarImage(docker, args, s);
     for (const mount of s.mounts)
       if (mount.source !== null && !mount.file) await ensureBindVolume(docker, args, mount, image);
-    await docker.createContainer(sidecarSpec(args, s, image, network, name)).catch((err: { statusCode?: number }) => {
-      if (err.statusCode !== 409) throw err; // another attempt made it first: that one is used
-    });
+    await createContainerOnce(docker, buildSidecarCreateOptions(args, s, image, network, name));
     info = await container.inspect();
   }
   // Created but never started (a worker died in between): start it; a started one is never started again.
-  if (info.State.Running || !info.State.StartedAt.startsWith('0001')) return false;
+  if (!neverStarted(info)) return false;
   for (const mount of s.mounts.filter((m) => m.file && m.source !== null))
     await putBoundFile(container, mount, args.task.harbor.compose?.file ?? 'docker-compose.yaml', s.name);
   await container.start();
   return true;
 }
 
-function sidecarSpec(
+/** The sidecar's container as Compose makes it, on the trial's network under its service name. */
+export function buildSidecarCreateOptions(
   args: SidecarArgs,
   s: HarborComposeSidecar,
   image: string,
   network: string,
   name: string,
-): Docker.ContainerCreateOptions {
+): CreateOptions {
   const file = args.task.harbor.compose?.file ?? 'docker-compose.yaml';
   // Compose interpolates from the host's environment (`$$` is a literal `$`), as resolveEnv does for task.toml.
   const env = Object.fromEntries(
@@ -203,55 +203,38 @@ function sidecarSpec(
       v.replace(/\$\$/g, '$'),
     ]),
   );
-  const cpus = Math.min(s.cpus ?? args.limits.cpus, args.limits.cpus);
-  const memoryGiB = Math.min(s.memoryMb === null ? args.limits.memoryGiB : s.memoryMb / 1024, args.limits.memoryGiB);
-  const ns = (sec: number): number => Math.round(sec * 1e9);
-  const hc = s.healthcheck;
-  return {
+  return toCreateOptions({
     name,
-    Image: image,
-    ...(s.command ? { Cmd: s.command } : {}),
-    ...(s.entrypoint ? { Entrypoint: s.entrypoint } : {}),
-    Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
-    ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
-    ...(s.user ? { User: s.user } : {}),
-    Labels: {
+    image,
+    ...(s.command ? { cmd: s.command } : {}),
+    ...(s.entrypoint ? { entrypoint: s.entrypoint } : {}),
+    env: listEnv(env),
+    // Compose leaves an empty working_dir or user to the image.
+    ...(s.workingDir ? { workingDir: s.workingDir } : {}),
+    ...(s.user ? { user: s.user } : {}),
+    labels: {
       ...args.labels,
       'assay.role': SIDECAR_ROLE,
       [LABEL_SERVICE]: s.name,
       [LABEL_MANAGED]: 'true',
       [LABEL_WORKFLOW]: args.workflowId,
     },
-    ...(hc
-      ? {
-          Healthcheck: {
-            Test: hc.test,
-            Interval: ns(hc.intervalSec),
-            Timeout: ns(hc.timeoutSec),
-            Retries: hc.retries,
-            StartPeriod: ns(hc.startPeriodSec),
-          },
-        }
-      : {}),
-    HostConfig: {
-      NetworkMode: network,
-      NanoCpus: Math.round(cpus * 1e9),
-      Memory: Math.round(memoryGiB * 1024 ** 3),
-      PidsLimit: args.limits.pids,
-      SecurityOpt: ['no-new-privileges'],
-      Init: s.init,
-      AutoRemove: false,
-      Mounts: s.mounts
-        .filter((v) => !v.file)
-        .map((v) => ({
-          Type: 'volume' as const,
-          Source: volumeNameFor(args.workflowId, v.volume),
-          Target: v.target,
-          ReadOnly: v.readOnly,
-        })),
-    },
-    NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: [s.name] } } },
-  };
+    ...(s.healthcheck ? { healthcheck: s.healthcheck } : {}),
+    mounts: s.mounts
+      .filter((v) => !v.file)
+      .map((v) => ({
+        Type: 'volume' as const,
+        Source: volumeNameFor(args.workflowId, v.volume),
+        Target: v.target,
+        ReadOnly: v.readOnly,
+      })),
+    network: { mode: network, aliases: [s.name] },
+    // A sidecar's own limits are capped by the trial's.
+    cpus: Math.min(s.cpus ?? args.limits.cpus, args.limits.cpus),
+    memoryGiB: Math.min(s.memoryMb === null ? args.limits.memoryGiB : s.memoryMb / 1024, args.limits.memoryGiB),
+    pids: args.limits.pids,
+    init: s.init,
+  });
 }
 
 /** A bound file, copied into the created container where its target says (a volume cannot be a file). */

@@ -16,6 +16,7 @@ import {
   type AgentContainerResult,
 } from '../run-agent-container.js';
 import { agentEndReason, isThisAttempt, type AgentRun } from '../run-harness.js';
+import { cancelRequested, heartbeatWhile } from '../heartbeat.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
 import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
 import { containerExists, runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
@@ -25,6 +26,8 @@ import { ensureSidecars, removeSidecars } from './harbor-sidecars.js';
 import { runStepSetup, setupBegun, type StepSetupArgs, type StepSetupOutcome } from './harbor-step-setup.js';
 
 export const SNAPSHOT_REPO = 'assay/harbor-snapshot';
+
+const building = () => ({ phase: 'building the Harbor environment and harness' });
 
 /** The image holding the agent's finished container, named by the trial's workflow id. */
 export function snapshotImageOf(workflowId: string): string {
@@ -97,7 +100,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   const s = harborSettings(harbor, trial.limits, trial.resources);
   const ctx = Context.current();
   const taskEnv = resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`);
-  const plan = await heartbeatWhile(ctx, async () => {
+  const plan = await heartbeatWhile(building, 1_000, async () => {
     const taskImage = await ensureHarborImage(docker, task, s.buildSeconds);
     const env = {
       ...taskEnv,
@@ -111,7 +114,9 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
   // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
   const network = harbor.compose
     ? {
-        network: await heartbeatWhile(ctx, () => freshSidecarsUnlessRunning(docker, args, s, runId, setupArgs)),
+        network: await heartbeatWhile(building, 1_000, () =>
+          freshSidecarsUnlessRunning(docker, args, s, runId, setupArgs),
+        ),
         aliases: ['main'],
       }
     : { network: plan.network };
@@ -145,8 +150,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     // Cancelled (the container is gone too): its sidecars go with it, so the next run starts them fresh; and
     // so does the step's setup snapshot, so that the next run's setup.sh runs again against fresh sidecars.
     // Only a requested cancel: a timed-out or shut-down attempt leaves the agent's container to its retry.
-    if (setup?.image && ctx.cancellationSignal.aborted && ctx.cancellationDetails?.cancelRequested === true)
-      await removeImage(docker, setup.image);
+    if (setup?.image && cancelRequested(ctx)) await removeImage(docker, setup.image);
     if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
     throw err;
   } finally {
@@ -314,15 +318,6 @@ async function startImageOf(
 function snapshotTagParts(workflowId: string): { repo: string; tag: string } {
   const [repo, tag] = snapshotImageOf(workflowId).split(':') as [string, string];
   return { repo, tag };
-}
-
-async function heartbeatWhile<T>(ctx: Context, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => ctx.heartbeat({ phase: 'building the Harbor environment and harness' }), 1_000);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /**
