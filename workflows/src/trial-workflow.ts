@@ -6,14 +6,14 @@
 // re-attaches to the container it already started.
 // Prepare is a local activity, so it runs on the worker of the workflow task and hence on its host;
 // the agent, collect, evaluate and record are then one activity on that host's own queue
-// (runAgentAndFinish): one activity and two workflow tasks per trial. A multi-step Harbor task runs
-// its steps one activity each (harbor-steps.ts), then its record. A host gone before the trial was
-// evaluated: it starts again, clean, elsewhere.
+// (runAgentAndFinish): one activity and two workflow tasks per trial, a multi-step task's steps
+// included. A host gone before the trial was evaluated: it starts again, clean, elsewhere.
 // Workflow changes follow the patch policy in docs/architecture.md ("Changing a workflow").
 import {
   ActivityCancellationType,
   ApplicationFailure,
   deprecatePatch,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -23,7 +23,7 @@ import {
 import type { PreparedWorkspace, TrialActivities } from '@assay/activities';
 import { MAX_HOST_MOVES, unitUsageOf, type HarborStepsPlan, type HostMove, type TrialRecord } from '@assay/core/pure';
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
-import { runHarborSteps } from './harbor-steps.js';
+import { runStepsFromWorkflow } from './harbor-steps.js';
 import { hostLostReason, onHost, showHost } from './host-routing.js';
 
 /**
@@ -34,6 +34,12 @@ import { hostLostReason, onHost, showHost } from './host-routing.js';
  */
 const FINISH_TRIAL_PATCH = 'assay-finish-trial';
 const ONE_HOP_PATCH = 'assay-one-hop-trial';
+
+/**
+ * Since 'assay-steps-on-host', a multi-step task's steps run inside runAgentAndFinish as any trial's agent
+ * does (core's runHarborSteps in the Harbor task runtime); before it, from the workflow (harbor-steps.ts).
+ */
+const STEPS_ON_HOST_PATCH = 'assay-steps-on-host';
 
 export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   let stage = 'preparing';
@@ -63,9 +69,11 @@ async function finishedTrial(
     const last = moves.at(-1);
     if (last) last.to = workspace.hostId ?? null;
     showHost(workspace.hostId);
-    const record = workspace.harborSteps
-      ? await stepsOnHost(input, workspace, workspace.harborSteps, moves, setStage)
-      : await agentAndFinishOnHost(input, workspace, moves, setStage);
+    // Histories of the release before 'assay-steps-on-host' ran a multi-step task's steps from here.
+    const record =
+      workspace.harborSteps && !patched(STEPS_ON_HOST_PATCH)
+        ? await stepsOnHost(input, workspace, workspace.harborSteps, moves, setStage)
+        : await agentAndFinishOnHost(input, workspace, moves, setStage);
     if (record !== null) return record;
   }
 }
@@ -73,7 +81,7 @@ async function finishedTrial(
 /** The record, on the host, which also releases its work volume; a host gone by now: anywhere (it needs none). */
 async function recordOnHost(
   input: TrialInput,
-  attempt: Awaited<ReturnType<typeof runHarborSteps>> & { workspace: PreparedWorkspace },
+  attempt: Awaited<ReturnType<typeof runStepsFromWorkflow>> & { workspace: PreparedWorkspace },
   moves: HostMove[],
 ): Promise<TrialRecord> {
   const { workspace, run, deliverables, evaluation } = attempt;
@@ -119,7 +127,7 @@ async function agentAndFinishOnHost(
     input,
     workspace.hostId,
     () =>
-      trialActivities(input, workspace.hostId).agentAndFinish.runAgentAndFinish({
+      trialActivities(input, workspace.hostId, workspace.harborSteps?.steps.length).agentAndFinish.runAgentAndFinish({
         trial: input,
         workspace,
         workflowId,
@@ -184,7 +192,7 @@ async function stepsOnHost(
   const ran = await runOnHost(
     input,
     workspace.hostId,
-    () => runHarborSteps(input, workspace, plan, host, ctx),
+    () => runStepsFromWorkflow(input, workspace, plan, host, ctx),
     (lost, hostId) => noteMove(moves, hostId, lost),
   );
   if (ran === null) return null;
@@ -197,8 +205,11 @@ function containerKeyOf(moves: HostMove[]): { containerKey?: string } {
   return moves.length > 0 ? { containerKey: `${workflowInfo().workflowId}:move-${moves.length}` } : {};
 }
 
-/** The trial's activities on the shared queue (no host) or on one host's queue. */
-function trialActivities(input: TrialInput, hostId: string | undefined) {
+/**
+ * The trial's activities on the shared queue (no host) or on one host's queue; `steps`: how many agents
+ * and verifiers runAgentAndFinish runs one after the other (a multi-step task's steps).
+ */
+function trialActivities(input: TrialInput, hostId: string | undefined, steps = 1) {
   const quick: ActivityOptions = {
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
@@ -216,10 +227,11 @@ function trialActivities(input: TrialInput, hostId: string | undefined) {
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '5s' },
   };
-  // Agent and finish in one activity: the agent's retries and cancellation, both limits.
+  // Agent and finish in one activity: the agent's retries and cancellation, both limits for each step.
+  const { agentSeconds, setupSeconds, verifierSeconds } = input.limits;
   const agentAndFinish: ActivityOptions = {
     ...agent,
-    startToCloseTimeout: `${Math.ceil(input.limits.agentSeconds + input.limits.setupSeconds + input.limits.verifierSeconds + 900)}s`,
+    startToCloseTimeout: `${Math.ceil(steps * (agentSeconds + setupSeconds + verifierSeconds) + 900)}s`,
   };
   return {
     agentAndFinish: proxyActivities<TrialActivities>(onHost(agentAndFinish, input, hostId)),

@@ -1,7 +1,7 @@
-// The trial workflow's step loop for multi-step Harbor tasks, over stub activities on a time-skipping server:
-// steps in order, each step's agent then its verifier, min_reward ending the trial, the aggregate handed to the
-// record. And replay: today's histories replay, and so do those the release before the workflows last changed
-// recorded of the same trials (commit a0700dc, in fixtures/, cut with support/keep-history.ts).
+// Multi-step Harbor trials in the trial workflow, over stub activities on a time-skipping server: today's run
+// their steps inside runAgentAndFinish (the rules are core's runHarborSteps, tested in packages/core), and the
+// histories the release before recorded, with the steps run from the workflow (commit a0700dc, in fixtures/, cut
+// with support/keep-history.ts), replay on today's workflows.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,10 +74,8 @@ const replay = (json: string, input: TrialInput) =>
   );
 
 describe('multi-step Harbor trials in the trial workflow', () => {
-  it('runs the steps in order, stops at a missed min_reward, and records the mean of the steps that ran', async () => {
+  it('runs every step inside one runAgentAndFinish, its time limit covering each step', async () => {
     const calls: string[] = [];
-    const recorded: unknown[] = [];
-    const rewards: Record<string, number>[] = [{ reward: 1, style: 1 }, { reward: 0.2 }];
     const stubs: Stubs = {
       ...trialStubs([]),
       prepareWorkspace: async () => ({
@@ -96,103 +94,29 @@ describe('multi-step Harbor trials in the trial workflow', () => {
         calls.push(`agent ${step}`);
         return agentRun();
       },
-      evaluateTrial: async ({ step }) => {
-        calls.push(`verifier ${step}`);
-        return resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun(rewards[(step ?? 1) - 1] ?? {}) });
-      },
-      recordTrial: async (args) => {
-        recorded.push(args.evaluation);
-        return trialStubs([]).recordTrial(args);
+      runAgentAndFinish: async (args) => {
+        calls.push('runAgentAndFinish');
+        return trialStubs([]).recordTrial({
+          ...args,
+          run: agentRun(),
+          deliverables: [],
+          evaluation: resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun({ reward: 1 }) }),
+        });
       },
     };
     const input = harborTrial('stepped');
     const json = await recordTrial(bundle, input, stubs);
     keepHistory('harbor-steps-history', json);
-    expect(calls).toEqual(['agent 1', 'verifier 1', 'agent 2', 'verifier 2']);
-    expect(recorded[0]).toMatchObject({
-      verifier: { rewards: { reward: 0.6, style: 0.5 }, rewardKey: 'reward', reward: 0.6 },
-      steps: [
-        { name: 'a', score: 100, aborted: null },
-        { name: 'b', score: 20, aborted: { by: 'min_reward', reason: 'reward=0.2 below min_reward 0.5' } },
-      ],
-    });
-    expect(json).toContain('EVENT_TYPE_MARKER_RECORDED'); // the patch
+    expect(calls).toEqual(['runAgentAndFinish']);
+    const scheduled = (
+      JSON.parse(json) as {
+        events: { eventType: string; activityTaskScheduledEventAttributes?: { startToCloseTimeout?: string } }[];
+      }
+    ).events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+    // Three steps of 60 s agent, 60 s setup and 60 s verifier each, and the finish's 900 s.
+    expect(scheduled.map((a) => a.startToCloseTimeout)).toEqual(['1440s']);
     await expect(replay(json, input)).resolves.toBeUndefined();
   }, 120_000);
-
-  it("ends the trial at a step whose workdir/setup.sh failed: no verifier for it, Harbor's reward rules", async () => {
-    const reason = "Step 'b' setup.sh exited with code 3: no data";
-    const setupFailed = {
-      ...agentRun(),
-      exitCode: null,
-      reason: `not run: ${reason}`,
-      durationSeconds: 0,
-      setup: { exitCode: 3, timedOut: false, durationSeconds: 0.5, reason },
-    };
-    const ok = { ...agentRun(), setup: { exitCode: 0, timedOut: false, durationSeconds: 0.5, reason: null } };
-    /** A trial of two steps (b's setup fails when `failAt` is 2, a's when 1) under `strategy`. */
-    const run = async (taskId: string, strategy: 'mean' | 'final', failAt: number) => {
-      const calls: string[] = [];
-      const recorded: unknown[] = [];
-      const stubs: Stubs = {
-        ...trialStubs([]),
-        prepareWorkspace: async () => ({
-          workspace: '/w',
-          instructionDir: '/i',
-          harborSteps: {
-            strategy,
-            steps: [
-              { name: 'a', minReward: null },
-              { name: 'b', minReward: null },
-              { name: 'c', minReward: null },
-            ],
-          },
-        }),
-        runAgent: async ({ step }) => {
-          calls.push(`agent ${step}`);
-          return step === failAt ? setupFailed : step === 1 ? agentRun() : ok;
-        },
-        evaluateTrial: async ({ step }) => {
-          calls.push(`verifier ${step}`);
-          return resultOf('evaluateTrial', { verdicts: [], verifier: verifierRun({ reward: 0.8 }) });
-        },
-        recordTrial: async (args) => {
-          recorded.push(args);
-          return trialStubs([]).recordTrial(args);
-        },
-      };
-      const input = harborTrial(taskId);
-      const json = await recordTrial(bundle, input, stubs);
-      keepHistory(`harbor-${taskId}-history`, json);
-      await expect(replay(json, input)).resolves.toBeUndefined();
-      return { calls, recorded: recorded[0] as { run: unknown; evaluation: Record<string, unknown> } };
-    };
-
-    const notRun = { rewards: {}, reward: null, exitCode: null, reason: `not run: ${reason}` };
-    // Step 2's setup fails: step 1 verified, step 2's verifier and step 3 never run; the mean leaves step 2 out.
-    const mean = await run('setup-mean', 'mean', 2);
-    expect(mean.calls).toEqual(['agent 1', 'verifier 1', 'agent 2']);
-    expect(mean.recorded.evaluation).toMatchObject({
-      verifier: { rewards: { reward: 0.8 }, reward: 0.8 },
-      steps: [
-        { name: 'a', score: 80, aborted: null },
-        { name: 'b', score: null, verifier: notRun, setup: setupFailed.setup, aborted: { by: 'setup', reason } },
-      ],
-    });
-    expect(mean.recorded.run).toMatchObject({ exitCode: null, reason: `not run: ${reason}` });
-    // final: the last step that ran has no verifier result, so the trial has no reward (Harbor's None).
-    const final = await run('setup-final', 'final', 2);
-    expect(final.recorded.evaluation).toMatchObject({ verifier: { rewards: {}, reward: null } });
-    // Step 1's setup fails: nothing was verified at all; the record still gets its (empty) evaluation.
-    const first = await run('setup-first', 'mean', 1);
-    expect(first.calls).toEqual(['agent 1']);
-    expect(first.recorded.evaluation).toMatchObject({
-      verdicts: [],
-      formatCompliance: { required: false, compliant: true },
-      verifier: { rewards: {}, reward: null },
-      steps: [{ name: 'a', aborted: { by: 'setup', reason } }],
-    });
-  }, 180_000);
 
   it('replays the multi-step histories of the release before (a0700dc: patched() markers, now deprecated)', async () => {
     for (const [name, taskId] of [

@@ -8,6 +8,8 @@ import type Docker from 'dockerode';
 import type { HarborLoadedTask, HarborTask } from '@assay/benchmark';
 import {
   SUCCESS_THRESHOLD,
+  runHarborSteps,
+  type StepsOutcome,
   trialRecordSchema,
   type HarborStepRecord,
   type HarborStepsPlan,
@@ -25,6 +27,7 @@ import { trialPaths } from '../trial-paths.js';
 import { LABEL_WORKFLOW, type TemporalServerRef } from '../run-agent-container.js';
 import type { TaskRuntime, TaskRuntimeDeps } from '../task-runtime.js';
 import { trialLabels } from '../trial-labels.js';
+import { withHeartbeat } from '../heartbeat.js';
 import { harborSettings } from './harbor-settings.js';
 import { harborTaskForStep, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
 import { removeSidecars } from './harbor-sidecars.js';
@@ -39,8 +42,13 @@ export function createHarborTaskRuntime(task: HarborLoadedTask, trial: TrialInpu
     server: deps.temporalServer,
     workRoot: deps.host.workRoot,
   });
+  const { harborSteps } = stepsPlanOf(task);
+  // A multi-step task's steps run once per runtime (one activity): runAgent runs them, evaluate reads them.
+  let stepsRun: Promise<StepsOutcome<Evaluation>> | null = null;
+  const runSteps = (plan: HarborStepsPlan, containerKey: string | undefined) =>
+    (stepsRun ??= runAllSteps(deps, { ...on(), ...(containerKey ? { containerKey } : {}) }, plan));
   return {
-    begin: () => stepsPlanOf(task),
+    begin: () => (harborSteps ? { harborSteps } : {}),
 
     prepare({ workspace, instructionDir }) {
       // No inputs: a Harbor task's files are in its image.
@@ -48,22 +56,21 @@ export function createHarborTaskRuntime(task: HarborLoadedTask, trial: TrialInpu
       writeHarborInstruction(task, instructionDir);
     },
 
-    runAgent(args) {
+    async runAgent(args) {
       const key = args.containerKey ? { containerKey: args.containerKey } : {};
       const run = { ...on(), workflowId: args.workflowId, ...key, notifyThrottled: deps.notifyThrottled };
-      return args.step === undefined
-        ? runHarborTrialAgent(deps.docker, run)
-        : runHarborStepAgent(deps.docker, run, args.step);
+      if (args.step !== undefined) return runHarborStepAgent(deps.docker, run, args.step);
+      if (!harborSteps) return runHarborTrialAgent(deps.docker, run);
+      return { ...(await runSteps(harborSteps, args.containerKey)).run, ...key };
     },
 
-    evaluate(args) {
-      const agent = {
-        ...(args.run ? { run: args.run } : {}),
-        ...(args.containerKey ? { containerKey: args.containerKey } : {}),
-      };
-      return args.step === undefined
-        ? evaluateHarborTrial(deps.docker, { ...on(), ...agent })
-        : evaluateHarborStep(deps.docker, { ...on(), ...agent }, args.step);
+    async evaluate(args) {
+      const containerKey = args.containerKey ?? args.run?.containerKey;
+      const agent = { ...(args.run ? { run: args.run } : {}), ...(containerKey ? { containerKey } : {}) };
+      if (args.step !== undefined) return evaluateHarborStep(deps.docker, { ...on(), ...agent }, args.step);
+      if (!harborSteps) return evaluateHarborTrial(deps.docker, { ...on(), ...agent });
+      const ran = await runSteps(harborSteps, containerKey);
+      return { ...(ran.last ?? notVerifiedEvaluation(task)), verifier: ran.verifier, steps: ran.steps };
     },
 
     record(assembled, { verifier, steps }) {
@@ -76,6 +83,32 @@ export function createHarborTaskRuntime(task: HarborLoadedTask, trial: TrialInpu
     // The agent's container is committed as the verifier's snapshot; it goes on release.
     leaveAgent: () => undefined,
   };
+}
+
+/**
+ * Every step of a multi-step task in one activity, by core's rules. Each step's agent and verifier keep
+ * their results in the store, so a retried activity (a worker killed during step k) gets the finished
+ * steps' back without running them and re-attaches to step k's container. The trial's combined run is
+ * kept as its agent result: a host lost after the record finds it there (findTrialRecordOf).
+ */
+async function runAllSteps(
+  deps: TaskRuntimeDeps,
+  on: HarborRunArgs,
+  plan: HarborStepsPlan,
+): Promise<StepsOutcome<Evaluation>> {
+  const ran = await runHarborSteps(plan, {
+    agent: (index) => runHarborStepAgent(deps.docker, { ...on, notifyThrottled: deps.notifyThrottled }, index),
+    verifier: (index) => withHeartbeat('evaluating', () => evaluateHarborStep(deps.docker, on, index)),
+  });
+  const { store, resultKey } = runArgs(on);
+  const key = on.containerKey ? { containerKey: on.containerKey } : {};
+  await store.putJson(agentResultKey(resultKey), { ...ran.run, ...key });
+  return ran;
+}
+
+/** A multi-step trial whose first step's setup failed: no verifier ran, no rubric, no deliverables. */
+function notVerifiedEvaluation(task: HarborLoadedTask): Evaluation {
+  return { verdicts: [], formatCompliance: assessFormatCompliance(task.spec, []) };
 }
 
 /** instruction.md byte for byte (assay's own tasks get a rendered instruction instead); a step's in its own folder. */

@@ -6,6 +6,7 @@ export * from './harness-names.js';
 export * from './job-schema.js';
 export * from './trial-record.js';
 export * from './harbor-steps.js';
+export * from './run-harbor-steps.js';
 export * from './score-task.js';
 export * from './host-placement.js';
 export * from './host-queue.js';
