@@ -2,7 +2,17 @@
 // and readCellRange use: `Sheet1!B3`, `slide 4`, `page 2`, `paragraph 7`, `table 1 row 2`, `line 3`.
 import { sheetAnchor } from './a1.js';
 import { describeCell } from './view-access.js';
-import type { ChartEvidence, FileView, SubmissionView } from './types.js';
+import type {
+  ChartEvidence,
+  DocxEvidence,
+  FileView,
+  PdfEvidence,
+  SheetEvidence,
+  SlideEvidence,
+  SubmissionView,
+  TextEvidence,
+  XlsxEvidence,
+} from './types.js';
 
 export interface RenderTextOptions {
   /** Cells listed per sheet before the listing is cut (the rest stay reachable via readCellRange). */
@@ -36,86 +46,91 @@ function numbered(text: string): string[] {
 
 function fileBody(f: FileView, opts: Required<RenderTextOptions>): string[] {
   const ev = f.evidence;
-  const out: string[] = [];
-  if (!ev) return out;
+  if (!ev) return [];
   switch (ev.format) {
     case 'xlsx':
-      for (const s of ev.sheets) {
-        const meta = [s.state, s.dimension ?? 'no dimension', `${s.rowCount} rows`, `${s.cellCount} cells`];
-        out.push(
-          `### sheet ${JSON.stringify(s.name)} (${meta.join(', ')})${s.merges.length ? ` merged: ${s.merges.join(' ')}` : ''}`,
-        );
-        for (const c of s.cells.slice(0, opts.maxCellsPerSheet)) {
-          out.push(
-            `${sheetAnchor(s.name, c.ref)}: ${describeCell(c)}${c.numFmt ? ` {${c.numFmt}}` : ''}${c.comment ? ` (comment: ${c.comment})` : ''}`,
-          );
-        }
-        const hidden = s.cells.length - Math.min(s.cells.length, opts.maxCellsPerSheet);
-        if (hidden > 0) out.push(`… ${hidden} more cells in this sheet (read them by range)`);
-      }
-      ev.charts.forEach((ch, i) =>
-        out.push(...chartLines(ch, `chart ${i + 1}${ch.location ? ` on ${ch.location}` : ''}`)),
-      );
-      if (ev.definedNames.length)
-        out.push(
-          `defined names: ${ev.definedNames.map((d) => `${d.name} = ${d.refersTo}${d.scope ? ` (in ${d.scope})` : ''}`).join('; ')}`,
-        );
-      break;
+      return xlsxLines(ev, opts.maxCellsPerSheet);
     case 'docx':
-      for (const b of ev.blocks) {
-        if (b.type === 'paragraph') {
-          const tag =
-            b.headingLevel === 0
-              ? ' (title)'
-              : b.headingLevel !== undefined
-                ? ` (heading ${b.headingLevel})`
-                : b.list
-                  ? ' (list)'
-                  : '';
-          out.push(`[paragraph ${b.index}]${tag} ${b.text}`);
-        } else out.push(`[table ${b.index}]`, ...table(b.rows));
-      }
-      ev.headers.forEach((h, i) => out.push(`[header ${i + 1}] ${h}`));
-      ev.footers.forEach((h, i) => out.push(`[footer ${i + 1}] ${h}`));
-      ev.footnotes.forEach((h, i) => out.push(`[footnote ${i + 1}] ${h}`));
-      for (const c of ev.comments) out.push(`[comment ${c.id}] ${c.author ? `${c.author}: ` : ''}${c.text}`);
-      break;
+      return docxLines(ev);
     case 'pptx':
-      for (const s of ev.slides) {
-        out.push(`### slide ${s.index}${s.title ? ` — ${s.title}` : ''}${s.hidden ? ' (hidden)' : ''}`);
-        out.push(...s.texts);
-        s.tables.forEach((t, i) => out.push(`[slide ${s.index} table ${i + 1}]`, ...table(t)));
-        s.charts.forEach((ch, i) => out.push(...chartLines(ch, `slide ${s.index} chart ${i + 1}`)));
-        for (const img of s.images) out.push(`[slide ${s.index} image] ${img.name}${img.alt ? `: ${img.alt}` : ''}`);
-        if (s.notes) out.push(`[slide ${s.index} notes] ${s.notes}`);
-      }
-      break;
+      return ev.slides.flatMap(slideLines);
     case 'pdf':
-      out.push(
-        `${ev.pageCount} pages${
-          Object.keys(ev.info).length
-            ? `; ${Object.entries(ev.info)
-                .map(([k, v]) => `${k}: ${v}`)
-                .join('; ')}`
-            : ''
-        }`,
-      );
-      for (const p of ev.pages) out.push(`### page ${p.page}`, p.text);
-      break;
+      return [pdfSummary(ev), ...ev.pages.flatMap((p) => [`### page ${p.page}`, p.text])];
     case 'png':
     case 'jpg':
     case 'svg':
-      out.push(`image ${ev.width ?? '?'}x${ev.height ?? '?'} (${ev.format})`);
-      break;
+      return [`image ${ev.width ?? '?'}x${ev.height ?? '?'} (${ev.format})`];
     case 'csv':
-      ev.rows.forEach((r, i) => out.push(`row ${i + 1}: ${r.join(' | ')}`));
-      break;
+      return ev.rows.map((r, i) => `row ${i + 1}: ${r.join(' | ')}`);
     default:
-      if (ev.headings.length)
-        out.push(`headings: ${ev.headings.map((h) => `${'#'.repeat(h.level)} ${h.text} (line ${h.line})`).join('; ')}`);
-      out.push(...numbered(ev.text));
+      return textLines(ev);
   }
+}
+
+function xlsxLines(ev: XlsxEvidence, maxCellsPerSheet: number): string[] {
+  const out = ev.sheets.flatMap((s) => sheetLines(s, maxCellsPerSheet));
+  ev.charts.forEach((ch, i) => out.push(...chartLines(ch, `chart ${i + 1}${ch.location ? ` on ${ch.location}` : ''}`)));
+  if (ev.definedNames.length)
+    out.push(
+      `defined names: ${ev.definedNames.map((d) => `${d.name} = ${d.refersTo}${d.scope ? ` (in ${d.scope})` : ''}`).join('; ')}`,
+    );
   return out;
+}
+
+function sheetLines(s: SheetEvidence, maxCells: number): string[] {
+  const meta = [s.state, s.dimension ?? 'no dimension', `${s.rowCount} rows`, `${s.cellCount} cells`];
+  const out = [
+    `### sheet ${JSON.stringify(s.name)} (${meta.join(', ')})${s.merges.length ? ` merged: ${s.merges.join(' ')}` : ''}`,
+    ...s.cells
+      .slice(0, maxCells)
+      .map(
+        (c) =>
+          `${sheetAnchor(s.name, c.ref)}: ${describeCell(c)}${c.numFmt ? ` {${c.numFmt}}` : ''}${c.comment ? ` (comment: ${c.comment})` : ''}`,
+      ),
+  ];
+  const hidden = s.cells.length - Math.min(s.cells.length, maxCells);
+  if (hidden > 0) out.push(`… ${hidden} more cells in this sheet (read them by range)`);
+  return out;
+}
+
+function docxLines(ev: DocxEvidence): string[] {
+  return [
+    ...ev.blocks.flatMap((b) =>
+      b.type === 'paragraph'
+        ? [`[paragraph ${b.index}]${paragraphTag(b)} ${b.text}`]
+        : [`[table ${b.index}]`, ...table(b.rows)],
+    ),
+    ...ev.headers.map((h, i) => `[header ${i + 1}] ${h}`),
+    ...ev.footers.map((h, i) => `[footer ${i + 1}] ${h}`),
+    ...ev.footnotes.map((h, i) => `[footnote ${i + 1}] ${h}`),
+    ...ev.comments.map((c) => `[comment ${c.id}] ${c.author ? `${c.author}: ` : ''}${c.text}`),
+  ];
+}
+
+function paragraphTag(b: { headingLevel?: number; list?: boolean }): string {
+  if (b.headingLevel === 0) return ' (title)';
+  if (b.headingLevel !== undefined) return ` (heading ${b.headingLevel})`;
+  return b.list ? ' (list)' : '';
+}
+
+function slideLines(s: SlideEvidence): string[] {
+  const out = [`### slide ${s.index}${s.title ? ` — ${s.title}` : ''}${s.hidden ? ' (hidden)' : ''}`, ...s.texts];
+  s.tables.forEach((t, i) => out.push(`[slide ${s.index} table ${i + 1}]`, ...table(t)));
+  s.charts.forEach((ch, i) => out.push(...chartLines(ch, `slide ${s.index} chart ${i + 1}`)));
+  for (const img of s.images) out.push(`[slide ${s.index} image] ${img.name}${img.alt ? `: ${img.alt}` : ''}`);
+  if (s.notes) out.push(`[slide ${s.index} notes] ${s.notes}`);
+  return out;
+}
+
+/** The page count, then the document info as `key: value` pairs. */
+function pdfSummary(ev: PdfEvidence): string {
+  const info = Object.entries(ev.info).map(([k, v]) => `${k}: ${v}`);
+  return `${ev.pageCount} pages${info.length ? `; ${info.join('; ')}` : ''}`;
+}
+
+function textLines(ev: TextEvidence): string[] {
+  const headings = ev.headings.map((h) => `${'#'.repeat(h.level)} ${h.text} (line ${h.line})`);
+  return [...(headings.length ? [`headings: ${headings.join('; ')}`] : []), ...numbered(ev.text)];
 }
 
 export function renderFileText(f: FileView, options: RenderTextOptions = {}): string {

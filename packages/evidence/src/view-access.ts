@@ -2,7 +2,17 @@
 // path, spreadsheets (xlsx sheets, or a csv as one sheet named after the file), cells, text units.
 import { posix } from 'node:path';
 import { cellName, sheetAnchor } from './a1.js';
-import type { CellEvidence, FileView, SubmissionView, TextUnit } from './types.js';
+import type {
+  CellEvidence,
+  ChartEvidence,
+  DocxEvidence,
+  FileEvidence,
+  FileView,
+  SlideEvidence,
+  SubmissionView,
+  TextUnit,
+  XlsxEvidence,
+} from './types.js';
 
 export function findFile(view: SubmissionView, path: string): FileView | undefined {
   const want = posix.normalize(path.replace(/\\/g, '/')).replace(/^\.\//, '');
@@ -90,9 +100,14 @@ export function cellAt(sheet: SheetLike, row: number, col: number): CellEvidence
 /** How a cell reads in evidence: displayed text, raw value when it differs, formula and cache state. */
 export function describeCell(c: CellEvidence): string {
   const shown = c.kind === 'string' ? JSON.stringify(c.text) : c.text;
-  const raw = (c.kind === 'number' || c.kind === 'date') && String(c.value) !== c.text ? ` [${c.value}]` : '';
+  const raw = rawValue(c);
   if (c.formula === undefined) return `${shown}${raw}`;
   return c.cached ? `=${c.formula} → ${shown}${raw}` : `=${c.formula} → (no cached value)`;
+}
+
+/** ` [value]` when a number or date displays differently from its stored value. */
+function rawValue(c: CellEvidence): string {
+  return (c.kind === 'number' || c.kind === 'date') && String(c.value) !== c.text ? ` [${c.value}]` : '';
 }
 
 function lines(text: string, prefix = 'line'): TextUnit[] {
@@ -109,91 +124,88 @@ const unitCache = new WeakMap<FileView, TextUnit[]>();
 export function textUnits(file: FileView): TextUnit[] {
   const cached = unitCache.get(file);
   if (cached) return cached;
-  const ev = file.evidence;
-  const out: TextUnit[] = [];
-  if (ev) {
-    switch (ev.format) {
-      case 'xlsx':
-        for (const s of ev.sheets) {
-          for (const c of s.cells) {
-            const a = sheetAnchor(s.name, c.ref);
-            if (c.text !== '')
-              out.push({
-                anchor: a,
-                text:
-                  (c.kind === 'number' || c.kind === 'date') && String(c.value) !== c.text
-                    ? `${c.text} [${c.value}]`
-                    : c.text,
-              });
-            if (c.formula !== undefined) out.push({ anchor: a, text: `=${c.formula}` });
-            if (c.comment) out.push({ anchor: `${a} comment`, text: c.comment });
-          }
-        }
-        ev.charts.forEach((ch, i) => {
-          const series = ch.series.map(
-            (s) => `${s.name ?? ''}: ${s.categories.map((c, k) => `${c ?? ''}=${s.values[k] ?? ''}`).join(', ')}`,
-          );
-          out.push({
-            anchor: `chart ${i + 1}${ch.location ? ` (${ch.location})` : ''}`,
-            text: [ch.title ?? '', ...series].filter(Boolean).join('\n'),
-          });
-        });
-        for (const d of ev.definedNames) out.push({ anchor: `name ${d.name}`, text: `${d.name} = ${d.refersTo}` });
-        break;
-      case 'docx':
-        for (const b of ev.blocks) {
-          if (b.type === 'paragraph') out.push({ anchor: `paragraph ${b.index}`, text: b.text });
-          else b.rows.forEach((r, i) => out.push({ anchor: `table ${b.index} row ${i + 1}`, text: r.join(' | ') }));
-        }
-        ev.headers.forEach((h, i) => out.push({ anchor: `header ${i + 1}`, text: h }));
-        ev.footers.forEach((h, i) => out.push({ anchor: `footer ${i + 1}`, text: h }));
-        ev.footnotes.forEach((h, i) => out.push({ anchor: `footnote ${i + 1}`, text: h }));
-        for (const c of ev.comments) out.push({ anchor: `comment ${c.id}`, text: c.text });
-        break;
-      case 'pptx':
-        for (const s of ev.slides) {
-          const a = `slide ${s.index}`;
-          if (s.title) out.push({ anchor: a, text: s.title });
-          for (const t of s.texts) out.push({ anchor: a, text: t });
-          s.tables.forEach((tbl, ti) =>
-            tbl.forEach((r, ri) => out.push({ anchor: `${a} table ${ti + 1} row ${ri + 1}`, text: r.join(' | ') })),
-          );
-          s.charts.forEach((ch, ci) =>
-            out.push({
-              anchor: `${a} chart ${ci + 1}`,
-              text: [
-                ch.title ?? '',
-                ...ch.series.map(
-                  (x) => `${x.name ?? ''}: ${x.categories.map((c, k) => `${c ?? ''}=${x.values[k] ?? ''}`).join(', ')}`,
-                ),
-              ]
-                .filter(Boolean)
-                .join('\n'),
-            }),
-          );
-          for (const img of s.images) if (img.alt) out.push({ anchor: `${a} image`, text: img.alt });
-          if (s.notes) out.push({ anchor: `${a} notes`, text: s.notes });
-        }
-        break;
-      case 'pdf':
-        for (const p of ev.pages) if (p.text) out.push({ anchor: `page ${p.page}`, text: p.text });
-        break;
-      case 'csv':
-        ev.rows.forEach((r, i) => out.push({ anchor: `row ${i + 1}`, text: r.join(', ') }));
-        break;
-      case 'md':
-      case 'txt':
-      case 'json':
-      case 'html':
-      case 'code':
-        out.push(...lines(ev.text));
-        break;
-      default:
-        break;
-    }
+  const units = file.evidence ? evidenceUnits(file.evidence) : [];
+  unitCache.set(file, units);
+  return units;
+}
+
+function evidenceUnits(ev: FileEvidence): TextUnit[] {
+  switch (ev.format) {
+    case 'xlsx':
+      return xlsxUnits(ev);
+    case 'docx':
+      return docxUnits(ev);
+    case 'pptx':
+      return ev.slides.flatMap(slideUnits);
+    case 'pdf':
+      return ev.pages.filter((p) => p.text).map((p) => ({ anchor: `page ${p.page}`, text: p.text }));
+    case 'csv':
+      return ev.rows.map((r, i) => ({ anchor: `row ${i + 1}`, text: r.join(', ') }));
+    case 'md':
+    case 'txt':
+    case 'json':
+    case 'html':
+    case 'code':
+      return lines(ev.text);
+    default:
+      return [];
   }
-  unitCache.set(file, out);
+}
+
+function xlsxUnits(ev: XlsxEvidence): TextUnit[] {
+  return [
+    ...ev.sheets.flatMap((s) => s.cells.flatMap((c) => cellUnits(s.name, c))),
+    ...ev.charts.map((ch, i) => ({
+      anchor: `chart ${i + 1}${ch.location ? ` (${ch.location})` : ''}`,
+      text: chartText(ch),
+    })),
+    ...ev.definedNames.map((d) => ({ anchor: `name ${d.name}`, text: `${d.name} = ${d.refersTo}` })),
+  ];
+}
+
+function cellUnits(sheetName: string, c: CellEvidence): TextUnit[] {
+  const anchor = sheetAnchor(sheetName, c.ref);
+  const out: TextUnit[] = [];
+  if (c.text !== '') out.push({ anchor, text: `${c.text}${rawValue(c)}` });
+  if (c.formula !== undefined) out.push({ anchor, text: `=${c.formula}` });
+  if (c.comment) out.push({ anchor: `${anchor} comment`, text: c.comment });
   return out;
+}
+
+/** A chart's title and each series as `name: category=value, …`, one per line. */
+function chartText(ch: ChartEvidence): string {
+  const series = ch.series.map(
+    (s) => `${s.name ?? ''}: ${s.categories.map((c, k) => `${c ?? ''}=${s.values[k] ?? ''}`).join(', ')}`,
+  );
+  return [ch.title ?? '', ...series].filter(Boolean).join('\n');
+}
+
+function docxUnits(ev: DocxEvidence): TextUnit[] {
+  return [
+    ...ev.blocks.flatMap((b) =>
+      b.type === 'paragraph'
+        ? [{ anchor: `paragraph ${b.index}`, text: b.text }]
+        : b.rows.map((r, i) => ({ anchor: `table ${b.index} row ${i + 1}`, text: r.join(' | ') })),
+    ),
+    ...ev.headers.map((h, i) => ({ anchor: `header ${i + 1}`, text: h })),
+    ...ev.footers.map((h, i) => ({ anchor: `footer ${i + 1}`, text: h })),
+    ...ev.footnotes.map((h, i) => ({ anchor: `footnote ${i + 1}`, text: h })),
+    ...ev.comments.map((c) => ({ anchor: `comment ${c.id}`, text: c.text })),
+  ];
+}
+
+function slideUnits(s: SlideEvidence): TextUnit[] {
+  const a = `slide ${s.index}`;
+  return [
+    ...(s.title ? [{ anchor: a, text: s.title }] : []),
+    ...s.texts.map((t) => ({ anchor: a, text: t })),
+    ...s.tables.flatMap((tbl, ti) =>
+      tbl.map((r, ri) => ({ anchor: `${a} table ${ti + 1} row ${ri + 1}`, text: r.join(' | ') })),
+    ),
+    ...s.charts.map((ch, ci) => ({ anchor: `${a} chart ${ci + 1}`, text: chartText(ch) })),
+    ...s.images.filter((img) => img.alt).map((img) => ({ anchor: `${a} image`, text: img.alt })),
+    ...(s.notes ? [{ anchor: `${a} notes`, text: s.notes }] : []),
+  ];
 }
 
 export function hasText(file: FileView): boolean {

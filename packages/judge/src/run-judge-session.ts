@@ -2,7 +2,15 @@
 // of steps and ends by calling a submit tool. Malformed submissions get a bounded number of
 // corrections; nothing is ever inferred from free text.
 import type { EvidenceSource } from './evidence-source.js';
-import { ModelCallError, type ChatTurn, type JudgeModel, type ToolResult } from './judge-model.js';
+import {
+  ModelCallError,
+  type ChatTurn,
+  type JudgeModel,
+  type ModelReply,
+  type ToolCall,
+  type ToolResult,
+  type ToolSpec,
+} from './judge-model.js';
 import { messages } from './messages.js';
 import { SUBMIT_MANY, SUBMIT_ONE, systemPrompt, userPrompt } from './prompts.js';
 import { parseSubmission, runEvidenceTool, toolSpecs, type SubmittedVerdict } from './judge-tools.js';
@@ -30,92 +38,136 @@ export interface SessionOutput {
   reportedModel: string | null;
 }
 
+/** What a session carries from step to step. */
+interface Session {
+  input: SessionInput;
+  many: boolean;
+  itemIds: string[];
+  system: string;
+  tools: ToolSpec[];
+  turns: ChatTurn[];
+  record: SessionRecord;
+  verdicts: Map<string, SubmittedVerdict>;
+  corrections: number;
+  reportedModel: string | null;
+}
+
+type StepEnd = 'continue' | 'stop';
+
 export async function runJudgeSession(input: SessionInput): Promise<SessionOutput> {
   const started = performance.now();
-  const many = input.items.length > 1;
-  const itemIds = input.items.map((i) => i.id);
-  const tools = toolSpecs(many);
-  const system = systemPrompt(many);
-  const turns: ChatTurn[] = [{ role: 'user', text: userPrompt(input.context, input.items, input.overview) }];
-  const verdicts = new Map<string, SubmittedVerdict>();
-  const record: SessionRecord = {
-    id: input.id,
-    phase: input.phase,
-    itemIds,
-    attempt: input.attempt,
-    calls: 0,
-    steps: 0,
-    malformedReplies: 0,
-    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
-    wallMs: 0,
-    modelMs: 0,
-    outcome: 'max-steps',
-    resolvedItemIds: [],
-  };
-  let corrections = input.correctionTurns;
-  let reportedModel: string | null = null;
-
+  const session = openSession(input);
   for (let step = 1; step <= input.maxSteps; step += 1) {
     if (input.signal?.aborted) {
-      record.outcome = 'cancelled';
+      session.record.outcome = 'cancelled';
       break;
     }
-    record.steps = step;
-    const t0 = performance.now();
-    let reply;
-    try {
-      record.calls += 1;
-      reply = await input.model.complete({ system, turns, tools, signal: input.signal });
-    } catch (err) {
-      record.modelMs += performance.now() - t0;
-      const e = err instanceof ModelCallError ? err : new ModelCallError(String(err), 'error');
-      record.outcome = e.kind === 'timeout' ? 'timeout' : e.kind === 'cancelled' ? 'cancelled' : 'model-error';
-      record.error = e.message;
-      break;
-    }
-    record.modelMs += performance.now() - t0;
-    record.usage.inputTokens += reply.usage.inputTokens;
-    record.usage.outputTokens += reply.usage.outputTokens;
-    record.usage.cachedInputTokens += reply.usage.cachedInputTokens;
-    turns.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls });
-
-    const submit = reply.toolCalls.find((c) => c.name === SUBMIT_ONE || c.name === SUBMIT_MANY);
-    if (submit) {
-      const parsed = parseSubmission(submit, itemIds);
-      if (parsed.ok) {
-        for (const v of parsed.verdicts) verdicts.set(v.itemId, v);
-        reportedModel = reply.model;
-        if (parsed.rejected.length > 0) record.malformedReplies += 1;
-        record.outcome = verdicts.size === itemIds.length ? 'complete' : 'partial';
-        break;
-      }
-      record.malformedReplies += 1;
-      record.outcome = 'malformed';
-      if (corrections <= 0) break;
-      corrections -= 1;
-      const results: ToolResult[] = reply.toolCalls.map((c) => ({
-        callId: c.id,
-        name: c.name,
-        text: c === submit ? messages.submitInvalid(parsed.error) : 'not run: the submission was rejected',
-      }));
-      turns.push({ role: 'tool-results', results });
-      continue;
-    }
-    if (reply.toolCalls.length === 0) {
-      // Plain text: the verdict must come through the submit tool.
-      record.malformedReplies += 1;
-      record.outcome = 'malformed';
-      if (corrections <= 0) break;
-      corrections -= 1;
-      turns.push({ role: 'user', text: messages.submitMissing(many ? SUBMIT_MANY : SUBMIT_ONE) });
-      continue;
-    }
-    const results: ToolResult[] = [];
-    for (const call of reply.toolCalls) results.push(await runEvidenceTool(call, input.evidence));
-    turns.push({ role: 'tool-results', results });
-    record.outcome = 'max-steps';
+    session.record.steps = step;
+    const reply = await requestReply(session);
+    if (reply === null || (await handleReply(session, reply)) === 'stop') break;
   }
-  record.resolvedItemIds = [...verdicts.keys()];
-  record.wallMs = performance.now() - started;
-  return { record, verdicts, reportedModel };
+  session.record.resolvedItemIds = [...session.verdicts.keys()];
+  session.record.wallMs = performance.now() - started;
+  return { record: session.record, verdicts: session.verdicts, reportedModel: session.reportedModel };
+}
+
+function openSession(input: SessionInput): Session {
+  const many = input.items.length > 1;
+  const itemIds = input.items.map((i) => i.id);
+  return {
+    input,
+    many,
+    itemIds,
+    system: systemPrompt(many),
+    tools: toolSpecs(many),
+    turns: [{ role: 'user', text: userPrompt(input.context, input.items, input.overview) }],
+    record: {
+      id: input.id,
+      phase: input.phase,
+      itemIds,
+      attempt: input.attempt,
+      calls: 0,
+      steps: 0,
+      malformedReplies: 0,
+      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      wallMs: 0,
+      modelMs: 0,
+      outcome: 'max-steps',
+      resolvedItemIds: [],
+    },
+    verdicts: new Map(),
+    corrections: input.correctionTurns,
+    reportedModel: null,
+  };
+}
+
+/** One timed model request, its reply added to the conversation; null when it failed (the record says how). */
+async function requestReply(s: Session): Promise<ModelReply | null> {
+  const { record, input } = s;
+  const t0 = performance.now();
+  let reply: ModelReply;
+  try {
+    record.calls += 1;
+    reply = await input.model.complete({ system: s.system, turns: s.turns, tools: s.tools, signal: input.signal });
+  } catch (err) {
+    record.modelMs += performance.now() - t0;
+    recordModelError(record, err);
+    return null;
+  }
+  record.modelMs += performance.now() - t0;
+  record.usage.inputTokens += reply.usage.inputTokens;
+  record.usage.outputTokens += reply.usage.outputTokens;
+  record.usage.cachedInputTokens += reply.usage.cachedInputTokens;
+  s.turns.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls });
+  return reply;
+}
+
+function recordModelError(record: SessionRecord, err: unknown): void {
+  const e = err instanceof ModelCallError ? err : new ModelCallError(String(err), 'error');
+  record.outcome = e.kind === 'timeout' ? 'timeout' : e.kind === 'cancelled' ? 'cancelled' : 'model-error';
+  record.error = e.message;
+}
+
+async function handleReply(s: Session, reply: ModelReply): Promise<StepEnd> {
+  const submit = reply.toolCalls.find((c) => c.name === SUBMIT_ONE || c.name === SUBMIT_MANY);
+  if (submit) return takeSubmission(s, reply, submit);
+  // Plain text: the verdict must come through the submit tool.
+  if (reply.toolCalls.length === 0)
+    return offerCorrection(s, { role: 'user', text: messages.submitMissing(s.many ? SUBMIT_MANY : SUBMIT_ONE) });
+  await runEvidenceTools(s, reply.toolCalls);
+  return 'continue';
+}
+
+function takeSubmission(s: Session, reply: ModelReply, submit: ToolCall): StepEnd {
+  const parsed = parseSubmission(submit, s.itemIds);
+  if (!parsed.ok) {
+    const results: ToolResult[] = reply.toolCalls.map((c) => ({
+      callId: c.id,
+      name: c.name,
+      text: c === submit ? messages.submitInvalid(parsed.error) : 'not run: the submission was rejected',
+    }));
+    return offerCorrection(s, { role: 'tool-results', results });
+  }
+  for (const v of parsed.verdicts) s.verdicts.set(v.itemId, v);
+  s.reportedModel = reply.model;
+  if (parsed.rejected.length > 0) s.record.malformedReplies += 1;
+  s.record.outcome = s.verdicts.size === s.itemIds.length ? 'complete' : 'partial';
+  return 'stop';
+}
+
+/** Count a malformed reply; answer it with `correction` while corrections remain. */
+function offerCorrection(s: Session, correction: ChatTurn): StepEnd {
+  s.record.malformedReplies += 1;
+  s.record.outcome = 'malformed';
+  if (s.corrections <= 0) return 'stop';
+  s.corrections -= 1;
+  s.turns.push(correction);
+  return 'continue';
+}
+
+async function runEvidenceTools(s: Session, calls: ToolCall[]): Promise<void> {
+  const results: ToolResult[] = [];
+  for (const call of calls) results.push(await runEvidenceTool(call, s.input.evidence));
+  s.turns.push({ role: 'tool-results', results });
+  s.record.outcome = 'max-steps';
 }

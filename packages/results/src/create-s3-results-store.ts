@@ -12,7 +12,7 @@ import type { PutObjectCommandInput, S3Client } from '@aws-sdk/client-s3';
 import { hashFile } from './hash-file.js';
 import { casKey } from './results-layout.js';
 import { assertResultsKey, normalizePrefix, TEMP_PREFIX } from './results-key.js';
-import type { ResultsStore } from './results-store.js';
+import type { BlobRef, ResultsStore } from './results-store.js';
 import { parseS3Location, type S3Location } from './parse-s3-location.js';
 import { scopeResultsStore } from './scope-results-store.js';
 import { parseStoredJson, serializeJson } from './serialize-json.js';
@@ -44,7 +44,66 @@ export async function s3ClientFromEnv(
 }
 
 export function createS3ResultsStore(location: string, opts: S3ResultsStoreOptions = {}): ResultsStore {
-  const where = parseS3Location(location);
+  const bucket = openBucket(parseS3Location(location), opts);
+  const blobBody = async (sha256: string): Promise<Body> => {
+    const body = await bucket.get(casKey(sha256));
+    if (body === null) throw new Error(`blob ${sha256} is not in the results store ${location}`);
+    return body;
+  };
+
+  const store: ResultsStore = {
+    location: `s3://${bucket.where.bucket}/${bucket.where.prefix}`,
+    async putJson(key, value) {
+      await bucket.put(key, textBody(serializeJson(key, value), 'application/json'));
+    },
+    async getJson(key) {
+      return parseStoredJson(await store.getText(key), `${store.location}${key}`);
+    },
+    async putText(key, text) {
+      await bucket.put(key, textBody(text, 'text/plain; charset=utf-8'));
+    },
+    async getText(key) {
+      const body = await bucket.get(key);
+      return body === null ? null : body.transformToString('utf8');
+    },
+    async putBinary(key, bytes) {
+      await bucket.put(key, { Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream' });
+    },
+    async getBinary(key) {
+      const body = await bucket.get(key);
+      return body === null ? null : body.transformToByteArray();
+    },
+    has: (key) => bucket.has(key),
+    copy: (from, to) => bucket.copy(from, to),
+    delete: (key) => bucket.delete(key),
+    list: (prefix) => bucket.list(prefix),
+    putBlob: (localFile) => putFileBlob(store, bucket, localFile),
+    putBytes: (bytes) => putBytesBlob(store, bucket, bytes),
+    async readBlob(sha256) {
+      return (await blobBody(sha256)).transformToByteArray();
+    },
+    async copyBlobTo(sha256, localFile) {
+      await downloadVerified((await blobBody(sha256)).transformToWebStream(), localFile, sha256);
+    },
+    scoped: (prefix) => scopeResultsStore(store, prefix),
+  };
+  return store;
+}
+
+type PutInput = Omit<PutObjectCommandInput, 'Bucket' | 'Key'>;
+
+/** Results keys as objects below the location's prefix. */
+interface Bucket {
+  where: S3Location;
+  get(key: string): Promise<Body | null>;
+  put(key: string, input: PutInput): Promise<void>;
+  has(key: string): Promise<boolean>;
+  copy(from: string, to: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix: string): Promise<string[]>;
+}
+
+function openBucket(where: S3Location, opts: S3ResultsStoreOptions): Bucket {
   // The SDK is loaded on first use: commands that never touch S3 do not pay for it.
   let clientPromise: Promise<S3Client> | null = null;
   const s3 = async (): Promise<Connected> => {
@@ -52,52 +111,15 @@ export function createS3ResultsStore(location: string, opts: S3ResultsStoreOptio
     return { ...(await loadSdk()), client: await clientPromise };
   };
   const objectKey = (key: string): string => where.prefix + assertResultsKey(key);
-  const missingBlob = (sha256: string): Error => new Error(`blob ${sha256} is not in the results store ${location}`);
-  const get = async (key: string) => getObject(await s3(), where, objectKey(key));
-  const put = async (key: string, input: Omit<PutObjectCommandInput, 'Bucket' | 'Key'>) => {
-    const { client, PutObjectCommand } = await s3();
-    await client.send(new PutObjectCommand({ Bucket: where.bucket, Key: objectKey(key), ...input }));
-  };
-
-  const store: ResultsStore = {
-    location: `s3://${where.bucket}/${where.prefix}`,
-    async putJson(key, value) {
-      await put(key, textBody(serializeJson(key, value), 'application/json'));
+  return {
+    where,
+    get: async (key) => getObject(await s3(), where, objectKey(key)),
+    async put(key, input) {
+      const { client, PutObjectCommand } = await s3();
+      await client.send(new PutObjectCommand({ Bucket: where.bucket, Key: objectKey(key), ...input }));
     },
-    async getJson(key) {
-      return parseStoredJson(await store.getText(key), `${store.location}${key}`);
-    },
-    async putText(key, text) {
-      await put(key, textBody(text, 'text/plain; charset=utf-8'));
-    },
-    async getText(key) {
-      const body = await get(key);
-      return body === null ? null : body.transformToString('utf8');
-    },
-    async putBinary(key, bytes) {
-      await put(key, { Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream' });
-    },
-    async getBinary(key) {
-      const body = await get(key);
-      return body === null ? null : body.transformToByteArray();
-    },
-    async has(key) {
-      return headObject(await s3(), where, objectKey(key));
-    },
-    async copy(from, to) {
-      const conn = await s3();
-      // Server-side copy: atomic at the destination like any put.
-      const source = `${where.bucket}/${objectKey(from)}`.split('/').map(encodeURIComponent).join('/');
-      try {
-        await conn.client.send(
-          new conn.CopyObjectCommand({ Bucket: where.bucket, Key: objectKey(to), CopySource: source }),
-        );
-        return true;
-      } catch (err) {
-        if (isNotFound(err)) return headObject(conn, where, objectKey(to));
-        throw err;
-      }
-    },
+    has: async (key) => headObject(await s3(), where, objectKey(key)),
+    copy: async (from, to) => copyObject(await s3(), where, objectKey(from), objectKey(to)),
     async delete(key) {
       const { client, DeleteObjectCommand } = await s3();
       await client.send(new DeleteObjectCommand({ Bucket: where.bucket, Key: objectKey(key) }));
@@ -110,56 +132,43 @@ export function createS3ResultsStore(location: string, opts: S3ResultsStoreOptio
         .filter(isListableKey)
         .sort();
     },
-    async putBlob(localFile) {
-      const found = await hashFile(localFile);
-      const key = casKey(found.sha256);
-      if (await store.has(key)) return found;
-      // Closed whatever the SDK did with it: an open descriptor would keep a trial's work volume busy.
-      const body = createReadStream(localFile);
-      try {
-        await put(key, {
-          Body: body,
-          ContentLength: found.size,
-          ChecksumSHA256: Buffer.from(found.sha256, 'hex').toString('base64'),
-        });
-      } catch (err) {
-        throw new Error(
-          `${localFile} was not stored in ${store.location}: ${(err as Error).name}: ${(err as Error).message}`,
-        );
-      } finally {
-        body.destroy();
-      }
-      return found;
-    },
-    async putBytes(bytes) {
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const key = casKey(sha256);
-      if (!(await store.has(key))) {
-        await put(key, {
-          Body: bytes,
-          ContentLength: bytes.byteLength,
-          ChecksumSHA256: Buffer.from(sha256, 'hex').toString('base64'),
-        });
-      }
-      return { sha256, size: bytes.byteLength };
-    },
-    async readBlob(sha256) {
-      const body = await get(casKey(sha256));
-      if (body === null) throw missingBlob(sha256);
-      return body.transformToByteArray();
-    },
-    async copyBlobTo(sha256, localFile) {
-      const body = await get(casKey(sha256));
-      if (body === null) throw missingBlob(sha256);
-      await downloadVerified(body.transformToWebStream(), localFile, sha256);
-    },
-    scoped: (prefix) => scopeResultsStore(store, prefix),
   };
-  return store;
+}
+
+async function putFileBlob(store: ResultsStore, bucket: Bucket, localFile: string): Promise<BlobRef> {
+  const found = await hashFile(localFile);
+  const key = casKey(found.sha256);
+  if (await store.has(key)) return found;
+  // Closed whatever the SDK did with it: an open descriptor would keep a trial's work volume busy.
+  const body = createReadStream(localFile);
+  try {
+    await bucket.put(key, { Body: body, ContentLength: found.size, ChecksumSHA256: base64Sha256(found.sha256) });
+  } catch (err) {
+    throw new Error(
+      `${localFile} was not stored in ${store.location}: ${(err as Error).name}: ${(err as Error).message}`,
+    );
+  } finally {
+    body.destroy();
+  }
+  return found;
+}
+
+async function putBytesBlob(store: ResultsStore, bucket: Bucket, bytes: Uint8Array): Promise<BlobRef> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const key = casKey(sha256);
+  if (!(await store.has(key))) {
+    await bucket.put(key, { Body: bytes, ContentLength: bytes.byteLength, ChecksumSHA256: base64Sha256(sha256) });
+  }
+  return { sha256, size: bytes.byteLength };
+}
+
+/** The form S3's ChecksumSHA256 takes. */
+function base64Sha256(hex: string): string {
+  return Buffer.from(hex, 'hex').toString('base64');
 }
 
 /** A string body with its length stated (the SDK cannot size an empty string by itself). */
-function textBody(text: string, contentType: string): Omit<PutObjectCommandInput, 'Bucket' | 'Key'> {
+function textBody(text: string, contentType: string): PutInput {
   const bytes = Buffer.from(text, 'utf8');
   return { Body: bytes, ContentLength: bytes.byteLength, ContentType: contentType };
 }
@@ -197,6 +206,19 @@ async function headObject(s3: Connected, where: S3Location, key: string): Promis
     return true;
   } catch (err) {
     if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+async function copyObject(s3: Connected, where: S3Location, from: string, to: string): Promise<boolean> {
+  const { client, CopyObjectCommand } = s3;
+  // Server-side copy: atomic at the destination like any put.
+  const source = `${where.bucket}/${from}`.split('/').map(encodeURIComponent).join('/');
+  try {
+    await client.send(new CopyObjectCommand({ Bucket: where.bucket, Key: to, CopySource: source }));
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return headObject(s3, where, to);
     throw err;
   }
 }

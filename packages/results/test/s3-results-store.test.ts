@@ -151,6 +151,22 @@ describe('S3 results store', () => {
     await expect(store.copyBlobTo(absent, path.join(path.dirname(local), 'x'))).rejects.toThrow(/is not in the/);
   });
 
+  it('names the file, the store and the server error when a blob cannot be stored', async () => {
+    const store = createS3ResultsStore('s3://no-such-bucket/p', { client });
+    const dir = await mkdtemp(path.join(tmpdir(), 'assay-s3-local-'));
+    const local = path.join(dir, 'a.txt');
+    await writeFile(local, 'unstored');
+    const sha256 = createHash('sha256').update('unstored').digest('hex');
+    await expect(store.putBlob(local)).rejects.toThrow(
+      `${local} was not stored in s3://no-such-bucket/p/: NoSuchBucket: The specified bucket does not exist`,
+    );
+    await expect(store.putBytes(Buffer.from('unstored'))).rejects.toThrow(/NoSuchBucket|specified bucket/);
+    await expect(store.readBlob(sha256)).rejects.toThrow(
+      new Error(`blob ${sha256} is not in the results store s3://no-such-bucket/p`),
+    );
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('relies on a server that refuses a body whose sha256 is not the one claimed', async () => {
     // putBlob claims the hash it computed; a file changed after hashing must be refused, not stored.
     const claimed = createHash('sha256').update('what was hashed').digest('base64');
