@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import type { HarborStepSetup, JobSpec, SystemSpec, Usage } from '@assay/core';
+import type { JobSpec, StepAgentRun, SystemSpec } from '@assay/core';
 import { parseUsageLine, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
 import { throttleForwarder, type NotifyThrottled } from './forward-throttles.js';
 import { planHarnessRun, type HarnessUsageReport } from './harness/plan-container.js';
@@ -22,15 +22,8 @@ import { markPhase } from './mark-phase.js';
 import { cancelRequested, heartbeatWhile } from './heartbeat.js';
 import { SESSION_STATE_FILE, agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
 
-export interface AgentRun {
-  exitCode: number | null;
-  timedOut: boolean;
-  reason: string | null;
-  startedAt: string;
-  endedAt: string;
-  durationSeconds: number;
-  containerAttempts: number;
-  usage: Usage | null;
+/** An agent's run as its result keeps it: what every run has (core's StepAgentRun), and what some runs add. */
+export interface AgentRun extends StepAgentRun {
   /** Model CLIs: tokens the worker's key-injecting proxy counted (cross-check of `usage`). */
   proxyUsage?: ProxyUsage | null;
   /** Model CLIs: the CLI's own session id, when it names one. */
@@ -43,8 +36,6 @@ export interface AgentRun {
   enforced?: EnforcedResources;
   /** The container key of a trial that moved host (not recorded: it tells attempts apart). */
   containerKey?: string;
-  /** A Harbor step with a workdir/: its setup, run before the agent (a failed one: the agent never ran). */
-  setup?: HarborStepSetup;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { minRewardFailure, multiStepVerifierOf, rewardScoreOf, type HarborStepsPlan } from './harbor-steps.js';
 import type { HarborStepRecord, HarborStepSetup, HarborVerifierRun, Usage } from './trial-record.js';
 
-/** What the loop reads of a step's agent run (the activities' AgentRun has more). */
+/** What every agent run holds, and all the loop reads of a step's (the activities' AgentRun adds the rest). */
 export interface StepAgentRun {
   exitCode: number | null;
   timedOut: boolean;
@@ -16,6 +16,7 @@ export interface StepAgentRun {
   durationSeconds: number;
   containerAttempts: number;
   usage: Usage | null;
+  /** A Harbor step with a workdir/: its setup, run before the agent (a failed one: the agent never ran). */
   setup?: HarborStepSetup;
 }
 
