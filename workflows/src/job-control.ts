@@ -40,13 +40,22 @@ export async function pauseForReason(control: JobControl, reason: string, hooks:
   await hooks.paused(false);
 }
 
+/** The job's control state and its steering updates' handlers, installed before the job's first await. */
 export function installJobControl(initial: JobControl, hooks: ControlHooks): JobControl {
   const control: JobControl = { ...initial, since: initial.since ?? Date.now() };
   if (control.state !== 'running') show(control);
-  const refuseWhenStopping = (): void => {
-    if (control.state === 'cancelling' || control.state === 'cancelled') throw new Error(`the job is ${control.state}`);
-  };
+  handlePause(control, hooks);
+  handleResume(control, hooks);
+  handleCancel(control, hooks);
+  handleSetConcurrency(control, hooks);
+  return control;
+}
 
+function refuseWhenStopping(control: JobControl): void {
+  if (control.state === 'cancelling' || control.state === 'cancelled') throw new Error(`the job is ${control.state}`);
+}
+
+function handlePause(control: JobControl, hooks: ControlHooks): void {
   setHandler(
     pauseJobUpdate,
     async (req) => {
@@ -60,8 +69,11 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
       await hooks.paused(req.now === true);
       return { ...control };
     },
-    { validator: (_req: PauseRequest) => refuseWhenStopping() },
+    { validator: (_req: PauseRequest) => refuseWhenStopping(control) },
   );
+}
+
+function handleResume(control: JobControl, hooks: ControlHooks): void {
   setHandler(
     resumeJobUpdate,
     async (req) => {
@@ -76,12 +88,15 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     },
     {
       validator: (req: ResumeRequest) => {
-        refuseWhenStopping();
+        refuseWhenStopping(control);
         const refusal = hooks.refuseResume(req);
         if (refusal) throw new Error(refusal);
       },
     },
   );
+}
+
+function handleCancel(control: JobControl, hooks: ControlHooks): void {
   setHandler(
     cancelJobUpdate,
     (req) => {
@@ -102,6 +117,9 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
       },
     },
   );
+}
+
+function handleSetConcurrency(control: JobControl, hooks: ControlHooks): void {
   setHandler(
     setConcurrencyUpdate,
     (n) => {
@@ -111,14 +129,13 @@ export function installJobControl(initial: JobControl, hooks: ControlHooks): Job
     },
     {
       validator: (n) => {
-        refuseWhenStopping();
+        refuseWhenStopping(control);
         const { min, max } = CONCURRENCY_BOUNDS;
         if (!Number.isInteger(n) || n < min || n > max)
           throw new Error(`concurrency must be a whole number from ${min} to ${max}`);
       },
     },
   );
-  return control;
 }
 
 /** Called once the job has stopped everything after `assay cancel`. */

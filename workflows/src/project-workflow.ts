@@ -15,6 +15,7 @@ import {
   setHandler,
   startChild,
   workflowInfo,
+  type ActivityInterfaceFor,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { ProjectActivities } from '@assay/activities';
@@ -33,7 +34,7 @@ import {
   stopAgentSignal,
   stopSubtaskSignal,
 } from './definitions.js';
-import { placeProject } from './project-site.js';
+import { placeProject, type ProjectSite } from './project-site.js';
 import { subtaskWorkflow } from './subtask-workflow.js';
 
 export interface ProjectOutcome {
@@ -44,7 +45,26 @@ export interface ProjectOutcome {
   usage: UnitUsage;
 }
 
+/** What the phases of one project run share. */
+interface ProjectRun {
+  input: ProjectTrialInput;
+  progress: ProjectProgress;
+  hold: { held: boolean };
+  subtasks: ReturnType<typeof stoppableSubtasks>;
+  feedback: ReturnType<typeof feedbackInbox>;
+  verifier: ActivityInterfaceFor<ProjectActivities>;
+}
+
 export async function projectWorkflow(input: ProjectTrialInput): Promise<ProjectOutcome> {
+  const project = openProject(input);
+  const site = await placeProject(input);
+  project.feedback.planned(site.stages.flatMap((s) => s.subtasks));
+  await runStages(project, site);
+  return finish(project, site);
+}
+
+/** The project's state and its handlers (progress, hold, stop, feedback), installed before its first await. */
+function openProject(input: ProjectTrialInput): ProjectRun {
   const progress: ProjectProgress = {
     stage: null,
     subtask: null,
@@ -53,42 +73,21 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     finalScore: null,
     injectedFeedback: 0,
   };
-  const pending: FeedbackInjection[] = [];
-  const injected: { name: string; beforeSubtask: string | null }[] = [];
-  // Subtasks that feedback accepted now would still reach, in order (null until the plan is read).
-  let upcoming: string[] | null = null;
   setHandler(projectProgressQuery, () => progress);
-  // Set by the job while it is paused: the running subtask finishes, the next one waits.
-  let held = false;
-  setHandler(holdSubtasksSignal, (hold) => {
-    held = hold;
-  });
+  const hold = heldByJob();
   const subtasks = stoppableSubtasks();
-  setHandler(
-    injectFeedbackUpdate,
-    (feedback) => {
-      pending.push(feedback);
-      progress.injectedFeedback++;
-      const releaseBefore = upcoming?.[0] ?? null;
-      injected.push({ name: feedback.name, beforeSubtask: releaseBefore });
-      return { accepted: true as const, releaseBefore };
-    },
-    {
-      validator: (feedback) => {
-        if (upcoming?.length === 0) throw new Error('the project has no subtask left to receive feedback');
-        if (!/^[A-Za-z0-9._-]{1,100}$/.test(feedback.name)) throw new Error('feedback name must be a plain file name');
-      },
-    },
-  );
-
+  const feedback = feedbackInbox(progress);
   const verifier = proxyActivities<ProjectActivities>({
     startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '5s' },
   });
+  return { input, progress, hold, subtasks, feedback, verifier };
+}
 
-  const site = await placeProject(input);
-  upcoming = site.stages.flatMap((s) => s.subtasks);
+/** Each stage: its materials released, then its subtasks in order. */
+async function runStages(project: ProjectRun, site: ProjectSite): Promise<void> {
+  const { progress } = project;
   let index = 0;
   for (const stage of site.stages) {
     progress.stage = stage.id;
@@ -96,37 +95,53 @@ export async function projectWorkflow(input: ProjectTrialInput): Promise<Project
     await site.releaseStage(stage.id);
     for (const subtaskId of stage.subtasks) {
       index++;
-      for (;;) {
-        if (held) {
-          progress.phase = 'paused';
-          await condition(() => !held);
-        }
-        subtasks.clearStop();
-        // What arrives from here on (even while this release runs) goes before the following subtask.
-        const feedback = pending.splice(0);
-        upcoming.shift();
-        if (feedback.length > 0) await site.releaseFeedback(feedback);
-        progress.subtask = subtaskId;
-        progress.phase = 'subtask';
-        const at = { stageId: stage.id, subtaskId, index };
-        const outcome = await site.run((_, place) => subtasks.run({ project: input, ...at, ...place }));
-        if (outcome) {
-          site.checkpointed();
-          progress.checkpoints.push(outcome);
-          break;
-        }
-        // Stopped mid-agent: nothing of it is recorded; it runs again from the last checkpoint.
-        site.restart(subtaskId, 'stopped by assay pause --now');
-        upcoming.unshift(subtaskId);
-      }
+      await runSubtask(project, site, { stageId: stage.id, subtaskId, index });
     }
   }
+}
+
+/**
+ * One subtask to its checkpoint: once the job no longer holds it, after the feedback that came
+ * before it; stopped mid-agent by `pause --now`, it runs again.
+ */
+async function runSubtask(
+  project: ProjectRun,
+  site: ProjectSite,
+  at: { stageId: string; subtaskId: string; index: number },
+): Promise<void> {
+  const { input, progress, hold, subtasks, feedback } = project;
+  for (;;) {
+    if (hold.held) {
+      progress.phase = 'paused';
+      await condition(() => !hold.held);
+    }
+    subtasks.clearStop();
+    // What arrives from here on (even while this release runs) goes before the following subtask.
+    const released = feedback.take();
+    if (released.length > 0) await site.releaseFeedback(released);
+    progress.subtask = at.subtaskId;
+    progress.phase = 'subtask';
+    const outcome = await site.run((_, place) => subtasks.run({ project: input, ...at, ...place }));
+    if (outcome) {
+      site.checkpointed();
+      progress.checkpoints.push(outcome);
+      return;
+    }
+    // Stopped mid-agent: nothing of it is recorded; it runs again from the last checkpoint.
+    site.restart(at.subtaskId, 'stopped by assay pause --now');
+    feedback.putBack(at.subtaskId);
+  }
+}
+
+/** The final package's evaluation, then the project's record. */
+async function finish(project: ProjectRun, site: ProjectSite): Promise<ProjectOutcome> {
+  const { input, progress } = project;
   // The final package and its evaluation come from the preserved snapshots: any host does it.
   progress.phase = 'final';
-  const final = await verifier.evaluateFinalPackage({ project: input });
+  const final = await project.verifier.evaluateFinalPackage({ project: input });
   progress.finalScore = final.score;
   progress.phase = 'recording';
-  const record = await site.record(injected);
+  const record = await site.record(project.feedback.injected);
   progress.phase = 'done';
   return outcomeOf(input, record, progress.checkpoints);
 }
@@ -187,6 +202,59 @@ function stoppableSubtasks() {
       } finally {
         running = null;
       }
+    },
+  };
+}
+
+/** Set by the job while it is paused: the running subtask finishes, the next one waits. */
+function heldByJob(): { held: boolean } {
+  const hold = { held: false };
+  setHandler(holdSubtasksSignal, (held) => {
+    hold.held = held;
+  });
+  return hold;
+}
+
+/**
+ * Client feedback through the acknowledged `injectFeedback` update: kept until the next subtask
+ * starts (`take`), and refused once no subtask is left to receive it.
+ */
+function feedbackInbox(progress: ProjectProgress) {
+  const pending: FeedbackInjection[] = [];
+  const injected: { name: string; beforeSubtask: string | null }[] = [];
+  // Subtasks that feedback accepted now would still reach, in order (null until the plan is read).
+  let upcoming: string[] | null = null;
+  setHandler(
+    injectFeedbackUpdate,
+    (feedback) => {
+      pending.push(feedback);
+      progress.injectedFeedback++;
+      const releaseBefore = upcoming?.[0] ?? null;
+      injected.push({ name: feedback.name, beforeSubtask: releaseBefore });
+      return { accepted: true as const, releaseBefore };
+    },
+    {
+      validator: (feedback) => {
+        if (upcoming?.length === 0) throw new Error('the project has no subtask left to receive feedback');
+        if (!/^[A-Za-z0-9._-]{1,100}$/.test(feedback.name)) throw new Error('feedback name must be a plain file name');
+      },
+    },
+  );
+  return {
+    injected,
+    /** The plan is read: feedback accepted from now on names the subtask it goes before. */
+    planned: (subtasks: string[]) => {
+      upcoming = subtasks;
+    },
+    /** The feedback to release before the subtask starting now. */
+    take: (): FeedbackInjection[] => {
+      const feedback = pending.splice(0);
+      upcoming?.shift();
+      return feedback;
+    },
+    /** `subtaskId` runs again: feedback accepted meanwhile still goes before it. */
+    putBack: (subtaskId: string) => {
+      upcoming?.unshift(subtaskId);
     },
   };
 }
