@@ -11,7 +11,7 @@ import { diffFileContents } from './diff-file-contents.js';
 import { messages } from './messages.js';
 import { sourceRevision } from './read-source-records.js';
 import { requireToken } from './require-token.js';
-import { addReviewRoutes, BadRequestError, ForbiddenError } from './review-routes.js';
+import { addReviewRoutes, BadRequestError, ForbiddenError, type SourceOf } from './review-routes.js';
 import { pageImages, readPng, submissionView } from './submission-views.js';
 import type { ViewerSource } from './viewer-source.js';
 
@@ -34,17 +34,31 @@ const statusOf = (err: Error) =>
 
 export function createViewerApp(sources: readonly ViewerSource[], clientDir: string, options: ViewerAppOptions): Hono {
   const app = new Hono();
-  const sourceOf = (c: Context): ViewerSource => {
+  const sourceOf = sourceFinder(sources);
+  app.onError((err, c) => c.json({ error: err.message }, statusOf(err)));
+  if (options.token) app.use('*', requireToken(options.token, options.port));
+  addReviewRoutes(app, sourceOf, options.port, options.host);
+  addSourcesRoutes(app, sources, options);
+  addRecordRoutes(app, sourceOf);
+  addPageRoutes(app, sourceOf);
+  // Last: its catch-all answers any path the routes above did not take.
+  addClientRoutes(app, clientDir);
+  return app;
+}
+
+function sourceFinder(sources: readonly ViewerSource[]): SourceOf {
+  return (c) => {
     const id = c.req.param('source') ?? '';
     const s = sources.find((x) => x.id === id);
     if (!s) throw new NotFoundError(messages.unknownSource(id));
     return s;
   };
-  const trialNumber = (c: Context) => Number(c.req.param('trial'));
+}
 
-  app.onError((err, c) => c.json({ error: err.message }, statusOf(err)));
-  if (options.token) app.use('*', requireToken(options.token, options.port));
-  addReviewRoutes(app, sourceOf, options.port, options.host);
+const trialNumber = (c: Context) => Number(c.req.param('trial'));
+
+/** The settings of the page, and what spans whole sources: the overview, agreement, comparison. */
+function addSourcesRoutes(app: Hono, sources: readonly ViewerSource[], options: ViewerAppOptions): void {
   app.get('/api/config', (c) => c.json({ reviewer: options.reviewer ?? null }));
 
   app.get('/api/overview', async (c) => c.json(await buildOverview(sources)));
@@ -56,6 +70,10 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   app.get('/api/compare/:a/:b', async (c) =>
     c.json(await buildComparison(sources, c.req.param('a'), c.req.param('b'))),
   );
+}
+
+/** One trial or project record, a file's change between checkpoints, and a checkpoint's outputs. */
+function addRecordRoutes(app: Hono, sourceOf: SourceOf): void {
   app.get('/api/trial/:source/:system/:task/:trial', async (c) =>
     c.json(await buildTrialDetail(sourceOf(c), c.req.param('system'), c.req.param('task'), trialNumber(c))),
   );
@@ -83,12 +101,16 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
     if (!files) throw new NotFoundError(messages.unknownCheckpoint(which));
     return c.json(deliverablesOf(await submissionView(source, files)));
   });
+}
+
+/** A file's page images: how many, and each as PNG. */
+function addPageRoutes(app: Hono, sourceOf: SourceOf): void {
   app.get('/api/pages/:source/:sha', async (c) => {
-    const pages = await pagesFor(c);
+    const pages = await pagesFor(c, sourceOf);
     return c.json({ pages: pages.length });
   });
   app.get('/api/pages/:source/:sha/:page', async (c) => {
-    const pages = await pagesFor(c);
+    const pages = await pagesFor(c, sourceOf);
     const page = Number(c.req.param('page'));
     const file = pages[page - 1];
     if (!file) throw new NotFoundError(messages.noPage(c.req.param('sha'), page));
@@ -97,13 +119,16 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
       'cache-control': 'max-age=86400',
     });
   });
+}
 
-  async function pagesFor(c: Context): Promise<string[]> {
-    const sha = c.req.param('sha') ?? '';
-    if (!SHA256.test(sha)) throw new NotFoundError(messages.notInSubmission(sha));
-    return pageImages(sourceOf(c), sha, c.req.query('name') ?? 'file');
-  }
+async function pagesFor(c: Context, sourceOf: SourceOf): Promise<string[]> {
+  const sha = c.req.param('sha') ?? '';
+  if (!SHA256.test(sha)) throw new NotFoundError(messages.notInSubmission(sha));
+  return pageImages(sourceOf(c), sha, c.req.query('name') ?? 'file');
+}
 
+/** The bundled front end: its files by name, and the single-page app for every other path. */
+function addClientRoutes(app: Hono, clientDir: string): void {
   app.get('/assets/:file', (c) => {
     const name = path.basename(c.req.param('file'));
     try {
@@ -115,5 +140,4 @@ export function createViewerApp(sources: readonly ViewerSource[], clientDir: str
   });
   // Every other path is the single-page app (routes live in the URL hash).
   app.get('*', (c) => c.html(readFileSync(path.join(clientDir, 'index.html'), 'utf8')));
-  return app;
 }

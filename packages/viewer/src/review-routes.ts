@@ -4,7 +4,13 @@
 import { latestReviews, REVIEW_DECISIONS, REVIEWER_NAME, type Review, type ReviewDecision } from '@assay/core';
 import { readReviews, trialRecordKey, writeReview, type RecordProblem } from '@assay/results';
 import type { Context, Hono } from 'hono';
-import { buildReviewQueue, candidateKey, QUEUE_MODES, type QueueMode } from './build-review-queue.js';
+import {
+  buildReviewQueue,
+  candidateKey,
+  QUEUE_MODES,
+  type QueueMode,
+  type ReviewCandidate,
+} from './build-review-queue.js';
 import { deliverablesOf, NotFoundError } from './build-trial-detail.js';
 import { messages } from './messages.js';
 import { readSourceRecords } from './read-source-records.js';
@@ -107,13 +113,17 @@ export async function reviewQueue(
   return { source: source.id, ...q, entries };
 }
 
-export function addReviewRoutes(
-  app: Hono,
-  sourceOf: (c: Context) => ViewerSource,
-  port: () => number,
-  listenHost = '127.0.0.1',
-): void {
-  // Writes come from the viewer's own page only.
+/** The source a request names (`:source`); throws NotFoundError for an unknown one. */
+export type SourceOf = (c: Context) => ViewerSource;
+
+export function addReviewRoutes(app: Hono, sourceOf: SourceOf, port: () => number, listenHost = '127.0.0.1'): void {
+  guardWrites(app, port, listenHost);
+  addLabellingRoutes(app, sourceOf);
+  addReviewStoreRoutes(app, sourceOf);
+}
+
+/** Writes come from the viewer's own page only. */
+function guardWrites(app: Hono, port: () => number, listenHost: string): void {
   app.use('/api/*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const problem = sameOriginProblem(c.req.header('host'), c.req.header('origin'), port(), listenHost);
@@ -121,19 +131,13 @@ export function addReviewRoutes(
     }
     await next();
   });
+}
 
+/** What the labelling page loads: the queue, and the deliverables beside an item. */
+function addLabellingRoutes(app: Hono, sourceOf: SourceOf): void {
   app.get('/api/review-queue/:source', async (c) => {
     const source = sourceOf(c);
-    const reviewer = c.req.query('reviewer') ?? '';
-    if (reviewer && !REVIEWER_NAME.test(reviewer)) throw bad('reviewer', `must match ${REVIEWER_NAME.source}`);
-    const mode = (c.req.query('mode') ?? 'unjudged') as QueueMode;
-    if (!QUEUE_MODES.includes(mode)) throw bad('mode', `must be one of ${QUEUE_MODES.join(', ')}`);
-    const size = Number(c.req.query('size') ?? 20);
-    if (!Number.isInteger(size) || size < 1) throw bad('size', 'must be a positive integer');
-    const seed = Number(c.req.query('seed') ?? 1);
-    if (!Number.isInteger(seed)) throw bad('seed', 'must be an integer');
-    const blind = c.req.query('blind') === '1';
-    return c.json(await reviewQueue(source, { reviewer, mode, size, seed, blind }));
+    return c.json(await reviewQueue(source, queueQuery(c)));
   });
 
   // The trial's deliverables alone (no verdicts): what a blind reviewer's page loads beside the item.
@@ -146,7 +150,24 @@ export function addReviewRoutes(
     if (!record) throw new NotFoundError(messages.unknownTrial(trialRecordKey(system, task, trial)));
     return c.json(deliverablesOf(await submissionView(source, record.deliverables)));
   });
+}
 
+/** The queue's query parameters, checked one by one (the first bad one is named). */
+function queueQuery(c: Context) {
+  const reviewer = c.req.query('reviewer') ?? '';
+  if (reviewer && !REVIEWER_NAME.test(reviewer)) throw bad('reviewer', `must match ${REVIEWER_NAME.source}`);
+  const mode = (c.req.query('mode') ?? 'unjudged') as QueueMode;
+  if (!QUEUE_MODES.includes(mode)) throw bad('mode', `must be one of ${QUEUE_MODES.join(', ')}`);
+  const size = Number(c.req.query('size') ?? 20);
+  if (!Number.isInteger(size) || size < 1) throw bad('size', 'must be a positive integer');
+  const seed = Number(c.req.query('seed') ?? 1);
+  if (!Number.isInteger(seed)) throw bad('seed', 'must be an integer');
+  const blind = c.req.query('blind') === '1';
+  return { reviewer, mode, size, seed, blind };
+}
+
+/** The reviews so far, and a new one. */
+function addReviewStoreRoutes(app: Hono, sourceOf: SourceOf): void {
   app.get('/api/reviews/:source', async (c) => {
     const problems: RecordProblem[] = [];
     const reviews = await sourceReviews(sourceOf(c), problems);
@@ -159,38 +180,47 @@ export function addReviewRoutes(
       throw bad('body', 'must be JSON');
     });
     const input = parseReviewInput(body);
-    const candidates = await reviewCandidates(source);
-    const item = candidates.find((x) => candidateKey(x) === candidateKey(input));
-    if (!item) {
-      const ofRecord = candidates.filter(
-        (x) => x.unit === input.unit && x.system === input.system && x.trial === input.trial,
-      );
-      const kind = input.scope === null ? 'trial' : 'project';
-      if (ofRecord.length === 0)
-        throw bad('trial', `no ${kind} record ${input.unit} · ${input.system} · trial ${input.trial} in this source`);
-      if (input.scope !== null && !ofRecord.some((x) => x.scope === input.scope))
-        throw bad('scope', `no criterion verdicts at ${input.scope} in that project record`);
-      throw bad('itemId', `no ${input.scope === null ? 'item' : 'criterion'} ${input.itemId} in that ${kind} record`);
-    }
-    if (!item.itemDigest) throw bad('itemId', messages.itemContentUnknown(input.itemId));
-    const review = await writeReview(reviewStore(source), {
-      reviewer: input.reviewer,
-      source: reviewSourceName(source),
-      unit: input.unit,
-      system: input.system,
-      trial: input.trial,
-      item: { id: input.itemId, scope: input.scope },
-      itemDigest: item.itemDigest,
-      decision: input.decision,
-      note: input.note,
-      evidence: input.evidence,
-      blind: input.blind,
-      judgeDecision: item.judgeDecision,
-    });
+    const item = findCandidate(await reviewCandidates(source), input);
+    const review = await storeReview(source, input, item);
     // Decided: the machine's decision and reason can be shown now, also in blind mode.
     return c.json({
       review,
       judge: { decision: item.judgeDecision, reason: item.judgeReason, anchors: item.judgeAnchors },
     });
+  });
+}
+
+/** The item reviewed, else a 400 naming the first of trial, scope and item this source does not hold. */
+function findCandidate(candidates: ReviewCandidate[], input: ReviewInput): ReviewCandidate {
+  const item = candidates.find((x) => candidateKey(x) === candidateKey(input));
+  if (item) return item;
+  const ofRecord = candidates.filter(
+    (x) => x.unit === input.unit && x.system === input.system && x.trial === input.trial,
+  );
+  const kind = input.scope === null ? 'trial' : 'project';
+  if (ofRecord.length === 0)
+    throw bad('trial', `no ${kind} record ${input.unit} · ${input.system} · trial ${input.trial} in this source`);
+  if (input.scope !== null && !ofRecord.some((x) => x.scope === input.scope))
+    throw bad('scope', `no criterion verdicts at ${input.scope} in that project record`);
+  throw bad('itemId', `no ${input.scope === null ? 'item' : 'criterion'} ${input.itemId} in that ${kind} record`);
+}
+
+/** The review as stored: the item's digest and the machine's decision come from the server's record. */
+async function storeReview(source: ViewerSource, input: ReviewInput, item: ReviewCandidate): Promise<Review> {
+  // Without the item's content a later change to it could not mark this review stale.
+  if (!item.itemDigest) throw bad('itemId', messages.itemContentUnknown(input.itemId));
+  return writeReview(reviewStore(source), {
+    reviewer: input.reviewer,
+    source: reviewSourceName(source),
+    unit: input.unit,
+    system: input.system,
+    trial: input.trial,
+    item: { id: input.itemId, scope: input.scope },
+    itemDigest: item.itemDigest,
+    decision: input.decision,
+    note: input.note,
+    evidence: input.evidence,
+    blind: input.blind,
+    judgeDecision: item.judgeDecision,
   });
 }

@@ -14,6 +14,7 @@ import {
 import Docker from 'dockerode';
 import {
   type HostIdentity,
+  type TemporalServerRef,
   createJobActivities,
   createProjectActivities,
   createTrialActivities,
@@ -100,36 +101,81 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   // The two connections and the bundle (its key hashes the workflow sources) do not wait on each other.
   const bundle = opts.bundle ?? workflowBundle();
   bundle.catch(() => undefined);
-  const nativeConnecting = NativeConnection.connect(connectionOptions);
+  const connections = await connectBoth(connectionOptions);
+  const client = new Client({ connection: connections.client, namespace: opts.namespace });
+  // Only containers labelled with this server and namespace: another server's share the engine.
+  const temporalServer = { address: connectionOptions.address, namespace: opts.namespace };
+  // Reaping overlaps the workers' creation; nothing runs on them before both are done.
+  const reaping = reapStaleContainers(docker, temporalServer, client, opts.log);
+  const parsers = opts.parserPoolSize ? new ParserPool({ size: opts.parserPoolSize }) : sharedParserPool();
+  const activities = createActivities(opts, { docker, temporalServer, client, parsers, host });
+  const created = createWorkers(connections.native, opts, bundle, activities, host);
+  const workers = await awaitStartUp(created, reaping, connections);
+  const done = runAll(workers).finally(() => releaseAll(parsers, connections));
+  return {
+    worker: workers[0],
+    host,
+    done,
+    shutdown: async () => {
+      shutdownRunning(workers);
+      await done;
+    },
+  };
+}
+
+interface Connections {
+  /** The workers' connection. */
+  native: NativeConnection;
+  /** The client's (reaping's describes, throttle signals). */
+  client: Connection;
+}
+
+/** Both connections at once; the workers' is closed again when the client's fails. */
+async function connectBoth(options: TemporalConnectionOptions): Promise<Connections> {
+  const nativeConnecting = NativeConnection.connect(options);
   nativeConnecting.catch(() => undefined);
-  const clientConnection = await Connection.connect(connectionOptions).catch(async (err: unknown) => {
+  const client = await Connection.connect(options).catch(async (err: unknown) => {
     await nativeConnecting.then((c) => c.close()).catch(() => undefined);
     throw err;
   });
-  const connection = await nativeConnecting;
-  const client = new Client({ connection: clientConnection, namespace: opts.namespace });
+  return { native: await nativeConnecting, client };
+}
 
-  // Remove only what is positively finished or unknown to the server; on any other error
-  // (a slow or restarting server) keep the container, since its activity may re-attach.
-  // Only containers labelled with this server and namespace: another server's share the engine.
-  // Reaping overlaps the workers' creation; nothing runs on them before both are done.
-  const temporalServer = { address: connectionOptions.address, namespace: opts.namespace };
-  const reaping = reapContainers(
-    docker,
-    temporalServer,
-    async (workflowId) => {
-      try {
-        const d = await client.workflow.getHandle(workflowId).describe();
-        return d.status.name === 'RUNNING';
-      } catch (err) {
-        return !(err instanceof WorkflowNotFoundError);
-      }
-    },
-    opts.log,
-  );
+function reapStaleContainers(
+  docker: Docker,
+  temporalServer: TemporalServerRef,
+  client: Client,
+  log: (line: string) => void,
+): Promise<string[]> {
+  const reaping = reapContainers(docker, temporalServer, (workflowId) => mayStillRun(client, workflowId), log);
   reaping.catch(() => undefined);
+  return reaping;
+}
 
-  const parsers = opts.parserPoolSize ? new ParserPool({ size: opts.parserPoolSize }) : sharedParserPool();
+/**
+ * Removes only what is positively finished or unknown to the server; on any other error (a slow or
+ * restarting server) the container is kept, since its activity may re-attach.
+ */
+async function mayStillRun(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    const d = await client.workflow.getHandle(workflowId).describe();
+    return d.status.name === 'RUNNING';
+  } catch (err) {
+    return !(err instanceof WorkflowNotFoundError);
+  }
+}
+
+function createActivities(
+  opts: WorkerOptions,
+  deps: {
+    docker: Docker;
+    temporalServer: TemporalServerRef;
+    client: Client;
+    parsers: ParserPool;
+    host: HostIdentity;
+  },
+) {
+  const { docker, temporalServer, client, parsers, host } = deps;
   const shared = {
     docker,
     temporalServer,
@@ -144,66 +190,67 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     notifyThrottled: (jobId: string, report: ThrottleReport) =>
       client.workflow.getHandle(jobWorkflowId(jobId)).signal(throttledSignal, report),
   };
-  const activities = heartbeating({
+  return heartbeating({
     ...createJobActivities({ workRoot: host.workRoot }),
     ...createTrialActivities(shared),
     ...createProjectActivities(shared),
   });
-  // Two pollers over one connection and the same activities: the shared queue (workflows, prepares,
-  // anything host-free) and this host's own queue, where units prepared here send the rest.
+}
+
+/**
+ * Two pollers over one connection and the same activities: the shared queue (workflows, prepares,
+ * anything host-free) and this host's own queue, where units prepared here send the rest.
+ */
+function createWorkers(
+  connection: NativeConnection,
+  opts: WorkerOptions,
+  bundle: Promise<WorkflowBundleOption>,
+  activities: ReturnType<typeof createActivities>,
+  host: HostIdentity,
+): Promise<[Worker, Worker]> {
   const slots = opts.maxConcurrentActivities ?? 8;
-  const created = Promise.all([
-    bundle.then((workflowBundle) =>
-      Worker.create({
-        connection,
-        namespace: opts.namespace,
-        taskQueue: TASK_QUEUE,
-        workflowBundle,
-        activities,
-        maxConcurrentActivityTaskExecutions: slots,
-      }),
-    ),
-    Worker.create({
-      connection,
-      namespace: opts.namespace,
-      taskQueue: hostQueue(host.id),
-      activities,
-      maxConcurrentActivityTaskExecutions: slots,
-    }),
+  const common = { connection, namespace: opts.namespace, activities, maxConcurrentActivityTaskExecutions: slots };
+  return Promise.all([
+    bundle.then((workflowBundle) => Worker.create({ ...common, taskQueue: TASK_QUEUE, workflowBundle })),
+    Worker.create({ ...common, taskQueue: hostQueue(host.id) }),
   ]);
-  let worker: Worker, hostWorker: Worker;
+}
+
+/** The two workers once both exist and reaping is done; on any failure, the connections closed. */
+async function awaitStartUp(
+  created: Promise<[Worker, Worker]>,
+  reaping: Promise<unknown>,
+  connections: Connections,
+): Promise<[Worker, Worker]> {
   try {
-    [[worker, hostWorker]] = await Promise.all([created, reaping]);
+    const [workers] = await Promise.all([created, reaping]);
+    return workers;
   } catch (err) {
-    // A worker that was created is not run: its connection is closed below with the others.
-    await Promise.allSettled([connection.close(), clientConnection.close()]);
+    // A worker that was created is not run: its connection is closed here with the others.
+    await Promise.allSettled([connections.native.close(), connections.client.close()]);
     throw err;
   }
-  const workers = [worker, hostWorker];
-  const done = runAll(workers).finally(async () => {
-    // Agent containers and work volumes a trial's end left being removed: gone before the worker is.
-    await settleContainerRemovals();
-    await settleWorkVolumeReleases();
-    parsers.close();
-    await connection.close().catch(() => undefined);
-    await clientConnection.close().catch(() => undefined);
-  });
-  return {
-    worker,
-    host,
-    done,
-    shutdown: async () => {
-      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-      await done;
-    },
-  };
+}
+
+/** What the workers held, released once they stopped. */
+async function releaseAll(parsers: ParserPool, connections: Connections): Promise<void> {
+  // Agent containers and work volumes a trial's end left being removed: gone before the worker is.
+  await settleContainerRemovals();
+  await settleWorkVolumeReleases();
+  parsers.close();
+  await connections.native.close().catch(() => undefined);
+  await connections.client.close().catch(() => undefined);
+}
+
+function shutdownRunning(workers: readonly Worker[]): void {
+  for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
 }
 
 /** Runs every worker until all have stopped; one that fails stops the others, and its error is thrown. */
 async function runAll(workers: Worker[]): Promise<void> {
   const runs = workers.map((w) =>
     w.run().catch((err: unknown) => {
-      for (const other of workers) if (other.getState() === 'RUNNING') other.shutdown();
+      shutdownRunning(workers);
       throw err;
     }),
   );
