@@ -84,23 +84,60 @@ export function harborThrottleForwarder(
 export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Promise<AgentRun> {
   const resultKey = agentResultKey(args.resultKey);
   const runId = args.step?.runId ?? harborRunKey(args);
-  // A result the lost host wrote before a move is not this attempt's: its container and snapshot were there.
-  const done = async (): Promise<AgentRun | null> => {
-    const run = (await args.store.getJson(resultKey)) as AgentRun | null;
-    return run && isThisAttempt(run, args.containerKey) ? run : null;
-  };
-  const earlier = await done();
+  const earlier = await storedAgentRun(args, resultKey);
   if (earlier) {
     await removeContainer(docker, runId); // left behind when a worker died just after the result
     return earlier;
   }
-  const { trial, task } = args;
-  const { harbor } = task;
-  const harness = trial.system.harness;
-  const s = harborSettings(harbor, trial.limits, trial.resources);
+  const { harbor } = args.task;
+  const s = harborSettings(harbor, args.trial.limits, args.trial.resources);
   const ctx = Context.current();
   const taskEnv = resolveEnv(harbor.config.environment.env, process.env, `${harbor.configFile}:environment.env`);
-  const plan = await heartbeatWhile(building, 1_000, async () => {
+  const plan = await planAgent(docker, args, s, taskEnv, runId);
+  const planned: PlannedAgent = { docker, args, runId, resultKey, s, plan, ctx };
+  const setupArgs = stepSetupArgs(args, plan, taskEnv, runId);
+  const network = await agentNetworkOf(planned, setupArgs);
+  const setup = setupArgs ? await setUpStep(planned, setupArgs, network) : null;
+  if (setup?.image === null) return setupFailedRun(args, setup, resultKey, ctx.info.attempt);
+  // After the setup: a start noted means the agent's own container was made once already.
+  const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
+  const image = setup?.image ?? args.step?.baseImage ?? plan.image;
+  const spec = { ...agentSpecOf(args, plan, s, network, runId), image };
+  const ran = await runHarborAgentContainer(planned, spec, setup);
+  if ('stored' in ran) return ran.stored;
+  return keepAgentRun(planned, ran.result, restarted, setup);
+}
+
+/** What the phases after the plan work from. */
+interface PlannedAgent {
+  docker: Docker;
+  args: HarborAgentArgs;
+  runId: string;
+  /** agent-result.json's key. */
+  resultKey: string;
+  s: HarborSettings;
+  plan: HarborAgentPlan;
+  ctx: Context;
+}
+
+// A result the lost host wrote before a move is not this attempt's: its container and snapshot were there.
+async function storedAgentRun(args: HarborAgentArgs, resultKey: string): Promise<AgentRun | null> {
+  const run = (await args.store.getJson(resultKey)) as AgentRun | null;
+  return run && isThisAttempt(run, args.containerKey) ? run : null;
+}
+
+/** The task's image built (or found) and the agent's container planned on it. */
+async function planAgent(
+  docker: Docker,
+  args: HarborAgentArgs,
+  s: HarborSettings,
+  taskEnv: Record<string, string>,
+  runId: string,
+): Promise<HarborAgentPlan> {
+  const { task } = args;
+  const { harbor } = task;
+  const harness = args.trial.system.harness;
+  return heartbeatWhile(building, 1_000, async () => {
     const taskImage = await ensureHarborImage(docker, task, s.buildSeconds);
     const env = {
       ...taskEnv,
@@ -110,52 +147,71 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     };
     return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s });
   });
-  const setupArgs = stepSetupArgs(args, plan, taskEnv, runId);
-  // Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`.
-  const network = harbor.compose
-    ? {
-        network: await heartbeatWhile(building, 1_000, () =>
-          freshSidecarsUnlessRunning(docker, args, s, runId, setupArgs),
-        ),
-        aliases: ['main'],
-      }
-    : { network: plan.network };
-  let image = args.step?.baseImage ?? plan.image;
-  let setup: StepSetupOutcome | null = null;
-  if (setupArgs) {
-    try {
-      const limits = { cpus: s.cpus, memoryGiB: s.memoryGiB, pids: s.pids };
-      setup = await runStepSetup(docker, { ...setupArgs, image, network, limits });
-    } catch (err) {
-      if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
-      throw err;
-    }
-    if (setup.image === null) return setupFailedRun(args, setup, resultKey, ctx.info.attempt);
-    image = setup.image;
-  }
-  // After the setup: a start noted means the agent's own container was made once already.
-  const restarted = args.step ? await noteStepStart(docker, args, runId) : null;
-  const spec = { ...agentSpecOf(args, plan, s, network, runId), image };
-  const throttles = harborThrottleForwarder(args, plan);
-  let result: AgentContainerResult;
+}
+
+/** Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`. */
+async function agentNetworkOf(
+  { docker, args, s, runId, plan }: PlannedAgent,
+  setupArgs: Omit<StepSetupArgs, 'image' | 'network' | 'limits'> | null,
+): Promise<Pick<HarborContainerSpec, 'network' | 'aliases'>> {
+  if (!args.task.harbor.compose) return { network: plan.network };
+  const network = await heartbeatWhile(building, 1_000, () =>
+    freshSidecarsUnlessRunning(docker, args, s, runId, setupArgs),
+  );
+  return { network, aliases: ['main'] };
+}
+
+/** A step's setup.sh, on the image the step starts from; cancelled, the trial's sidecars go with it. */
+async function setUpStep(
+  { docker, args, s, plan, ctx }: PlannedAgent,
+  setupArgs: Omit<StepSetupArgs, 'image' | 'network' | 'limits'>,
+  network: Pick<HarborContainerSpec, 'network' | 'aliases'>,
+): Promise<StepSetupOutcome> {
+  const image = args.step?.baseImage ?? plan.image;
   try {
-    result = await runHarborContainer(docker, spec, {
-      finished: async () => (await done()) !== null,
+    const limits = { cpus: s.cpus, memoryGiB: s.memoryGiB, pids: s.pids };
+    return await runStepSetup(docker, { ...setupArgs, image, network, limits });
+  } catch (err) {
+    if (args.task.harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
+    throw err;
+  }
+}
+
+/** The agent's container run to its end (or re-attached); `stored`: the result another attempt recorded. */
+async function runHarborAgentContainer(
+  { docker, args, resultKey, plan, ctx }: PlannedAgent,
+  spec: HarborContainerSpec,
+  setup: StepSetupOutcome | null,
+): Promise<{ result: AgentContainerResult } | { stored: AgentRun }> {
+  const throttles = harborThrottleForwarder(args, plan);
+  try {
+    const result = await runHarborContainer(docker, spec, {
+      finished: async () => (await storedAgentRun(args, resultKey)) !== null,
       fresh: plan.fresh,
       heartbeat: () => throttles.poll(),
     });
+    return { result };
   } catch (err) {
-    const other = err instanceof FinishedElsewhere ? await done() : null;
-    if (other) return other;
+    const other = err instanceof FinishedElsewhere ? await storedAgentRun(args, resultKey) : null;
+    if (other) return { stored: other };
     // Cancelled (the container is gone too): its sidecars go with it, so the next run starts them fresh; and
     // so does the step's setup snapshot, so that the next run's setup.sh runs again against fresh sidecars.
     // Only a requested cancel: a timed-out or shut-down attempt leaves the agent's container to its retry.
     if (setup?.image && cancelRequested(ctx)) await removeImage(docker, setup.image);
-    if (harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
+    if (args.task.harbor.compose && ctx.cancellationSignal.aborted) await removeSidecars(docker, args.workflowId);
     throw err;
   } finally {
     await throttles.flush();
   }
+}
+
+/** The container's filesystem kept as the trial's snapshot, then its transcript and result; then it goes. */
+async function keepAgentRun(
+  { docker, args, runId, resultKey, s, plan, ctx }: PlannedAgent,
+  result: AgentContainerResult,
+  restarted: boolean | null,
+  setup: StepSetupOutcome | null,
+): Promise<AgentRun> {
   // The snapshot first: once the result exists, nothing re-creates the container it was taken from.
   await docker.getContainer(containerNameFor(runId)).commit(snapshotTagParts(runId));
   const run: AgentRun | HarborStepAgentRun = {

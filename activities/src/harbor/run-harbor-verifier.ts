@@ -6,7 +6,7 @@ import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarborTask } from '@assay/benchmark';
 import type { HarborVerifierRun, Provenance, TrialInput } from '@assay/core';
-import { FinishedElsewhere, removeContainer } from '../run-agent-container.js';
+import { FinishedElsewhere, removeContainer, type AgentContainerResult } from '../run-agent-container.js';
 import {
   VERIFIER_DIR,
   VERIFIER_RESULT_FILE,
@@ -16,8 +16,8 @@ import {
   verifierResultKey,
   type ResultsStore,
 } from '@assay/results';
-import { runHarborContainer } from './harbor-container.js';
-import { harborSettings, resolveEnv } from './harbor-settings.js';
+import { runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
+import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
 import { sidecarImagesOf } from './harbor-sidecars.js';
 import { ensureTrialSidecars, harborRunKey, snapshotImageOf } from './run-harbor-agent.js';
 
@@ -62,18 +62,9 @@ const TEST_COMMAND = 'set -o pipefail; bash /tests/test.sh 2>&1 | tee /logs/veri
 export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs): Promise<HarborVerification> {
   const verifierDir = path.join(args.scratchDir, VERIFIER_DIR);
   const resultKey = verifierResultKey(args.resultKey);
-  const done = async (): Promise<HarborVerification | null> => {
-    const stored = (await args.store.getJson(resultKey)) as StoredVerifierRun | null;
-    if (!stored || (stored.containerKey ?? null) !== (args.containerKey ?? null)) return null;
-    const { containerKey: _key, verifierImage, sidecarImages, ...run } = stored;
-    return {
-      run,
-      images: { ...(verifierImage ? { verifierImage } : {}), ...(sidecarImages ? { sidecarImages } : {}) },
-    };
-  };
   const snapshotOf = args.step?.runId ?? harborRunKey(args);
   const runId = `${snapshotOf}:verifier`;
-  const earlier = await done();
+  const earlier = await storedVerification(args, resultKey);
   if (earlier) {
     await removeContainer(docker, runId);
     return earlier;
@@ -85,13 +76,45 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   const network = harbor.compose
     ? { network: await ensureTrialSidecars(docker, args, s), aliases: ['main'] }
     : { network: s.verifierNetwork };
-  const spec = {
+  const spec = verifierSpecOf(args, s, { runId, snapshotOf, verifierDir, tests }, network);
+  const ran = await runVerifierContainer(docker, args, spec, resultKey, () =>
+    resetVerifierFolders(args, verifierDir, tests),
+  );
+  if ('stored' in ran) return ran.stored;
+  const verification = await verificationOf(docker, args, s, ran.result, verifierDir);
+  await keepVerifierFiles(args, verifierDir);
+  const key = args.containerKey ? { containerKey: args.containerKey } : {};
+  await args.store.putJson(resultKey, { ...verification.run, ...verification.images, ...key });
+  await removeContainer(docker, runId);
+  return verification;
+}
+
+/** The verifier's stored result, unless a lost host stored it under another key (see containerKey). */
+async function storedVerification(args: HarborVerifierArgs, resultKey: string): Promise<HarborVerification | null> {
+  const stored = (await args.store.getJson(resultKey)) as StoredVerifierRun | null;
+  if (!stored || (stored.containerKey ?? null) !== (args.containerKey ?? null)) return null;
+  const { containerKey: _key, verifierImage, sidecarImages, ...run } = stored;
+  return {
+    run,
+    images: { ...(verifierImage ? { verifierImage } : {}), ...(sidecarImages ? { sidecarImages } : {}) },
+  };
+}
+
+/** The verifier's container: test.sh on the snapshot, with tests/ at /tests and /logs/verifier on the host. */
+function verifierSpecOf(
+  args: HarborVerifierArgs,
+  s: HarborSettings,
+  at: { runId: string; snapshotOf: string; verifierDir: string; tests: string },
+  network: Pick<HarborContainerSpec, 'network' | 'aliases'>,
+): HarborContainerSpec {
+  const { harbor } = args.task;
+  return {
     workflowId: args.workflowId,
-    runId,
-    image: snapshotImageOf(snapshotOf),
+    runId: at.runId,
+    image: snapshotImageOf(at.snapshotOf),
     cmd: ['bash', '-c', TEST_COMMAND],
     env: resolveEnv(harbor.config.verifier.env, process.env, `${harbor.configFile}:verifier.env`),
-    binds: [`${tests}:/tests`, `${verifierDir}:/logs/verifier`],
+    binds: [`${at.tests}:/tests`, `${at.verifierDir}:/logs/verifier`],
     labels: { ...args.labels, 'assay.role': 'verifier' },
     user: harbor.config.verifier.user,
     workdir: harbor.config.environment.workdir,
@@ -101,25 +124,48 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
     pids: s.pids,
     ...network,
   };
-  let result;
+}
+
+/** Before a new verifier container (never on re-attach): its two host folders made anew. */
+function resetVerifierFolders(args: HarborVerifierArgs, verifierDir: string, tests: string): void {
+  // No reward of an earlier attempt may be read as this one's.
+  rmSync(verifierDir, { recursive: true, force: true });
+  mkdirSync(verifierDir, { recursive: true });
+  chmodSync(verifierDir, 0o777); // a verifier running as [verifier].user must be able to write its reward
+  rmSync(tests, { recursive: true, force: true });
+  // A step's: tests/ first, then steps/<name>/tests/ over it (Harbor uploads both to /tests).
+  for (const dir of args.step?.testsDirs ?? [args.task.harbor.testsDir]) cpSync(dir, tests, { recursive: true });
+}
+
+/** The verifier's container run to its end (or re-attached); `stored`: the result another attempt recorded. */
+async function runVerifierContainer(
+  docker: Docker,
+  args: HarborVerifierArgs,
+  spec: HarborContainerSpec,
+  resultKey: string,
+  fresh: () => void,
+): Promise<{ result: AgentContainerResult } | { stored: HarborVerification }> {
   try {
-    result = await runHarborContainer(docker, spec, {
-      finished: async () => (await done()) !== null,
-      fresh: () => {
-        // No reward of an earlier attempt may be read as this one's.
-        rmSync(verifierDir, { recursive: true, force: true });
-        mkdirSync(verifierDir, { recursive: true });
-        chmodSync(verifierDir, 0o777); // a verifier running as [verifier].user must be able to write its reward
-        rmSync(tests, { recursive: true, force: true });
-        // A step's: tests/ first, then steps/<name>/tests/ over it (Harbor uploads both to /tests).
-        for (const dir of args.step?.testsDirs ?? [harbor.testsDir]) cpSync(dir, tests, { recursive: true });
-      },
+    const result = await runHarborContainer(docker, spec, {
+      finished: async () => (await storedVerification(args, resultKey)) !== null,
+      fresh,
     });
+    return { result };
   } catch (err) {
-    const other = err instanceof FinishedElsewhere ? await done() : null;
-    if (other) return other;
+    const other = err instanceof FinishedElsewhere ? await storedVerification(args, resultKey) : null;
+    if (other) return { stored: other };
     throw err;
   }
+}
+
+/** The rewards test.sh wrote and the images the verifier ran with. */
+async function verificationOf(
+  docker: Docker,
+  args: HarborVerifierArgs,
+  s: HarborSettings,
+  result: AgentContainerResult,
+  verifierDir: string,
+): Promise<HarborVerification> {
   const run: HarborVerifierRun = {
     ...readRewards(verifierDir),
     exitCode: result.exitCode,
@@ -131,12 +177,8 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   // As the engine reports them: the verifier's container (re-attached or not) and the sidecars it reached.
   const images: HarborVerifierImages = {
     ...(result.image ? { verifierImage: result.image.id } : {}),
-    ...(harbor.compose ? { sidecarImages: await sidecarImagesOf(docker, args) } : {}),
+    ...(args.task.harbor.compose ? { sidecarImages: await sidecarImagesOf(docker, args) } : {}),
   };
-  await keepVerifierFiles(args, verifierDir);
-  const key = args.containerKey ? { containerKey: args.containerKey } : {};
-  await args.store.putJson(resultKey, { ...run, ...images, ...key });
-  await removeContainer(docker, runId);
   return { run, images };
 }
 
