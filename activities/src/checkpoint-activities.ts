@@ -15,7 +15,7 @@ import {
   type ProjectTrialInput,
   type SubtaskInput,
 } from '@assay/core';
-import { digestProject } from '@assay/benchmark';
+import { digestProject, type LoadedProject } from '@assay/benchmark';
 import {
   CHECKPOINT_RECORD_FILE,
   EVALUATION_FILE,
@@ -43,142 +43,167 @@ import { agentStatusOf, type AgentRun } from './run-harness.js';
 import { unmountWorkVolume, type StorageCap } from './workspace-volume.js';
 
 export function createCheckpointActivities(ctx: ProjectContext) {
-  const { deps, pathsOf, projectOf, storeOf, subtaskKey, projectKey, readCheckpoints, evalDeps } = ctx;
-  const evaluateCheckpoint = async (args: {
-    subtask: SubtaskInput;
-    snapshot: Snapshot;
-  }): Promise<CriteriaEvaluation> => {
-    const { subtask } = args;
-    await holdForFaultInjection(deps.faults?.evaluate ?? 0);
-    const result = await evaluateCheckpointCriteria(evalDeps(subtask.project), {
-      project: projectOf(subtask.project),
-      subtaskId: subtask.subtaskId,
-      snapshotFiles: args.snapshot.files,
-      workDir: path.join(pathsOf(subtask.project).evalDir, subtask.subtaskId),
-    });
-    await storeOf(subtask.project).putJson(
-      `${subtaskKey(subtask.project, subtask.subtaskId)}/${EVALUATION_FILE}`,
-      result,
-    );
-    return result;
-  };
-
   return {
     /** Preserve the whole workspace at submission. Idempotent: the first snapshot stands. */
-    async snapshotCheckpoint(args: { subtask: SubtaskInput }): Promise<Snapshot> {
-      const { project, subtaskId } = args.subtask;
-      const store = storeOf(project);
-      const key = checkpointKey(project.system.id, project.projectId, project.trial, subtaskId);
-      const earlier = await store.getJson(key);
-      if (earlier) return earlier as Snapshot;
-      await holdForFaultInjection(deps.faults?.snapshot ?? 0);
-      const snap = await snapshotDirectory(store, pathsOf(project).workspace);
-      await store.putJson(key, snap);
-      return snap;
-    },
+    snapshotCheckpoint: (args: { subtask: SubtaskInput }) => snapshotCheckpoint(ctx, args),
 
     /** Judge a checkpoint by its own criteria, on the preserved snapshot (not the live workspace). */
-    async evaluateCheckpoint(args: { subtask: SubtaskInput; snapshot: Snapshot }): Promise<CriteriaEvaluation> {
-      return withHeartbeat('evaluating checkpoint', () => evaluateCheckpoint(args));
-    },
+    evaluateCheckpoint: (args: Submission) =>
+      withHeartbeat('evaluating checkpoint', () => evaluateCheckpoint(ctx, args)),
 
     /** Evaluation failed after its retries: keep the checkpoint, mark every criterion unjudged. */
-    async markCheckpointUnjudged(args: {
-      subtask: SubtaskInput;
-      snapshot: Snapshot;
-      error: string;
-    }): Promise<CriteriaEvaluation> {
-      const project = projectOf(args.subtask.project);
-      const criteria = project.evaluator.criteria.checkpoints[args.subtask.subtaskId] ?? [];
-      const verdicts = unjudgedCriterionVerdicts(criteria, `evaluation failed: ${args.error}`);
-      return scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
-    },
+    markCheckpointUnjudged: (args: Submission & { error: string }) => markCheckpointUnjudged(ctx, args),
 
-    async recordCheckpoint(args: {
-      subtask: SubtaskInput;
-      run: AgentRun;
-      snapshot: Snapshot;
-      evaluation: CriteriaEvaluation;
-    }): Promise<void> {
-      const { run } = args;
-      const record: CheckpointRecord = checkpointRecordSchema.parse({
-        subtaskId: args.subtask.subtaskId,
-        stageId: args.subtask.stageId,
-        agent: { ...agentRunSchema.parse(run), status: agentStatusOf(run) },
-        usage: run.usage,
-        snapshot: args.snapshot,
-        verdicts: args.evaluation.verdicts,
-        score: args.evaluation.score,
-        gateTriggered: args.evaluation.gateTriggered,
-        unjudged: args.evaluation.unjudged,
-        ...(await hostOfAgent(storeOf(args.subtask.project), subtaskKey(args.subtask.project, args.subtask.subtaskId))),
-      });
-      const { project, subtaskId } = args.subtask;
-      await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/${CHECKPOINT_RECORD_FILE}`, record);
-    },
+    recordCheckpoint: (args: CheckpointOutcome) => recordCheckpoint(ctx, args),
 
     /** Final package: artifact quality (source criteria re-applied, reused when unchanged), cross-file, acceptance. */
-    async evaluateFinalPackage(args: { project: ProjectTrialInput }): Promise<FinalEvaluation> {
-      const project = projectOf(args.project);
-      const checkpoints = await readCheckpoints(args.project, project);
-      const result = await evaluateFinalCriteria(evalDeps(args.project), {
-        project,
-        checkpoints,
-        workDir: path.join(pathsOf(args.project).evalDir, 'final'),
-      });
-      await storeOf(args.project).putJson(finalEvaluationKey(projectKey(args.project)), result);
-      return result;
-    },
+    evaluateFinalPackage: (args: { project: ProjectTrialInput }) => evaluateFinalPackage(ctx, args),
 
     /** Write the record, then release this host's work volume (on another host there is none to release). */
-    async recordProject(args: {
-      project: ProjectTrialInput;
-      injected: { name: string; beforeSubtask: string | null }[];
-      placement?: { host: string; moves: ProjectMove[] };
-      restarts?: ProjectRestart[];
-    }): Promise<ProjectRecord> {
-      const project = projectOf(args.project);
-      const store = storeOf(args.project);
-      const checkpoints = await readCheckpoints(args.project, project);
-      const final = (await requireJson(store, finalEvaluationKey(projectKey(args.project)))) as FinalEvaluation;
-      const storage = (await store.getJson(`${projectKey(args.project)}/${STORAGE_FILE}`)) as StorageCap | null;
-      const { jobId, benchmark, system, trial } = args.project;
-      const agentRuns = await readAgentRuns(
-        store,
-        allSubtasks(project).map((id) => subtaskKey(args.project, id)),
-      );
-      const record = assembleProjectRecord(
-        {
-          jobId,
-          benchmark: { id: benchmark.id, version: benchmark.version },
-          system: { id: system.id, harness: system.harness, model: system.model ?? null },
-          trial,
-          provenance: {
-            unit: pinOf(digestProject(project)),
-            ...(deps.assay ? { assay: deps.assay } : {}),
-            ...agentProvenanceOf(agentRuns),
-            judge: judgeProvenanceOf(args.project.judge, [
-              ...checkpoints.flatMap((c) => c.verdicts),
-              ...final.verdicts,
-            ]),
-          },
-        },
-        project,
-        checkpoints,
-        final,
-        args.injected,
-        storage ?? undefined,
-      );
-      const placed = {
-        ...record,
-        ...(args.placement ? { host: args.placement.host, moves: args.placement.moves } : {}),
-        ...(args.restarts?.length ? { restarts: args.restarts } : {}),
-      };
-      await writeProjectRecord(store, placed);
-      unmountWorkVolume(pathsOf(args.project).workDir);
-      return placed;
-    },
+    recordProject: (args: ProjectOutcome) => recordProject(ctx, args),
   };
+}
+
+/** A subtask's submission, as preserved at its checkpoint. */
+interface Submission {
+  subtask: SubtaskInput;
+  snapshot: Snapshot;
+}
+
+interface CheckpointOutcome extends Submission {
+  run: AgentRun;
+  evaluation: CriteriaEvaluation;
+}
+
+interface ProjectOutcome {
+  project: ProjectTrialInput;
+  injected: { name: string; beforeSubtask: string | null }[];
+  placement?: { host: string; moves: ProjectMove[] };
+  restarts?: ProjectRestart[];
+}
+
+async function snapshotCheckpoint(ctx: ProjectContext, args: { subtask: SubtaskInput }): Promise<Snapshot> {
+  const { project, subtaskId } = args.subtask;
+  const store = ctx.storeOf(project);
+  const key = checkpointKey(project.system.id, project.projectId, project.trial, subtaskId);
+  const earlier = await store.getJson(key);
+  if (earlier) return earlier as Snapshot;
+  await holdForFaultInjection(ctx.deps.faults?.snapshot ?? 0);
+  const snap = await snapshotDirectory(store, ctx.pathsOf(project).workspace);
+  await store.putJson(key, snap);
+  return snap;
+}
+
+async function evaluateCheckpoint(ctx: ProjectContext, args: Submission): Promise<CriteriaEvaluation> {
+  const { deps, pathsOf, projectOf, storeOf, subtaskKey, evalDeps } = ctx;
+  const { subtask } = args;
+  await holdForFaultInjection(deps.faults?.evaluate ?? 0);
+  const result = await evaluateCheckpointCriteria(evalDeps(subtask.project), {
+    project: projectOf(subtask.project),
+    subtaskId: subtask.subtaskId,
+    snapshotFiles: args.snapshot.files,
+    workDir: path.join(pathsOf(subtask.project).evalDir, subtask.subtaskId),
+  });
+  await storeOf(subtask.project).putJson(
+    `${subtaskKey(subtask.project, subtask.subtaskId)}/${EVALUATION_FILE}`,
+    result,
+  );
+  return result;
+}
+
+async function markCheckpointUnjudged(
+  ctx: ProjectContext,
+  args: Submission & { error: string },
+): Promise<CriteriaEvaluation> {
+  const project = ctx.projectOf(args.subtask.project);
+  const criteria = project.evaluator.criteria.checkpoints[args.subtask.subtaskId] ?? [];
+  const verdicts = unjudgedCriterionVerdicts(criteria, `evaluation failed: ${args.error}`);
+  return scoreCriteriaVerdicts(verdicts, new Map(criteria.map((c) => [c.id, c.dependsOn])));
+}
+
+async function recordCheckpoint(ctx: ProjectContext, args: CheckpointOutcome): Promise<void> {
+  const { storeOf, subtaskKey } = ctx;
+  const { run } = args;
+  const record: CheckpointRecord = checkpointRecordSchema.parse({
+    subtaskId: args.subtask.subtaskId,
+    stageId: args.subtask.stageId,
+    agent: { ...agentRunSchema.parse(run), status: agentStatusOf(run) },
+    usage: run.usage,
+    snapshot: args.snapshot,
+    verdicts: args.evaluation.verdicts,
+    score: args.evaluation.score,
+    gateTriggered: args.evaluation.gateTriggered,
+    unjudged: args.evaluation.unjudged,
+    ...(await hostOfAgent(storeOf(args.subtask.project), subtaskKey(args.subtask.project, args.subtask.subtaskId))),
+  });
+  const { project, subtaskId } = args.subtask;
+  await storeOf(project).putJson(`${subtaskKey(project, subtaskId)}/${CHECKPOINT_RECORD_FILE}`, record);
+}
+
+async function evaluateFinalPackage(
+  ctx: ProjectContext,
+  args: { project: ProjectTrialInput },
+): Promise<FinalEvaluation> {
+  const project = ctx.projectOf(args.project);
+  const checkpoints = await ctx.readCheckpoints(args.project, project);
+  const result = await evaluateFinalCriteria(ctx.evalDeps(args.project), {
+    project,
+    checkpoints,
+    workDir: path.join(ctx.pathsOf(args.project).evalDir, 'final'),
+  });
+  await ctx.storeOf(args.project).putJson(finalEvaluationKey(ctx.projectKey(args.project)), result);
+  return result;
+}
+
+async function recordProject(ctx: ProjectContext, args: ProjectOutcome): Promise<ProjectRecord> {
+  const project = ctx.projectOf(args.project);
+  const store = ctx.storeOf(args.project);
+  const record = await assembleRecordFromStore(ctx, store, args, project);
+  const placed = {
+    ...record,
+    ...(args.placement ? { host: args.placement.host, moves: args.placement.moves } : {}),
+    ...(args.restarts?.length ? { restarts: args.restarts } : {}),
+  };
+  await writeProjectRecord(store, placed);
+  unmountWorkVolume(ctx.pathsOf(args.project).workDir);
+  return placed;
+}
+
+/** The project's record from what its checkpoints, final evaluation and agents left in the store. */
+async function assembleRecordFromStore(
+  ctx: ProjectContext,
+  store: ResultsStore,
+  args: ProjectOutcome,
+  project: LoadedProject,
+): Promise<ProjectRecord> {
+  const { deps, subtaskKey, projectKey, readCheckpoints } = ctx;
+  const checkpoints = await readCheckpoints(args.project, project);
+  const final = (await requireJson(store, finalEvaluationKey(projectKey(args.project)))) as FinalEvaluation;
+  const storage = (await store.getJson(`${projectKey(args.project)}/${STORAGE_FILE}`)) as StorageCap | null;
+  const { jobId, benchmark, system, trial } = args.project;
+  const agentRuns = await readAgentRuns(
+    store,
+    allSubtasks(project).map((id) => subtaskKey(args.project, id)),
+  );
+  return assembleProjectRecord(
+    {
+      jobId,
+      benchmark: { id: benchmark.id, version: benchmark.version },
+      system: { id: system.id, harness: system.harness, model: system.model ?? null },
+      trial,
+      provenance: {
+        unit: pinOf(digestProject(project)),
+        ...(deps.assay ? { assay: deps.assay } : {}),
+        ...agentProvenanceOf(agentRuns),
+        judge: judgeProvenanceOf(args.project.judge, [...checkpoints.flatMap((c) => c.verdicts), ...final.verdicts]),
+      },
+    },
+    project,
+    checkpoints,
+    final,
+    args.injected,
+    storage ?? undefined,
+  );
 }
 
 /** The host that ran a subtask's agent, as runSubtaskAgent noted it (nothing for runs before hosts). */
