@@ -1,7 +1,8 @@
 // A task from a Harbor task folder inside a trial: instruction.md as written, the agent in the task's own
 // image (with its sidecars), the verifier's reward as the score, and the snapshot images and sidecars
-// dropped once the record is written. A multi-step task ([[steps]]) runs each step's agent and verifier
-// when the workflow asks for that step, as Harbor's multi-step Trial does.
+// dropped once the record is written. A multi-step task ([[steps]]) runs its steps one after the other in
+// the trial's host activity, as Harbor's multi-step Trial does (a history of the release before asks for
+// each step from the workflow instead: runAgent and evaluate with a `step`).
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
