@@ -21,7 +21,7 @@ export interface PreparedWorkspace {
   instructionDir: string;
   /** The host holding this workspace: the trial's later activities go to its queue. */
   hostId?: string;
-  /** A multi-step Harbor task: its steps in order, which the trial workflow runs one by one. */
+  /** A multi-step Harbor task: its steps in order (the workflow sizes the host activity's time limit by them). */
   harborSteps?: HarborStepsPlan;
 }
 
@@ -50,7 +50,7 @@ export interface EvaluateArgs {
 export interface TaskRuntime {
   /**
    * The trial begins on this host (its workspace prepared now or before): what the workflow must know
-   * of the task, i.e. a multi-step task's steps, which it runs one by one.
+   * of the task, i.e. a multi-step task's steps.
    */
   begin(): { harborSteps?: HarborStepsPlan };
   /** Fill the emptied workspace with what the agent may see (inputs, instruction.md; nothing evaluator-only). */

@@ -176,7 +176,7 @@ function runHarborTrialAgent(docker: Docker, args: HarborRunArgs): Promise<Agent
   });
 }
 
-/** The steps the trial workflow runs in order (nothing for a single-step task). */
+/** A multi-step task's steps in order (nothing for a single-step task). */
 function stepsPlanOf(task: HarborLoadedTask): { harborSteps?: HarborStepsPlan } {
   const steps = task.harbor.steps;
   if (!steps) return {};
