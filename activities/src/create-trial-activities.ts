@@ -8,32 +8,16 @@ import type { AssayVersion, TrialInput, TrialRecord } from '@assay/core';
 import { agentResultKey, openResultsStore, trialDirKey } from '@assay/results';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
-import {
-  evaluateTrial,
-  finishTrial,
-  recordOf,
-  recordTrial,
-  storageKey,
-  type RecordArgs,
-  type TrialHost,
-} from './finish-trial.js';
+import { finishTrial, recordOf, storageKey, type TrialHost } from './finish-trial.js';
 import { createBenchmarkLookup } from './load-benchmark-once.js';
-import type { Evaluation } from './task-evaluation.js';
 import type { NotifyThrottled } from './forward-throttles.js';
 import { isThisAttempt, type AgentRun } from './run-harness.js';
 import type { TemporalServerRef } from './run-agent-container.js';
 import { emptyDir, mountWorkVolumeAsync, volumePoolDir } from './workspace-volume.js';
 import { markPhase, startPhases } from './mark-phase.js';
 import { trialPaths } from './trial-paths.js';
-import { withHeartbeat } from './heartbeat.js';
 import { LOCAL_HOST, type HostIdentity, type HostRecord, type Placement } from './host-identity.js';
-import {
-  taskRuntimeOf,
-  type AgentArgs,
-  type EvaluateArgs,
-  type PreparedWorkspace,
-  type TaskRuntime,
-} from './task-runtime.js';
+import { taskRuntimeOf, type AgentArgs, type PreparedWorkspace, type TaskRuntime } from './task-runtime.js';
 
 export type { PreparedWorkspace } from './task-runtime.js';
 
@@ -91,25 +75,6 @@ export function createTrialActivities(deps: TrialActivityDeps) {
         run,
         ...(placement ? { placement } : {}),
       });
-    },
-
-    // runAgent, evaluateTrial and recordTrial: a multi-step task's steps and record for histories of the
-    // release before 'assay-steps-on-host', which run them from the workflow; they go with that patch.
-
-    /** A multi-step task's step: its agent. */
-    async runAgent(args: AgentArgs): Promise<AgentRun> {
-      return runtimeOf(args.trial).runAgent(args);
-    },
-
-    /** A multi-step task's step: its verifier. */
-    async evaluateTrial(args: Omit<EvaluateArgs, 'run'>): Promise<Evaluation> {
-      const rt = runtimeOf(args.trial);
-      return withHeartbeat('evaluating', () => evaluateTrial(on, rt, args));
-    },
-
-    /** A multi-step task's record, after its steps; then what the trial holds on this host goes. */
-    async recordTrial(args: RecordArgs): Promise<TrialRecord> {
-      return recordTrial(on, runtimeOf(args.trial), args);
     },
 
     /**

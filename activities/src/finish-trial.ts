@@ -75,13 +75,13 @@ export async function finishTrial(
   }
 }
 
-export async function evaluateTrial(on: TrialHost, rt: TaskRuntime, args: EvaluateArgs): Promise<Evaluation> {
+async function evaluateTrial(on: TrialHost, rt: TaskRuntime, args: EvaluateArgs): Promise<Evaluation> {
   await holdForFaultInjection(on.deps.faults?.evaluate ?? 0);
   return rt.evaluate(args);
 }
 
 /** Write the record, then release what the trial holds on this host (on another host there is nothing to release). */
-export async function recordTrial(on: TrialHost, rt: TaskRuntime, args: RecordArgs): Promise<TrialRecord> {
+async function recordTrial(on: TrialHost, rt: TaskRuntime, args: RecordArgs): Promise<TrialRecord> {
   const store = openResultsStore(args.trial.resultsDir);
   const storage = (await store.getJson(storageKey(args.trial))) as StorageCap | null;
   const { steps } = args.evaluation;

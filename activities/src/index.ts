@@ -2,6 +2,8 @@ export { createTrialActivities } from './create-trial-activities.js';
 export { renderInstruction } from './assay-task-runtime.js';
 export { createJobActivities, type CancelledUnit, type JobActivities } from './create-job-activities.js';
 export type { TrialActivities, TrialActivityDeps, PreparedWorkspace } from './create-trial-activities.js';
+export type { AgentArgs, EvaluateArgs } from './task-runtime.js';
+export type { RecordArgs } from './finish-trial.js';
 export type { AgentRun } from './run-harness.js';
 export { forwardThrottles, type NotifyThrottled, type ThrottleForwarder } from './forward-throttles.js';
 export type { EvidenceTools, FormatCompliance } from './evaluate-deliverables.js';

@@ -4,7 +4,7 @@
 // multi-step, as Harbor's own Trial kinds) in harbor/harbor-task-runtime.ts; a new native format is
 // one more variant of LoadedTask and one more runtime here.
 import type { LoadedTask } from '@assay/benchmark';
-import type { DeliverableEntry, HarborStepsPlan, TrialInput, TrialRecord } from '@assay/core';
+import type { DeliverableEntry, TrialInput, TrialRecord } from '@assay/core';
 import type { EvidenceTools } from './evaluate-deliverables.js';
 import type { JudgeFactory } from './evaluate-items.js';
 import type { NotifyThrottled } from './forward-throttles.js';
@@ -21,8 +21,11 @@ export interface PreparedWorkspace {
   instructionDir: string;
   /** The host holding this workspace: the trial's later activities go to its queue. */
   hostId?: string;
-  /** A multi-step Harbor task: its steps in order (the workflow sizes the host activity's time limit by them). */
-  harborSteps?: HarborStepsPlan;
+  /**
+   * How many agent-and-verifier rounds runAgentAndFinish runs one after the other (a multi-step Harbor
+   * task's steps; absent: one): the workflow sizes that activity's time limit by it.
+   */
+  agentRounds?: number;
 }
 
 /** What runAgent is given: the trial, its workspace, and the key naming its container. */
@@ -31,28 +34,22 @@ export interface AgentArgs {
   workspace: PreparedWorkspace;
   workflowId: string;
   containerKey?: string;
-  /** A multi-step Harbor task's step (1-based). */
-  step?: number;
 }
 
 export interface EvaluateArgs {
   trial: TrialInput;
   workspace: PreparedWorkspace;
   deliverables: DeliverableEntry[];
-  /** A multi-step Harbor task's step (1-based): its verifier. */
-  step?: number;
-  /** The agent run the evaluation checks (a Harbor verifier runs on that run's snapshot)... */
-  run?: AgentRun;
-  /** ...or, from a workflow that holds no run, the key its agent ran under (a trial that moved host). */
-  containerKey?: string;
+  /** The agent run the evaluation checks (a Harbor verifier runs on that run's snapshot). */
+  run: AgentRun;
 }
 
 export interface TaskRuntime {
   /**
    * The trial begins on this host (its workspace prepared now or before): what the workflow must know
-   * of the task, i.e. a multi-step task's steps.
+   * of the task, i.e. how many rounds its host activity runs.
    */
-  begin(): { harborSteps?: HarborStepsPlan };
+  begin(): Pick<PreparedWorkspace, 'agentRounds'>;
   /** Fill the emptied workspace with what the agent may see (inputs, instruction.md; nothing evaluator-only). */
   prepare(paths: { workspace: string; instructionDir: string }): void;
   /** The agent in its container; an agent failure is a result, only infrastructure errors throw. */

@@ -6,8 +6,6 @@
 // run of the job skip what is done.
 import { trialKey, type TrialInput } from '@assay/core';
 
-const NOW = '2026-01-01T00:00:00.000Z';
-
 function verdicts(trial: TrialInput) {
   return ['c1', 'c2', 'c3'].map((id, i) => ({
     criterionId: id,
@@ -32,29 +30,15 @@ export function createInstantActivities(hostId: string, recorded: Set<string>) {
     async recordCancelled(): Promise<void> {},
     async discardTrialWork(): Promise<void> {},
     async archiveForRetry(): Promise<void> {},
+    async writeJobControl(): Promise<void> {},
     // The trial workflow's, in its order.
     async prepareWorkspace(trial: TrialInput) {
       const dir = `/work/${trial.jobId}/${trial.system.id}/${trial.taskId}/${trial.trial}`;
       prepared++;
       return { workspace: `${dir}/workspace`, instructionDir: `${dir}/instruction`, hostId };
     },
-    async runAgent() {
-      const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-      return {
-        exitCode: 0,
-        timedOut: false,
-        reason: null,
-        startedAt: NOW,
-        endedAt: NOW,
-        durationSeconds: 0,
-        containerAttempts: 1,
-        usage,
-      };
-    },
-    async evaluateTrial(args: { trial: TrialInput }) {
-      return { verdicts: verdicts(args.trial), compliance: { ok: true, problems: [] } };
-    },
-    async recordTrial(args: { trial: TrialInput }) {
+    // The agent, collect, evaluate and record in one activity: the run and the record it returns.
+    async runAgentAndFinish(args: { trial: TrialInput }) {
       recorded.add(trialKey(args.trial.system.id, args.trial.taskId, args.trial.trial));
       const v = verdicts(args.trial);
       const passed = v.filter((x) => x.decision === 'pass').length;
@@ -65,11 +49,6 @@ export function createInstantActivities(hostId: string, recorded: Set<string>) {
         usage: null,
         agent: { durationSeconds: 0 },
       };
-    },
-    // Today's trial workflow: the agent, collect, evaluate and record in one activity.
-    async runAgentAndFinish(args: { trial: TrialInput }) {
-      await activities.runAgent();
-      return activities.recordTrial(args);
     },
     async findTrialRecordOf() {
       return { record: null, agentFinished: false };

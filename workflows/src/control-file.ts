@@ -2,13 +2,10 @@
 // readers that cannot query the workflow (the viewer). The write is an activity the control loop
 // never waits for: one write at a time, and whatever changes while one is in flight goes into the
 // next (only the latest state is ever written).
-import { condition, deprecatePatch, log, proxyActivities } from '@temporalio/workflow';
+import { condition, log, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '@assay/activities';
 import { JOB_CONTROL_SCHEMA, type JobControlFile, type JobControlState } from '@assay/core/pure';
 import type { EndpointView, JobControl } from './definitions.js';
-
-/** Deprecated (docs/architecture.md, "Changing a workflow"); the next release removes the call. */
-const CONTROL_FILE_PATCH = 'assay-job-control-file';
 
 export interface ControlFile {
   /** Resolves once the file holds the state as it is now (before continue-as-new, at the end). */
@@ -25,7 +22,6 @@ export function startControlFile(
   job: { jobId: string; resultsDir: string },
   read: () => { control: JobControl; endpoints: EndpointView[] },
 ): ControlFile {
-  deprecatePatch(CONTROL_FILE_PATCH);
   const acts = proxyActivities<JobActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3 } });
   let ended: { state: JobControlState; at: number } | null = null;
   const body = (): Body => {

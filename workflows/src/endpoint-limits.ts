@@ -3,7 +3,7 @@
 // running on it, at most once per cool-down); after a quiet period it adds a step back, until the
 // job's concurrency applies again. Units of other endpoints (and units without a model) are not
 // held back, and running units are never stopped. Times are workflow time (deterministic).
-import { deprecatePatch, setHandler, upsertMemo } from '@temporalio/workflow';
+import { setHandler, upsertMemo } from '@temporalio/workflow';
 import { endpointLabel, modelEndpoint, type SystemSpec } from '@assay/core/pure';
 import {
   throttledSignal,
@@ -17,12 +17,6 @@ export const DEFAULT_BACK_PRESSURE: BackPressure = { coolDownSeconds: 30, raiseA
 /** "… throttled in the last 5 min": counted in minute buckets. */
 export const RECENT_MS = 5 * 60_000;
 const BUCKET_MS = 60_000;
-/**
- * Deprecated (docs/architecture.md, "Changing a workflow"); the next release removes the call. A new
- * concurrency wakes the scheduler (a new timer) and upserts the memo at once.
- */
-const LANES_ON_SET_CONCURRENCY = 'assay-lanes-on-set-concurrency';
-
 export function newEndpointState(endpoint: string): EndpointState {
   return { endpoint, limit: null, throttled: 0, lastThrottleAt: null, lastCutAt: null, lastRaiseAt: null, recent: [] };
 }
@@ -167,7 +161,6 @@ export class EndpointLimits {
   /** The job's concurrency changed (`assay set-concurrency`): lanes are shown against the new one at once. */
   concurrencyChanged(now: number): void {
     if (this.states.size === 0) return;
-    deprecatePatch(LANES_ON_SET_CONCURRENCY);
     this.changed(now, true);
   }
 

@@ -13,7 +13,6 @@ import {
   ActivityCancellationType,
   ApplicationFailure,
   deprecatePatch,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -21,23 +20,14 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { PreparedWorkspace, TrialActivities } from '@assay/activities';
-import { MAX_HOST_MOVES, unitUsageOf, type HarborStepsPlan, type HostMove, type TrialRecord } from '@assay/core/pure';
+import { MAX_HOST_MOVES, unitUsageOf, type HostMove, type TrialRecord } from '@assay/core/pure';
 import { trialKey, trialStageQuery, type TrialInput, type TrialOutcome } from './definitions.js';
-import { runStepsFromWorkflow } from './harbor-steps.js';
 import { hostLostReason, onHost, showHost } from './host-routing.js';
 
 /**
- * Deprecated (docs/architecture.md, "Changing a workflow"): every history of the release before this
- * one took these paths, so only their markers remain; the next release removes the calls.
- * 'assay-finish-trial': collect, evaluate and record as one host activity; 'assay-one-hop-trial':
- * prepare local and the agent in that activity too.
- */
-const FINISH_TRIAL_PATCH = 'assay-finish-trial';
-const ONE_HOP_PATCH = 'assay-one-hop-trial';
-
-/**
- * Since 'assay-steps-on-host', a multi-step task's steps run inside runAgentAndFinish as any trial's agent
- * does (core's runHarborSteps in the Harbor task runtime); before it, from the workflow (harbor-steps.ts).
+ * Deprecated (docs/architecture.md, "Changing a workflow"): since 'assay-steps-on-host' a multi-step
+ * task's steps run inside runAgentAndFinish as any trial's agent does; the path from the workflow of the
+ * histories before it is gone, and the next release removes the call.
  */
 const STEPS_ON_HOST_PATCH = 'assay-steps-on-host';
 
@@ -45,7 +35,6 @@ export async function trialWorkflow(input: TrialInput): Promise<TrialOutcome> {
   let stage = 'preparing';
   setHandler(trialStageQuery, () => stage);
   const key = trialKey(input.system.id, input.taskId, input.trial);
-  deprecatePatch(FINISH_TRIAL_PATCH);
   const record = await finishedTrial(input, [], (s) => (stage = s));
   stage = 'done';
   return outcomeOf(key, input, record);
@@ -62,37 +51,16 @@ async function finishedTrial(
 ): Promise<TrialRecord> {
   for (;;) {
     setStage('preparing');
-    deprecatePatch(ONE_HOP_PATCH);
     const placementKey = { key: `${workflowInfo().runId}:${moves.length}` };
     // One workspace per run and move: a trial that comes back to a host it left starts clean there too.
     const workspace = await localActivities().prepareWorkspace(input, placementKey);
     const last = moves.at(-1);
     if (last) last.to = workspace.hostId ?? null;
     showHost(workspace.hostId);
-    // Histories of the release before 'assay-steps-on-host' ran a multi-step task's steps from here.
-    const record =
-      workspace.harborSteps && !patched(STEPS_ON_HOST_PATCH)
-        ? await stepsOnHost(input, workspace, workspace.harborSteps, moves, setStage)
-        : await agentAndFinishOnHost(input, workspace, moves, setStage);
+    deprecatePatch(STEPS_ON_HOST_PATCH);
+    const record = await agentAndFinishOnHost(input, workspace, moves, setStage);
     if (record !== null) return record;
   }
-}
-
-/** The record, on the host, which also releases its work volume; a host gone by now: anywhere (it needs none). */
-async function recordOnHost(
-  input: TrialInput,
-  attempt: Awaited<ReturnType<typeof runStepsFromWorkflow>> & { workspace: PreparedWorkspace },
-  moves: HostMove[],
-): Promise<TrialRecord> {
-  const { workspace, run, deliverables, evaluation } = attempt;
-  const placement = workspace.hostId ? { placement: { host: workspace.hostId, moves } } : {};
-  const recordArgs = { trial: input, run, deliverables, evaluation, ...placement };
-  return runOnHost(
-    input,
-    workspace.hostId,
-    () => trialActivities(input, workspace.hostId).quick.recordTrial(recordArgs),
-    () => trialActivities(input, undefined).quick.recordTrial(recordArgs),
-  );
 }
 
 function outcomeOf(key: string, input: TrialInput, record: TrialRecord): TrialOutcome {
@@ -127,7 +95,7 @@ async function agentAndFinishOnHost(
     input,
     workspace.hostId,
     () =>
-      trialActivities(input, workspace.hostId, workspace.harborSteps?.steps.length).agentAndFinish.runAgentAndFinish({
+      trialActivities(input, workspace.hostId, workspace.agentRounds).agentAndFinish.runAgentAndFinish({
         trial: input,
         workspace,
         workflowId,
@@ -173,71 +141,34 @@ function noteMove(moves: HostMove[], from: string, reason: string): null {
   return null;
 }
 
-/**
- * A multi-step Harbor task's steps on the workspace's host, then its record there. Null when that
- * host is gone before the record (noted in `moves`): the trial starts again, clean, elsewhere, since
- * each step's snapshot was only there.
- */
-async function stepsOnHost(
-  input: TrialInput,
-  workspace: PreparedWorkspace,
-  plan: HarborStepsPlan,
-  moves: HostMove[],
-  setStage: (stage: string) => void,
-): Promise<TrialRecord | null> {
-  const { workflowId } = workflowInfo();
-  const host = trialActivities(input, workspace.hostId);
-  setStage('agent');
-  const ctx = { workflowId, setStage, ...containerKeyOf(moves) };
-  const ran = await runOnHost(
-    input,
-    workspace.hostId,
-    () => runStepsFromWorkflow(input, workspace, plan, host, ctx),
-    (lost, hostId) => noteMove(moves, hostId, lost),
-  );
-  if (ran === null) return null;
-  setStage('recording');
-  return recordOnHost(input, { workspace, ...ran }, moves);
-}
-
 /** A fresh container after a move: one left by the agent on the lost host is not this attempt's. */
 function containerKeyOf(moves: HostMove[]): { containerKey?: string } {
   return moves.length > 0 ? { containerKey: `${workflowInfo().workflowId}:move-${moves.length}` } : {};
 }
 
 /**
- * The trial's activities on the shared queue (no host) or on one host's queue; `steps`: how many agents
+ * The trial's activities on the shared queue (no host) or on one host's queue; `rounds`: how many agents
  * and verifiers runAgentAndFinish runs one after the other (a multi-step task's steps).
  */
-function trialActivities(input: TrialInput, hostId: string | undefined, steps = 1) {
+function trialActivities(input: TrialInput, hostId: string | undefined, rounds = 1) {
   const quick: ActivityOptions = {
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 5, initialInterval: '2s' },
   };
-  const agent: ActivityOptions = {
-    startToCloseTimeout: `${Math.ceil(input.limits.agentSeconds + input.limits.setupSeconds + 300)}s`,
+  // Agent and finish in one activity: its time limit covers agent, setup and verifier for each round;
+  // only infrastructure errors are retried.
+  const { agentSeconds, setupSeconds, verifierSeconds } = input.limits;
+  const agentAndFinish: ActivityOptions = {
+    startToCloseTimeout: `${Math.ceil(rounds * (agentSeconds + setupSeconds + verifierSeconds) + 900)}s`,
     heartbeatTimeout: `${input.heartbeatSeconds}s`,
     retry: { maximumAttempts: 10, initialInterval: '2s', nonRetryableErrorTypes: ['HarnessNotAvailable'] },
     // Cancelled (`assay cancel`, `pause --now`): the workflow ends only once the container is gone.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   };
-  const verifier: ActivityOptions = {
-    startToCloseTimeout: `${Math.ceil(input.limits.verifierSeconds)}s`,
-    heartbeatTimeout: `${input.heartbeatSeconds}s`,
-    retry: { maximumAttempts: 5, initialInterval: '5s' },
-  };
-  // Agent and finish in one activity: the agent's retries and cancellation, both limits for each step.
-  const { agentSeconds, setupSeconds, verifierSeconds } = input.limits;
-  const agentAndFinish: ActivityOptions = {
-    ...agent,
-    startToCloseTimeout: `${Math.ceil(steps * (agentSeconds + setupSeconds + verifierSeconds) + 900)}s`,
-  };
   return {
     agentAndFinish: proxyActivities<TrialActivities>(onHost(agentAndFinish, input, hostId)),
     quick: proxyActivities<TrialActivities>(onHost(quick, input, hostId)),
-    agent: proxyActivities<TrialActivities>(onHost(agent, input, hostId)),
-    verifier: proxyActivities<TrialActivities>(onHost(verifier, input, hostId)),
   };
 }
 

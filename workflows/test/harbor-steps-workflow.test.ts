@@ -1,7 +1,7 @@
-// Multi-step Harbor trials in the trial workflow, over stub activities on a time-skipping server: today's run
-// their steps inside runAgentAndFinish (the rules are core's runHarborSteps, tested in packages/core), and the
-// histories the release before recorded, with the steps run from the workflow (commit a0700dc, in fixtures/, cut
-// with support/keep-history.ts), replay on today's workflows.
+// Multi-step Harbor trials in the trial workflow, over stub activities on a time-skipping server: their steps
+// run inside runAgentAndFinish (the rules are core's runHarborSteps, tested in packages/core), whose time limit
+// covers each step, and the history the release before recorded (commit ebe5594, in fixtures/, cut with
+// support/keep-history.ts) replays on today's workflows.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,11 +13,12 @@ import type { HarborVerifierRun, TrialInput } from '@assay/core';
 import { trialWorkflowId } from '@assay/workflows/definitions';
 import { agentRun, resultOf, trialInput, trialStubs } from './support/stub-activities.js';
 import { keepHistory } from './support/keep-history.js';
+import { patchMarkers } from './support/patch-markers.js';
 import { startWorkflowTestEnv, type Stubs, type WorkflowTestEnv } from './support/workflow-test-env.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (name: string) => readFileSync(path.join(here, `fixtures/${name}-a0700dc.json`), 'utf8');
+const fixture = (name: string) => readFileSync(path.join(here, `fixtures/${name}-ebe5594.json`), 'utf8');
 
 let t: WorkflowTestEnv;
 let bundle: WorkflowBundle;
@@ -81,19 +82,8 @@ describe('multi-step Harbor trials in the trial workflow', () => {
       prepareWorkspace: async () => ({
         workspace: '/w',
         instructionDir: '/i',
-        harborSteps: {
-          strategy: 'mean',
-          steps: [
-            { name: 'a', minReward: null },
-            { name: 'b', minReward: { reward: 0.5 } },
-            { name: 'c', minReward: null },
-          ],
-        },
+        agentRounds: 3,
       }),
-      runAgent: async ({ step }) => {
-        calls.push(`agent ${step}`);
-        return agentRun();
-      },
       runAgentAndFinish: async (args) => {
         calls.push('runAgentAndFinish');
         return trialStubs([]).recordTrial({
@@ -118,14 +108,9 @@ describe('multi-step Harbor trials in the trial workflow', () => {
     await expect(replay(json, input)).resolves.toBeUndefined();
   }, 120_000);
 
-  it('replays the multi-step histories of the release before (a0700dc: patched() markers, now deprecated)', async () => {
-    for (const [name, taskId] of [
-      ['harbor-steps-history', 'stepped'],
-      ['harbor-setup-mean-history', 'setup-mean'],
-    ] as const) {
-      const json = fixture(name);
-      expect(json).toContain('EVENT_TYPE_MARKER_RECORDED');
-      await expect(replay(json, harborTrial(taskId))).resolves.toBeUndefined();
-    }
+  it("replays the multi-step history of the release before (ebe5594: the 'assay-steps-on-host' marker, now deprecated)", async () => {
+    const json = fixture('harbor-steps-history');
+    expect(patchMarkers(json)).toContainEqual({ id: 'assay-steps-on-host', deprecated: false });
+    await expect(replay(json, harborTrial('stepped'))).resolves.toBeUndefined();
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-// Replay: a job history recorded by the release before the workflows last changed (commit a0700dc,
+// Replay: a job history recorded by the release before the workflows last changed (commit ebe5594,
 // in fixtures/, cut with support/keep-history.ts) replays on today's workflows without a
 // non-determinism error, and so does a history today's workflows record of the same steering
 // (throttle, pause, set-concurrency, resume).
@@ -21,10 +21,11 @@ import {
 } from '@assay/workflows/definitions';
 import { Gate, agentRun, jobInput, trialStubs, withFinishTrial } from './support/stub-activities.js';
 import { keepHistory } from './support/keep-history.js';
+import { patchMarkers } from './support/patch-markers.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, 'fixtures/job-history-a0700dc.json');
+const FIXTURE = path.join(here, 'fixtures/job-history-ebe5594.json');
 const KEYWORD = 2;
 const E = 'http://llm.test:9';
 
@@ -100,8 +101,13 @@ async function recordSteeredJob(workflowBundle: WorkflowBundle, jobId: string): 
 }
 
 describe('job workflow replay', () => {
-  it('replays a history of the release before (a0700dc: patched() markers, now deprecated)', async () => {
-    const history = historyFromJSON(JSON.parse(readFileSync(FIXTURE, 'utf8')));
+  it('replays a history of the release before (ebe5594: deprecated markers, whose calls are now removed)', async () => {
+    const json = readFileSync(FIXTURE, 'utf8');
+    expect(patchMarkers(json)).toEqual([
+      { id: 'assay-job-control-file', deprecated: true },
+      { id: 'assay-lanes-on-set-concurrency', deprecated: true },
+    ]);
+    const history = historyFromJSON(JSON.parse(json));
     await expect(
       Worker.runReplayHistory({ workflowBundle: bundle }, history, jobWorkflowId('replay-new')),
     ).resolves.toBeUndefined();
@@ -111,6 +117,7 @@ describe('job workflow replay', () => {
     const json = await recordSteeredJob(bundle, 'replay-new');
     keepHistory('job-history', json);
     expect(json).toContain('writeJobControl');
+    expect(patchMarkers(json)).toEqual([]);
     const history = historyFromJSON(JSON.parse(json));
     await expect(
       Worker.runReplayHistory({ workflowBundle: bundle }, history, jobWorkflowId('replay-new')),

@@ -1,7 +1,8 @@
-// Replay: trial histories recorded by the release before the workflows last changed (commit a0700dc,
+// Replay: trial histories recorded by the release before the workflows last changed (commit ebe5594,
 // in fixtures/, cut with support/keep-history.ts) replay on today's, and so does today's own history
-// (a local prepare, runAgentAndFinish). Histories older than that release are not kept: the patch
-// policy (docs/architecture.md, "Changing a workflow") asks their jobs to drain first.
+// (a local prepare, runAgentAndFinish). One of the release before that (a0700dc) is kept to show what
+// the patch policy (docs/architecture.md, "Changing a workflow") says of such jobs: their replay fails,
+// so they finish on the release they started on.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -9,15 +10,17 @@ import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSAY_SEARCH_ATTRIBUTES, ensureTemporalTestServer } from '@assay/infra';
 import { trialWorkflowId } from '@assay/workflows/definitions';
 import { trialInput, trialStubs, withFinishTrial } from './support/stub-activities.js';
 import { keepHistory } from './support/keep-history.js';
+import { patchMarkers } from './support/patch-markers.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, 'fixtures/trial-history-a0700dc.json');
+const fixture = (commit: string) => readFileSync(path.join(here, `fixtures/trial-history-${commit}.json`), 'utf8');
 const KEYWORD = 2;
 
 let env: TestWorkflowEnvironment;
@@ -70,18 +73,27 @@ function replay(json: string, key: string): Promise<void> {
 }
 
 describe('trial workflow replay', () => {
-  it('replays a trial history of the release before (a0700dc: patched() markers, now deprecated)', async () => {
-    const json = readFileSync(FIXTURE, 'utf8');
+  it('replays a trial history of the release before (ebe5594: deprecated markers, whose calls are now removed)', async () => {
+    const json = fixture('ebe5594');
     expect(json).toContain('runAgentAndFinish');
-    expect(json).toContain('EVENT_TYPE_MARKER_RECORDED');
+    expect(patchMarkers(json)).toEqual([
+      { id: 'assay-finish-trial', deprecated: true },
+      { id: 'assay-one-hop-trial', deprecated: true },
+    ]);
     await expect(replay(json, 'sys/new/1')).resolves.toBeUndefined();
+  }, 120_000);
+
+  it('refuses a trial history of two releases back (a0700dc: markers of patches not yet deprecated)', async () => {
+    const json = fixture('a0700dc');
+    expect(patchMarkers(json)).toContainEqual({ id: 'assay-finish-trial', deprecated: false });
+    await expect(replay(json, 'sys/new/1')).rejects.toThrow(DeterminismViolationError);
   }, 120_000);
 
   it("replays today's trial history: a local prepare, then runAgentAndFinish", async () => {
     const json = await recordTrial('new');
     keepHistory('trial-history', json);
     expect(json).toContain('runAgentAndFinish');
-    expect(json).toContain('EVENT_TYPE_MARKER_RECORDED');
+    expect(patchMarkers(json)).toEqual([{ id: 'assay-steps-on-host', deprecated: true }]);
     await expect(replay(json, 'sys/new/1')).resolves.toBeUndefined();
     // One activity: prepare is a local activity (a marker), not a scheduled one.
     const scheduled = (JSON.parse(json) as { events: { eventType: string }[] }).events.filter(

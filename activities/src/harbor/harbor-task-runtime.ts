@@ -1,8 +1,7 @@
 // A task from a Harbor task folder inside a trial: instruction.md as written, the agent in the task's own
 // image (with its sidecars), the verifier's reward as the score, and the snapshot images and sidecars
 // dropped once the record is written. A multi-step task ([[steps]]) runs its steps one after the other in
-// the trial's host activity, as Harbor's multi-step Trial does (a history of the release before asks for
-// each step from the workflow instead: runAgent and evaluate with a `step`).
+// the trial's host activity, as Harbor's multi-step Trial does.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
@@ -49,7 +48,7 @@ export function createHarborTaskRuntime(task: HarborLoadedTask, trial: TrialInpu
   const runSteps = (plan: HarborStepsPlan, containerKey: string | undefined) =>
     (stepsRun ??= runAllSteps(deps, { ...on(), ...(containerKey ? { containerKey } : {}) }, plan));
   return {
-    begin: () => (harborSteps ? { harborSteps } : {}),
+    begin: () => (harborSteps ? { agentRounds: harborSteps.steps.length } : {}),
 
     prepare({ workspace, instructionDir }) {
       // No inputs: a Harbor task's files are in its image.
@@ -60,16 +59,13 @@ export function createHarborTaskRuntime(task: HarborLoadedTask, trial: TrialInpu
     async runAgent(args) {
       const key = args.containerKey ? { containerKey: args.containerKey } : {};
       const run = { ...on(), workflowId: args.workflowId, ...key, notifyThrottled: deps.notifyThrottled };
-      if (args.step !== undefined) return runHarborStepAgent(deps.docker, run, args.step);
       if (!harborSteps) return runHarborTrialAgent(deps.docker, run);
       return { ...(await runSteps(harborSteps, args.containerKey)).run, ...key };
     },
 
     async evaluate(args) {
-      const containerKey = args.containerKey ?? args.run?.containerKey;
-      const agent = { ...(args.run ? { run: args.run } : {}), ...(containerKey ? { containerKey } : {}) };
-      if (args.step !== undefined) return evaluateHarborStep(deps.docker, { ...on(), ...agent }, args.step);
-      if (!harborSteps) return evaluateHarborTrial(deps.docker, { ...on(), ...agent });
+      const { containerKey } = args.run;
+      if (!harborSteps) return evaluateHarborTrial(deps.docker, { ...on(), ...(containerKey ? { containerKey } : {}) });
       const ran = await runSteps(harborSteps, containerKey);
       return { ...(ran.last ?? notVerifiedEvaluation(task)), verifier: ran.verifier, steps: ran.steps };
     },
@@ -195,10 +191,9 @@ function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: number):
   });
 }
 
-/** Step `index`'s verifier on that step's snapshot, with tests/ and the step's own tests. */
-async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: number): Promise<Evaluation> {
-  const on = await withAgentKey(args, stepOf(args.task.harbor, index).name);
-  const { step, runId, ...rest } = stepArgs(on, index);
+/** Step `index`'s verifier on that step's snapshot (the agent's run under the same key), with tests/ and the step's own tests. */
+async function evaluateHarborStep(docker: Docker, args: HarborRunArgs, index: number): Promise<Evaluation> {
+  const { step, runId, ...rest } = stepArgs(args, index);
   const { run, images } = await runHarborVerifier(docker, {
     ...rest,
     labels: { ...trialLabels(args.trial, 'verifier', args.server), 'assay.step': step.name },
@@ -207,28 +202,10 @@ async function evaluateHarborStep(docker: Docker, args: VerifierRunArgs, index: 
   return verifierEvaluation(args.task, run, images);
 }
 
-/** The verifier's caller says which agent run it verifies (its key), or passes that run, or neither. */
-type VerifierRunArgs = HarborRunArgs & { run?: AgentRun };
-
-/**
- * The key of the agent run the verifier checks: as given, else the run's, else (a caller that passes neither,
- * as a multi-step task's step verifier from the workflow) that of the agent result this attempt wrote just before.
- */
-async function withAgentKey(args: VerifierRunArgs, step: string | null): Promise<HarborRunArgs> {
-  const { run, containerKey, ...rest } = args;
-  let key = containerKey ?? run?.containerKey;
-  if (containerKey === undefined && run === undefined) {
-    const { store, resultKey } = runArgs(rest);
-    const agentResult = agentResultKey(step === null ? resultKey : stepDirKey(resultKey, step));
-    key = ((await store.getJson(agentResult)) as AgentRun | null)?.containerKey;
-  }
-  return { ...rest, ...(key ? { containerKey: key } : {}) };
-}
-
 /** The verifier's run as the trial's evaluation: no rubric verdicts, the reward carried to the record. */
-async function evaluateHarborTrial(docker: Docker, args: VerifierRunArgs): Promise<Evaluation> {
+async function evaluateHarborTrial(docker: Docker, args: HarborRunArgs): Promise<Evaluation> {
   const { run, images } = await runHarborVerifier(docker, {
-    ...runArgs(await withAgentKey(args, null)),
+    ...runArgs(args),
     labels: trialLabels(args.trial, 'verifier', args.server),
   });
   return verifierEvaluation(args.task, run, images);

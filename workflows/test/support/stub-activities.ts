@@ -86,13 +86,13 @@ export function trialStubs(recorded: string[], score = 80): Pick<Required<Stubs>
 type TrialActivity = 'prepareWorkspace' | 'runAgent' | 'evaluateTrial' | 'recordTrial';
 
 /**
- * `stubs` plus a runAgentAndFinish made of their own runAgent, evaluate and record (as the real activity
- * is, with no deliverables to collect), so a test that changes one of those steps changes the trial's
- * finish too; and a record lookup that finds none unless a test gives one.
+ * `stubs` as activities, with a runAgentAndFinish made of their own runAgent, evaluate and record (as the
+ * real activity is, with no deliverables to collect), so a test that changes one of those parts changes the
+ * trial's finish; and a record lookup that finds none unless a test gives one. The parts are not activities.
  */
 export function withFinishTrial(stubs: Stubs): Stubs {
-  const { evaluateTrial, recordTrial, runAgent } = stubs;
-  const composed: Stubs = { findTrialRecordOf: async () => ({ record: null, agentFinished: false }), ...stubs };
+  const { evaluateTrial, recordTrial, runAgent, ...activities } = stubs;
+  const composed: Stubs = { findTrialRecordOf: async () => ({ record: null, agentFinished: false }), ...activities };
   if (!stubs.runAgentAndFinish && runAgent && evaluateTrial && recordTrial)
     composed.runAgentAndFinish = async (args) => {
       const run = await runAgent(args);

@@ -13,15 +13,34 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
-import type { JobActivities, ProjectActivities, TrialActivities } from '@assay/activities';
-import { hostQueue } from '@assay/core';
+import type {
+  AgentArgs,
+  AgentRun,
+  EvaluateArgs,
+  Evaluation,
+  JobActivities,
+  ProjectActivities,
+  RecordArgs,
+  TrialActivities,
+} from '@assay/activities';
+import { hostQueue, type TrialRecord } from '@assay/core';
 import { ASSAY_SEARCH_ATTRIBUTES, ensureTemporalTestServer } from '@assay/infra';
 import { withFinishTrial } from './stub-activities.js';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type Activities = JobActivities & TrialActivities & ProjectActivities;
+/**
+ * The parts of runAgentAndFinish a test stubs one at a time: the agent, the evaluation and the record.
+ * withFinishTrial composes them into that activity as the real one runs them (activities/src/finish-trial.ts).
+ */
+export interface TrialParts {
+  runAgent(args: AgentArgs): Promise<AgentRun>;
+  evaluateTrial(args: Omit<EvaluateArgs, 'run'>): Promise<Evaluation>;
+  recordTrial(args: RecordArgs): Promise<TrialRecord>;
+}
+
+export type Activities = JobActivities & TrialActivities & ProjectActivities & TrialParts;
 /** Only what a test's workflows call; a call to a missing one fails that activity. */
 export type Stubs = Partial<Activities>;
 
