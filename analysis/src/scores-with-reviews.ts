@@ -4,11 +4,11 @@
 // alone, on judge + reviews or on reviews only, with the disagreements and stale reviews. The report and the
 // viewer's overview both rank these, so a checks-only job a person reviewed gets a full, ranked score.
 import {
-  applyReviews,
-  lockedItemDigests,
-  taskUnitKey,
+  applyJobReviews,
+  tallyReviews,
   type JobLock,
   type Review,
+  type ReviewedTrial,
   type ReviewPolicy,
 } from '@assay/core';
 import type { ColumnTable } from 'arquero';
@@ -30,36 +30,24 @@ export function scoresWithReviews(
   prefer: ReviewPolicy,
 ): { jobs: JobResults[]; basis: ColumnTable } {
   const name = systemNamer(jobs);
-  const basis = new Map<string, Record<(typeof BASIS_COLUMNS)[number], number | string>>();
-  const count = (system: string, column: (typeof BASIS_COLUMNS)[number], n: number) => {
-    const row = basis.get(system) ?? {
-      system,
-      judge: 0,
-      judge_reviews: 0,
-      reviews_only: 0,
-      disagreements: 0,
-      stale: 0,
-    };
-    row[column] = (row[column] as number) + n;
-    basis.set(system, row);
-  };
+  const bySystem = new Map<string, ReviewedTrial[]>();
   const scored = jobs.map((job, i) => {
     const { reviews: of, lock } = reviews[i] ?? { reviews: [], lock: null };
+    const applied = applyJobReviews(job.trials, of, lock, prefer);
     return {
       ...job,
-      trials: job.trials.map((r) => {
-        const a = applyReviews(r, of, { prefer, itemDigests: lockedItemDigests(lock, taskUnitKey(r.task.id)) });
+      trials: job.trials.map((r, k) => {
+        const a = applied[k]!;
         const system = name(job.jobId, r.system.id);
-        count(
-          system,
-          a.basis === 'judge' ? 'judge' : a.basis === 'judge + reviews' ? 'judge_reviews' : 'reviews_only',
-          1,
-        );
-        count(system, 'disagreements', a.disagreements);
-        count(system, 'stale', a.stale.length);
+        bySystem.set(system, [...(bySystem.get(system) ?? []), a]);
         return { ...r, score: a.score };
       }),
     };
   });
-  return { jobs: scored, basis: tableOf([...basis.values()], BASIS_COLUMNS) };
+  const rows = [...bySystem].map(([system, trials]) => {
+    const { basis, disagreements, stale } = tallyReviews(trials);
+    const { judge, 'judge + reviews': judge_reviews, 'reviews only': reviews_only } = basis;
+    return { system, judge, judge_reviews, reviews_only, disagreements, stale };
+  });
+  return { jobs: scored, basis: tableOf(rows, BASIS_COLUMNS) };
 }

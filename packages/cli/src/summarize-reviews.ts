@@ -1,19 +1,18 @@
 // `status` with people's reviews: per system, the scores with reviews applied by the chosen policy (core's
-// applyReviews), how many trials each basis gave, the disagreements with the machine and the stale reviews.
+// applyJobReviews), how many trials each basis gave, the disagreements with the machine and the stale reviews.
 // Shown beside the machine's summary, never instead of it.
 import {
-  applyReviews,
-  lockedItemDigests,
-  taskUnitKey,
+  applyJobReviews,
+  tallyReviews,
   type JobLock,
   type Review,
   type ReviewPolicy,
-  type ScoreBasis,
+  type ReviewTally,
   type TrialRecord,
 } from '@assay/core';
 import { renderTable } from './render-table.js';
 
-export interface ReviewSummary {
+export interface ReviewSummary extends ReviewTally {
   system: string;
   /** Trials with at least one current review. */
   reviewed: number;
@@ -21,10 +20,6 @@ export interface ReviewSummary {
   meanScore: number | null;
   meanDecided: number | null;
   successRate: number | null;
-  /** Trials by the basis of their score. */
-  basis: Record<ScoreBasis, number>;
-  disagreements: number;
-  stale: number;
 }
 
 const mean = (xs: readonly number[]): number | null =>
@@ -39,21 +34,15 @@ export function summarizeWithReviews(
   const bySystem = new Map<string, TrialRecord[]>();
   for (const r of records) bySystem.set(r.system.id, [...(bySystem.get(r.system.id) ?? []), r]);
   return [...bySystem.entries()].map(([system, rs]) => {
-    const applied = rs.map((r) =>
-      applyReviews(r, reviews, { prefer, itemDigests: lockedItemDigests(lock, taskUnitKey(r.task.id)) }),
-    );
+    const applied = applyJobReviews(rs, reviews, lock, prefer);
     const full = applied.flatMap((a) => (a.score.value === null ? [] : [a.score]));
-    const basis: Record<ScoreBasis, number> = { judge: 0, 'judge + reviews': 0, 'reviews only': 0 };
-    for (const a of applied) basis[a.basis] += 1;
     return {
       system,
       reviewed: applied.filter((a) => a.items.some((i) => i.reviews.length > 0)).length,
       meanScore: mean(full.map((s) => s.value as number)),
       meanDecided: mean(applied.flatMap((a) => (a.score.decided === null ? [] : [a.score.decided]))),
       successRate: full.length > 0 ? (100 * full.filter((s) => s.success === true).length) / full.length : null,
-      basis,
-      disagreements: applied.reduce((n, a) => n + a.disagreements, 0),
-      stale: applied.reduce((n, a) => n + a.stale.length, 0),
+      ...tallyReviews(applied),
     };
   });
 }

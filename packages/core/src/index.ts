@@ -29,4 +29,5 @@ export * from './job-lock.js';
 export * from './split-by-version.js';
 export * from './review-record.js';
 export * from './apply-reviews.js';
+export * from './apply-job-reviews.js';
 export * from './canonical-json.js';

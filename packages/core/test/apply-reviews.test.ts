@@ -2,7 +2,9 @@
 // reviewers, stale reviews, and the basis every score names.
 import { describe, expect, it } from 'vitest';
 import {
+  applyJobReviews,
   applyReviews,
+  tallyReviews,
   itemDigestOf,
   lockedItemDigests,
   REVIEW_SCHEMA,
@@ -178,5 +180,38 @@ describe('applyReviews', () => {
     expect(itemDigestOf({ check: 'sha256:abc', importance: 'core' })).toBe(itemDigestOf(fields));
     expect(lockedItemDigests(lock, 'tasks/t2')).toBeNull();
     expect(lockedItemDigests(null, 'tasks/t1')).toBeNull();
+  });
+});
+
+describe('applyJobReviews and tallyReviews', () => {
+  it('applies the job lock’s digests trial by trial, and counts bases, disagreements and stale reviews', () => {
+    const second = trialRecordSchema.parse({ ...record, trial: 2 });
+    const lockOf = (fields: Record<string, Record<string, string>>) => ({ units: { 'tasks/t1': { items: fields } } });
+    const items = { a: { v: 'a' }, b: { v: 'b' }, c: { v: 'c' }, d: { v: 'd' } };
+    const lock = lockOf(items);
+    const now = (id: keyof typeof items) => ({ itemDigest: itemDigestOf(items[id]) });
+    const reviews = [
+      review('ann', 'c', 'satisfied', now('c')),
+      review('ann', 'b', 'satisfied', now('b')),
+      // Its item's content changed since: stale under the lock, though its digest is the test's DIGEST.
+      review('ann', 'd', 'satisfied'),
+      review('bob', 'c', 'not-satisfied', { ...now('c'), trial: 2 }),
+      review('bob', 'd', 'not-satisfied', { ...now('d'), trial: 2 }),
+    ];
+    const applied = applyJobReviews([record, second], reviews, lock, 'judge');
+    expect(applied.map((a) => a.basis)).toEqual(['judge + reviews', 'judge + reviews']);
+    expect(applied.map((a) => a.stale.map((r) => r.item.id))).toEqual([['d'], []]);
+    expect(tallyReviews(applied)).toEqual({
+      basis: { judge: 0, 'judge + reviews': 2, 'reviews only': 0 },
+      disagreements: 1,
+      stale: 1,
+    });
+    // Without a lock only a review of an item the record lacks is stale; no trials, nothing counted.
+    expect(applyJobReviews([record], reviews, null, 'judge')[0]!.stale).toEqual([]);
+    expect(tallyReviews([])).toEqual({
+      basis: { judge: 0, 'judge + reviews': 0, 'reviews only': 0 },
+      disagreements: 0,
+      stale: 0,
+    });
   });
 });
