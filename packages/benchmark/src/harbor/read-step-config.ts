@@ -4,21 +4,9 @@
 // loader checks them); what assay cannot honour per step is an error that says so.
 import { harborMessages as m } from './harbor-messages.js';
 import type { HarborMultiStepStrategy, HarborStepConfig } from './harbor-task.js';
-import { isTable, type ConfigReader, type Table } from './read-task-config.js';
+import { AGENT_KEYS, VERIFIER_KEYS, isTable, type ConfigReader, type Table } from './read-task-config.js';
 
 const STEP_KEYS = ['name', 'agent', 'verifier', 'min_reward', 'healthcheck', 'artifacts'];
-const STEP_AGENT_KEYS = ['timeout_sec', 'user', 'network_mode', 'allowed_hosts'];
-const STEP_VERIFIER_KEYS = [
-  'timeout_sec',
-  'env',
-  'user',
-  'environment_mode',
-  'environment',
-  'collect',
-  'network_mode',
-  'allowed_hosts',
-];
-
 /** Harbor's VerifierConfig default, which a step's verifier has whatever the task's [verifier] says. */
 const STEP_VERIFIER_SECONDS = 600;
 
@@ -65,8 +53,8 @@ function readStep(r: ConfigReader, t: Table, at: string): HarborStepConfig | nul
   if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(name)) r.error(`${at}.name`, m.badStepName(name));
   const agent = r.table(t, 'agent', `${at}.agent`);
   const verifier = r.table(t, 'verifier', `${at}.verifier`);
-  r.unknown(agent, `${at}.agent`, STEP_AGENT_KEYS);
-  r.unknown(verifier, `${at}.verifier`, STEP_VERIFIER_KEYS);
+  r.unknown(agent, `${at}.agent`, AGENT_KEYS);
+  r.unknown(verifier, `${at}.verifier`, VERIFIER_KEYS);
   r.unsupported(agent, `${at}.agent`, ['network_mode', 'allowed_hosts']);
   r.unsupported(verifier, `${at}.verifier`, ['environment_mode', 'environment', 'collect']);
   r.unsupported(verifier, `${at}.verifier`, ['network_mode', 'allowed_hosts']);

@@ -10,6 +10,19 @@ import { readSteps } from './read-step-config.js';
 
 export type Table = Record<string, unknown>;
 
+/** AgentConfig's and VerifierConfig's fields: a task's [agent] / [verifier], and a step's (the same models). */
+export const AGENT_KEYS = ['timeout_sec', 'user', 'network_mode', 'allowed_hosts'] as const;
+export const VERIFIER_KEYS = [
+  'timeout_sec',
+  'env',
+  'user',
+  'environment_mode',
+  'environment',
+  'collect',
+  'network_mode',
+  'allowed_hosts',
+] as const;
+
 /** Harbor 0.20's fields per section; anything else is unknown. */
 const KNOWN: Record<string, readonly string[]> = {
   '': [
@@ -24,17 +37,8 @@ const KNOWN: Record<string, readonly string[]> = {
     'source',
   ].concat(['multi_step_reward_strategy', 'steps', 'artifacts']),
   task: ['name', 'description', 'authors', 'keywords'],
-  agent: ['timeout_sec', 'user', 'network_mode', 'allowed_hosts'],
-  verifier: [
-    'timeout_sec',
-    'env',
-    'user',
-    'environment_mode',
-    'environment',
-    'collect',
-    'network_mode',
-    'allowed_hosts',
-  ],
+  agent: AGENT_KEYS,
+  verifier: VERIFIER_KEYS,
   environment: [
     'build_timeout_sec',
     'docker_image',
