@@ -13,9 +13,9 @@ import {
   type ThrottleReport,
 } from './definitions.js';
 
-export const DEFAULT_BACK_PRESSURE: BackPressure = { coolDownSeconds: 30, raiseAfterSeconds: 60 };
+const DEFAULT_BACK_PRESSURE: BackPressure = { coolDownSeconds: 30, raiseAfterSeconds: 60 };
 /** "… throttled in the last 5 min": counted in minute buckets. */
-export const RECENT_MS = 5 * 60_000;
+const RECENT_MS = 5 * 60_000;
 const BUCKET_MS = 60_000;
 export function newEndpointState(endpoint: string): EndpointState {
   return { endpoint, limit: null, throttled: 0, lastThrottleAt: null, lastCutAt: null, lastRaiseAt: null, recent: [] };

@@ -175,7 +175,7 @@ export function finalEvaluationKey(projectDirKey: string): string {
   return `${projectDirKey}/${FINAL_DIR}/${EVALUATION_FILE}`;
 }
 
-export function assertSha256(sha256: string): string {
+function assertSha256(sha256: string): string {
   if (!SHA256.test(sha256)) throw new Error(`"${sha256}" is not a sha256 (64 lowercase hex digits)`);
   return sha256;
 }

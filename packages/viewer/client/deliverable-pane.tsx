@@ -11,7 +11,7 @@ import { EvidenceView } from './evidence-view.js';
  * `debt_schedule.xlsx!Summary!B4`, anything else as `memo.docx paragraph 12`, `lender_note.md line 3`,
  * `report.pdf page 2`.
  */
-export function fileAnchor(path: string, anchor: string): string {
+function fileAnchor(path: string, anchor: string): string {
   return parseCellAnchor(anchor) ? `${path}!${anchor}` : `${path} ${anchor}`;
 }
 

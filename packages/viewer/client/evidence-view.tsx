@@ -2,7 +2,16 @@
 // unit highlighted and scrolled into view: a cell, a paragraph, a slide, a line. With `onPick` (the labelling
 // page), a click on a unit gives its anchor within the file (`Summary!B4`, `paragraph 12`, `line 3`).
 import { useEffect, useRef } from 'preact/hooks';
-import type { FileEvidence, SheetEvidence } from '@assay/evidence';
+import type {
+  CsvEvidence,
+  DocxEvidence,
+  FileEvidence,
+  PdfEvidence,
+  PptxEvidence,
+  SheetEvidence,
+  TextEvidence,
+  XlsxEvidence,
+} from '@assay/evidence';
 import { cellAnchor, colLetters, inRange, parseCellAnchor, type CellRange } from './cell-ref.js';
 
 const numberIn = (anchor: string | null, word: string): number | null => {
@@ -37,6 +46,7 @@ export function EvidenceView({ evidence, anchor, onPick }: Props) {
   );
 }
 
+/** Each format drawn its own way; the unit the anchor names carries `focus`. */
 function EvidenceBody({
   evidence: ev,
   anchor,
@@ -47,100 +57,16 @@ function EvidenceBody({
   picking: boolean;
 }) {
   switch (ev.format) {
-    case 'xlsx': {
-      const range = anchor ? parseCellAnchor(anchor) : null;
-      return (
-        <>
-          {ev.sheets.map((s) => (
-            <SheetGrid key={s.name} sheet={s} range={range} picking={picking} />
-          ))}
-          {ev.charts.length > 0 && (
-            <p class="muted">
-              {ev.charts.length} chart(s): {ev.charts.map((c) => c.title ?? c.part).join(', ')}
-            </p>
-          )}
-        </>
-      );
-    }
-    case 'docx': {
-      const para = numberIn(anchor, 'paragraph');
-      const table = numberIn(anchor, 'table');
-      return (
-        <div class="doc">
-          {ev.blocks.map((b) =>
-            b.type === 'paragraph' ? (
-              <p
-                key={`p${b.index}`}
-                data-anchor={`paragraph ${b.index}`}
-                class={`${b.headingLevel ? `h h${b.headingLevel}` : ''} ${para === b.index ? 'focus' : ''}`}
-              >
-                <span class="anchor-label">¶{b.index}</span> {b.text}
-              </p>
-            ) : (
-              <table key={`t${b.index}`} data-anchor={`table ${b.index}`} class={table === b.index ? 'focus' : ''}>
-                <tbody>
-                  {b.rows.map((r, i) => (
-                    <tr key={i} data-pick={picking ? `table ${b.index} row ${i + 1}` : undefined}>
-                      {r.map((c, j) => (
-                        <td key={j}>{c}</td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ),
-          )}
-        </div>
-      );
-    }
-    case 'pptx': {
-      const slide = numberIn(anchor, 'slide');
-      return (
-        <div>
-          {ev.slides.map((s) => (
-            <div key={s.index} data-anchor={`slide ${s.index}`} class={`slide ${slide === s.index ? 'focus' : ''}`}>
-              <h4>
-                slide {s.index}
-                {s.hidden ? ' (hidden)' : ''}: {s.title ?? ''}
-              </h4>
-              {s.texts.map((t, i) => (
-                <pre key={i}>{t}</pre>
-              ))}
-              {s.notes && <p class="muted">notes: {s.notes}</p>}
-            </div>
-          ))}
-        </div>
-      );
-    }
-    case 'pdf': {
-      const page = numberIn(anchor, 'page');
-      return (
-        <div>
-          {ev.pages.map((p) => (
-            <div key={p.page} data-anchor={`page ${p.page}`} class={page === p.page ? 'focus' : ''}>
-              <h4>page {p.page}</h4>
-              <pre>{p.text}</pre>
-            </div>
-          ))}
-        </div>
-      );
-    }
-    case 'csv': {
-      const row = numberIn(anchor, 'row');
-      return (
-        <table>
-          <tbody>
-            {ev.rows.map((r, i) => (
-              <tr key={i} data-anchor={`row ${i + 1}`} class={row === i + 1 ? 'focus' : ''}>
-                {r.map((c, j) => (
-                  <td key={j}>{c}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      );
-    }
+    case 'xlsx':
+      return <WorkbookBody evidence={ev} anchor={anchor} picking={picking} />;
+    case 'docx':
+      return <DocBody evidence={ev} anchor={anchor} picking={picking} />;
+    case 'pptx':
+      return <SlidesBody evidence={ev} anchor={anchor} />;
+    case 'pdf':
+      return <PdfBody evidence={ev} anchor={anchor} />;
+    case 'csv':
+      return <CsvBody evidence={ev} anchor={anchor} />;
     case 'png':
     case 'jpg':
     case 'svg':
@@ -149,19 +75,126 @@ function EvidenceBody({
           {ev.format} image, {ev.width ?? '?'} × {ev.height ?? '?'} px
         </p>
       );
-    default: {
-      const line = numberIn(anchor, 'line');
-      return (
-        <pre class="lines">
-          {ev.text.split('\n').map((l, i) => (
-            <div key={i} data-anchor={`line ${i + 1}`} class={line === i + 1 ? 'focus' : ''}>
-              <span class="anchor-label">{i + 1}</span> {l}
-            </div>
-          ))}
-        </pre>
-      );
-    }
+    default:
+      return <TextBody evidence={ev} anchor={anchor} />;
   }
+}
+
+interface BodyProps<E> {
+  evidence: E;
+  anchor: string | null;
+}
+
+function WorkbookBody({ evidence: ev, anchor, picking }: BodyProps<XlsxEvidence> & { picking: boolean }) {
+  const range = anchor ? parseCellAnchor(anchor) : null;
+  return (
+    <>
+      {ev.sheets.map((s) => (
+        <SheetGrid key={s.name} sheet={s} range={range} picking={picking} />
+      ))}
+      {ev.charts.length > 0 && (
+        <p class="muted">
+          {ev.charts.length} chart(s): {ev.charts.map((c) => c.title ?? c.part).join(', ')}
+        </p>
+      )}
+    </>
+  );
+}
+
+function DocBody({ evidence: ev, anchor, picking }: BodyProps<DocxEvidence> & { picking: boolean }) {
+  const para = numberIn(anchor, 'paragraph');
+  const table = numberIn(anchor, 'table');
+  return (
+    <div class="doc">
+      {ev.blocks.map((b) =>
+        b.type === 'paragraph' ? (
+          <p
+            key={`p${b.index}`}
+            data-anchor={`paragraph ${b.index}`}
+            class={`${b.headingLevel ? `h h${b.headingLevel}` : ''} ${para === b.index ? 'focus' : ''}`}
+          >
+            <span class="anchor-label">¶{b.index}</span> {b.text}
+          </p>
+        ) : (
+          <table key={`t${b.index}`} data-anchor={`table ${b.index}`} class={table === b.index ? 'focus' : ''}>
+            <tbody>
+              {b.rows.map((r, i) => (
+                <tr key={i} data-pick={picking ? `table ${b.index} row ${i + 1}` : undefined}>
+                  {r.map((c, j) => (
+                    <td key={j}>{c}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ),
+      )}
+    </div>
+  );
+}
+
+function SlidesBody({ evidence: ev, anchor }: BodyProps<PptxEvidence>) {
+  const slide = numberIn(anchor, 'slide');
+  return (
+    <div>
+      {ev.slides.map((s) => (
+        <div key={s.index} data-anchor={`slide ${s.index}`} class={`slide ${slide === s.index ? 'focus' : ''}`}>
+          <h4>
+            slide {s.index}
+            {s.hidden ? ' (hidden)' : ''}: {s.title ?? ''}
+          </h4>
+          {s.texts.map((t, i) => (
+            <pre key={i}>{t}</pre>
+          ))}
+          {s.notes && <p class="muted">notes: {s.notes}</p>}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function PdfBody({ evidence: ev, anchor }: BodyProps<PdfEvidence>) {
+  const page = numberIn(anchor, 'page');
+  return (
+    <div>
+      {ev.pages.map((p) => (
+        <div key={p.page} data-anchor={`page ${p.page}`} class={page === p.page ? 'focus' : ''}>
+          <h4>page {p.page}</h4>
+          <pre>{p.text}</pre>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function CsvBody({ evidence: ev, anchor }: BodyProps<CsvEvidence>) {
+  const row = numberIn(anchor, 'row');
+  return (
+    <table>
+      <tbody>
+        {ev.rows.map((r, i) => (
+          <tr key={i} data-anchor={`row ${i + 1}`} class={row === i + 1 ? 'focus' : ''}>
+            {r.map((c, j) => (
+              <td key={j}>{c}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function TextBody({ evidence: ev, anchor }: BodyProps<TextEvidence>) {
+  const line = numberIn(anchor, 'line');
+  return (
+    <pre class="lines">
+      {ev.text.split('\n').map((l, i) => (
+        <div key={i} data-anchor={`line ${i + 1}`} class={line === i + 1 ? 'focus' : ''}>
+          <span class="anchor-label">{i + 1}</span> {l}
+        </div>
+      ))}
+    </pre>
+  );
 }
 
 /** A sheet as a grid: each cell's displayed text, and for a formula the formula beside its cached value. */

@@ -12,6 +12,29 @@ const FILTERS = ['source', 'system', 'task', 'domain', 'status'] as const;
 type Filter = (typeof FILTERS)[number];
 
 export function OverviewPage({ data, query }: { data: Overview; query: URLSearchParams }) {
+  const { filters, setFilter, trials, projects, options } = useOverviewFilters(data, query);
+  const current = useRowNav(trials, projects);
+  const sourceLabel = (id: string) => data.sources.find((s) => s.id === id)?.label ?? id;
+
+  return (
+    <main>
+      <SourcesHeader sources={data.sources} />
+      <LeaderboardView rows={data.leaderboard} decided={false} />
+      <LeaderboardView rows={data.decidedLeaderboard} decided />
+      {data.reviewedLeaderboard && (
+        <LeaderboardView rows={data.reviewedLeaderboard} decided={false} reviews={data.reviewBasis} />
+      )}
+      <DeliveryView rows={data.delivery} />
+      <StatusView data={data} sourceLabel={sourceLabel} />
+      <FilterBar filters={filters} options={options} setFilter={setFilter} sourceLabel={sourceLabel} />
+      <TrialTable trials={trials} current={current} sourceLabel={sourceLabel} />
+      <ProjectTable projects={projects} current={current - trials.length} sourceLabel={sourceLabel} />
+    </main>
+  );
+}
+
+/** The filters as the URL has them, setting one rewrites the URL; the trials and project runs they keep. */
+function useOverviewFilters(data: Overview, query: URLSearchParams) {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, query.get(f) ?? ''])) as Record<Filter, string>;
   const setFilter = (f: Filter, v: string) => {
     const q = new URLSearchParams(query);
@@ -23,6 +46,11 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
   const trials = data.trials.filter((t) => keep({ ...t }));
   const projects = data.projects.filter((p) => keep({ ...p, task: p.project, domain: '' }));
   const options = useMemo(() => optionsOf(data), [data]);
+  return { filters, setFilter, trials, projects, options };
+}
+
+/** j/k over the trials then the project runs as one list, Enter opens the current row; gives its index. */
+function useRowNav(trials: Overview['trials'], projects: Overview['projects']) {
   const rows = [
     ...trials.map((t) => ({ href: links.trial(t.source, t.system, t.task, t.trial) })),
     ...projects.map((p) => ({ href: links.project(p.source, p.system, p.project, p.trial) })),
@@ -30,65 +58,71 @@ export function OverviewPage({ data, query }: { data: Overview; query: URLSearch
   const [current, setCurrent] = useState(-1);
   const open = useCallback((i: number) => void (location.hash = rows[i]?.href ?? location.hash), [rows]);
   useKeyNav(rows.length, current, setCurrent, open);
-  const sourceLabel = (id: string) => data.sources.find((s) => s.id === id)?.label ?? id;
+  return current;
+}
 
+/** Each source with its problems and links (review, agreement, control), then a compare link per later source. */
+function SourcesHeader({ sources }: { sources: Overview['sources'] }) {
   return (
-    <main>
-      <header class="sources">
-        {data.sources.map((s) => (
-          <div key={s.id}>
-            <b>{s.label}</b> <span class="muted">{s.dir}</span>
-            {s.problems.length > 0 && <span class="bad"> · {s.problems.length} invalid record(s) skipped</span>}
-            {s.versions.map((v) => (
-              <div key={v} class="bad" data-testid="versions">
-                versions: {v}; scores of different versions are never pooled
-              </div>
+    <header class="sources">
+      {sources.map((s) => (
+        <div key={s.id}>
+          <b>{s.label}</b> <span class="muted">{s.dir}</span>
+          {s.problems.length > 0 && <span class="bad"> · {s.problems.length} invalid record(s) skipped</span>}
+          {s.versions.map((v) => (
+            <div key={v} class="bad" data-testid="versions">
+              versions: {v}; scores of different versions are never pooled
+            </div>
+          ))}
+          {' · '}
+          <a href={links.review(s.id)} data-testid="review-link">
+            review items
+          </a>
+          {' · '}
+          <a href={links.agreement(s.id)} data-testid="agreement-link">
+            agreement
+          </a>
+          {s.control && <ControlBanner control={s.control} />}
+        </div>
+      ))}
+      {sources.slice(1).map((s) => (
+        <div key={`compare-${s.id}`}>
+          <a href={links.compare(sources[0]!.id, s.id)} data-testid="compare-link">
+            compare {sources[0]!.label} with {s.label}
+          </a>
+        </div>
+      ))}
+    </header>
+  );
+}
+
+function FilterBar(props: {
+  filters: Record<Filter, string>;
+  options: Record<Filter, string[]>;
+  setFilter: (f: Filter, v: string) => void;
+  sourceLabel: (id: string) => string;
+}) {
+  return (
+    <section class="filters">
+      {FILTERS.map((f) => (
+        <label key={f}>
+          {f}{' '}
+          <select
+            name={f}
+            value={props.filters[f]}
+            onChange={(e) => props.setFilter(f, (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">all</option>
+            {props.options[f].map((o) => (
+              <option key={o} value={o}>
+                {f === 'source' ? props.sourceLabel(o) : o}
+              </option>
             ))}
-            {' · '}
-            <a href={links.review(s.id)} data-testid="review-link">
-              review items
-            </a>
-            {' · '}
-            <a href={links.agreement(s.id)} data-testid="agreement-link">
-              agreement
-            </a>
-            {s.control && <ControlBanner control={s.control} />}
-          </div>
-        ))}
-        {data.sources.slice(1).map((s) => (
-          <div key={`compare-${s.id}`}>
-            <a href={links.compare(data.sources[0]!.id, s.id)} data-testid="compare-link">
-              compare {data.sources[0]!.label} with {s.label}
-            </a>
-          </div>
-        ))}
-      </header>
-      <LeaderboardView rows={data.leaderboard} decided={false} />
-      <LeaderboardView rows={data.decidedLeaderboard} decided />
-      {data.reviewedLeaderboard && (
-        <LeaderboardView rows={data.reviewedLeaderboard} decided={false} reviews={data.reviewBasis} />
-      )}
-      <DeliveryView rows={data.delivery} />
-      <StatusView data={data} sourceLabel={sourceLabel} />
-      <section class="filters">
-        {FILTERS.map((f) => (
-          <label key={f}>
-            {f}{' '}
-            <select name={f} value={filters[f]} onChange={(e) => setFilter(f, (e.target as HTMLSelectElement).value)}>
-              <option value="">all</option>
-              {options[f].map((o) => (
-                <option key={o} value={o}>
-                  {f === 'source' ? sourceLabel(o) : o}
-                </option>
-              ))}
-            </select>
-          </label>
-        ))}
-        <span class="muted">j/k or ↑/↓ to move, Enter to open</span>
-      </section>
-      <TrialTable trials={trials} current={current} sourceLabel={sourceLabel} />
-      <ProjectTable projects={projects} current={current - trials.length} sourceLabel={sourceLabel} />
-    </main>
+          </select>
+        </label>
+      ))}
+      <span class="muted">j/k or ↑/↓ to move, Enter to open</span>
+    </section>
   );
 }
 

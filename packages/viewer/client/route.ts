@@ -17,7 +17,7 @@ export type Route =
       criterion: string | null;
     };
 
-export function parseRoute(hash: string): Route {
+function parseRoute(hash: string): Route {
   const [pathPart = '', queryPart = ''] = hash.replace(/^#/, '').split('?');
   const parts = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
   const [kind, source, system, id, trial, sub, subId] = parts;

@@ -25,6 +25,43 @@ export function TrialPage({ route, revision }: { route: TrialRoute; revision: st
 
 function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
   const r = data.record;
+  const { focus, href, openAnchor } = useItemFocus(data, route);
+  return (
+    <main class="trial">
+      <TrialCrumbs data={data} />
+      <h1>
+        {data.task.title ?? r.task.id} <span class="muted">{r.task.domain}</span>
+      </h1>
+      <TrialFacts record={r} />
+      {r.agent.reason && <p class="bad">{r.agent.reason}</p>}
+      {r.steps && r.multiStep && (
+        <StepList steps={r.steps} strategy={r.multiStep.strategy} declared={r.multiStep.declared} />
+      )}
+      {data.task.note && <p class="note">{data.task.note}</p>}
+      <details class="instruction" open>
+        <summary>instruction</summary>
+        <pre>{data.task.instruction ?? 'The benchmark folder is not available: instruction not shown.'}</pre>
+      </details>
+      <TranscriptView transcript={data.transcript} />
+      <div class="split">
+        <RubricItems items={data.items} current={route.item} href={href} onAnchor={openAnchor} />
+        <section>
+          <h2>Deliverables as the judge saw them</h2>
+          <DeliverablePane
+            source={data.source}
+            files={data.deliverables.files}
+            notes={data.deliverables.notes}
+            focus={focus}
+          />
+        </section>
+      </div>
+    </main>
+  );
+}
+
+/** The current item (from the route, moved with j/k) and the place in the deliverables that is open. */
+function useItemFocus(data: TrialDetail, route: TrialRoute) {
+  const r = data.record;
   const [focus, setFocus] = useState<Focus | null>(null);
   const ids = data.items.map((i) => i.itemId);
   const index = route.item ? ids.indexOf(route.item) : -1;
@@ -38,88 +75,83 @@ function TrialView({ data, route }: { data: TrialDetail; route: TrialRoute }) {
     document.getElementById(`item-${item?.itemId}`)?.scrollIntoView({ block: 'nearest' });
     if (item?.anchors[0]) openAnchor(item.anchors[0]);
   }, [index]);
+  return { focus, href, openAnchor };
+}
+
+/** Back to the overview, and the other trials of this system on this task. */
+function TrialCrumbs({ data }: { data: TrialDetail }) {
+  const r = data.record;
   return (
-    <main class="trial">
-      <nav class="crumbs">
-        <a href="#/">overview</a> / {r.system.id} / {r.task.id} / trial{' '}
-        {data.siblings.map((t) => (
-          <a key={t} href={links.trial(data.source, r.system.id, r.task.id, t)} class={t === r.trial ? 'active' : ''}>
-            {t}
-          </a>
-        ))}
-      </nav>
-      <h1>
-        {data.task.title ?? r.task.id} <span class="muted">{r.task.domain}</span>
-      </h1>
-      <dl class="facts">
-        <dt>status</dt>
-        <dd class={r.status === 'completed' ? '' : 'bad'}>{r.status}</dd>
-        <dt>score</dt>
-        <dd>{num(r.score.value)}</dd>
-        <dt>over decided items</dt>
-        <dd>{num(r.score.decided)}</dd>
-        <dt>coverage</dt>
-        <dd>{num(r.score.coverage * 100, 0)}%</dd>
-        <dt>agent</dt>
-        <dd>
-          {num(r.agent.durationSeconds, 2)} s, exit {r.agent.exitCode ?? '—'}
-          {r.agent.timedOut ? ', timed out' : ''}, {r.agent.startedAt} → {r.agent.endedAt}
-        </dd>
-        <dt>tokens</dt>
-        <dd>
-          {r.usage
-            ? `${r.usage.inputTokens} in (${r.usage.cachedInputTokens} cached) / ${r.usage.outputTokens} out, ${r.usage.turns ?? '—'} turns, cost ${r.usage.costUsd ?? '—'}`
-            : 'not recorded'}
-        </dd>
-        <dt>produced by</dt>
-        <dd data-testid="provenance">{provenanceText(r)}</dd>
-        <dt>format</dt>
-        <dd>
-          {r.formatCompliance.compliant ? 'compliant' : 'not compliant'}
-          {r.formatCompliance.missing.length ? `; missing ${r.formatCompliance.missing.join(', ')}` : ''}
-          {r.formatCompliance.wrongType.length ? `; wrong type ${r.formatCompliance.wrongType.join(', ')}` : ''}
-        </dd>
-      </dl>
-      {r.agent.reason && <p class="bad">{r.agent.reason}</p>}
-      {r.steps && r.multiStep && (
-        <StepList steps={r.steps} strategy={r.multiStep.strategy} declared={r.multiStep.declared} />
-      )}
-      {data.task.note && <p class="note">{data.task.note}</p>}
-      <details class="instruction" open>
-        <summary>instruction</summary>
-        <pre>{data.task.instruction ?? 'The benchmark folder is not available: instruction not shown.'}</pre>
-      </details>
-      <TranscriptView transcript={data.transcript} />
-      <div class="split">
-        <section>
-          <h2>Rubric items ({data.items.length})</h2>
-          <p class="muted">j/k or ↑/↓ between items; an anchor opens the deliverable there</p>
-          <VerdictList
-            rows={data.items.map((i) => ({
-              ...i,
-              id: i.itemId,
-              extra: (
-                <span class="muted">
-                  {i.importance} · w{i.weight}
-                </span>
-              ),
-            }))}
-            current={route.item}
-            href={href}
-            onAnchor={openAnchor}
-          />
-        </section>
-        <section>
-          <h2>Deliverables as the judge saw them</h2>
-          <DeliverablePane
-            source={data.source}
-            files={data.deliverables.files}
-            notes={data.deliverables.notes}
-            focus={focus}
-          />
-        </section>
-      </div>
-    </main>
+    <nav class="crumbs">
+      <a href="#/">overview</a> / {r.system.id} / {r.task.id} / trial{' '}
+      {data.siblings.map((t) => (
+        <a key={t} href={links.trial(data.source, r.system.id, r.task.id, t)} class={t === r.trial ? 'active' : ''}>
+          {t}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+function TrialFacts({ record: r }: { record: TrialDetail['record'] }) {
+  return (
+    <dl class="facts">
+      <dt>status</dt>
+      <dd class={r.status === 'completed' ? '' : 'bad'}>{r.status}</dd>
+      <dt>score</dt>
+      <dd>{num(r.score.value)}</dd>
+      <dt>over decided items</dt>
+      <dd>{num(r.score.decided)}</dd>
+      <dt>coverage</dt>
+      <dd>{num(r.score.coverage * 100, 0)}%</dd>
+      <dt>agent</dt>
+      <dd>
+        {num(r.agent.durationSeconds, 2)} s, exit {r.agent.exitCode ?? '—'}
+        {r.agent.timedOut ? ', timed out' : ''}, {r.agent.startedAt} → {r.agent.endedAt}
+      </dd>
+      <dt>tokens</dt>
+      <dd>
+        {r.usage
+          ? `${r.usage.inputTokens} in (${r.usage.cachedInputTokens} cached) / ${r.usage.outputTokens} out, ${r.usage.turns ?? '—'} turns, cost ${r.usage.costUsd ?? '—'}`
+          : 'not recorded'}
+      </dd>
+      <dt>produced by</dt>
+      <dd data-testid="provenance">{provenanceText(r)}</dd>
+      <dt>format</dt>
+      <dd>
+        {r.formatCompliance.compliant ? 'compliant' : 'not compliant'}
+        {r.formatCompliance.missing.length ? `; missing ${r.formatCompliance.missing.join(', ')}` : ''}
+        {r.formatCompliance.wrongType.length ? `; wrong type ${r.formatCompliance.wrongType.join(', ')}` : ''}
+      </dd>
+    </dl>
+  );
+}
+
+function RubricItems(props: {
+  items: TrialDetail['items'];
+  current: string | null;
+  href: (id: string) => string;
+  onAnchor: (a: AnchorRef) => void;
+}) {
+  return (
+    <section>
+      <h2>Rubric items ({props.items.length})</h2>
+      <p class="muted">j/k or ↑/↓ between items; an anchor opens the deliverable there</p>
+      <VerdictList
+        rows={props.items.map((i) => ({
+          ...i,
+          id: i.itemId,
+          extra: (
+            <span class="muted">
+              {i.importance} · w{i.weight}
+            </span>
+          ),
+        }))}
+        current={props.current}
+        href={props.href}
+        onAnchor={props.onAnchor}
+      />
+    </section>
   );
 }
 
