@@ -6,7 +6,7 @@ import type { buildProjectDetail } from '../src/build-project-detail.js';
 import type { buildTrialDetail } from '../src/build-trial-detail.js';
 import type { diffFileContents } from '../src/diff-file-contents.js';
 import type { Review } from '@assay/core';
-import type { reviewQueue } from '../src/review-routes.js';
+import type { ReviewInput, reviewQueue } from '../src/review-routes.js';
 
 export type Overview = Awaited<ReturnType<typeof buildOverview>>;
 export type AgreementView = Awaited<ReturnType<typeof buildAgreement>>;
@@ -21,19 +21,8 @@ export type CriterionItem = Checkpoint['verdicts'][number];
 export type AnchorRef = TrialItem['anchors'][number];
 export type ReviewQueue = Awaited<ReturnType<typeof reviewQueue>>;
 export type QueueEntry = ReviewQueue['entries'][number];
-export interface ReviewPost {
-  reviewer: string;
-  unit: string;
-  system: string;
-  trial: number;
-  itemId: string;
-  /** null for a task's item; a project criterion's subtask (its checkpoint) or `final`. */
-  scope: string | null;
-  decision: Review['decision'];
-  note: string;
-  evidence: string[];
-  blind: boolean;
-}
+/** The body of POST /api/reviews/:source, as the server parses it. */
+export type ReviewPost = ReviewInput;
 export interface PostedReview {
   review: Review;
   judge: { decision: 'satisfied' | 'not-satisfied' | 'unjudged'; reason: string; anchors: AnchorRef[] };
