@@ -1,6 +1,7 @@
 // Harbor task folders end to end through the real CLI: a real Temporal dev server, the task's environment
 // image built from its Dockerfile (FROM the local base image), oracle and nop in real containers, the verifier
-// on the agent's snapshot, the reward as the record's score, and `assay report` drawing the leaderboard.
+// on the agent's snapshot, the reward as the record's score (several named rewards: their mean), and `assay
+// report` drawing the leaderboard.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { readTrials } from './support/records.js';
 
 const DATASET = path.join(ROOT, 'test/fixtures/harbor/dataset');
 const MALFORMED = path.join(ROOT, 'test/fixtures/harbor/malformed');
+const MULTI_REWARD = path.join(ROOT, 'test/fixtures/harbor/multi-reward');
 const server = useTestServer();
 
 async function runCli(args: string[], expectedCode = 0): Promise<string> {
@@ -116,6 +118,31 @@ describe('Harbor task folders under assay run', () => {
     expect(board.oracle).toMatchObject({ trials: '2', scored: '2', unjudged: '0', mean: '100', success_rate: '100' });
     expect(board.nop).toMatchObject({ trials: '2', scored: '2', unjudged: '0', mean: '0', success_rate: '0' });
   }, 900_000);
+
+  it('scores a task with two named rewards and no "reward" by their mean, keeping each (never no score)', async () => {
+    const job = writeJob({
+      id: 'harbor-two-rewards',
+      benchmark: `harbor:${MULTI_REWARD}`,
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+    });
+    await runCli(['run', job, '--json']);
+    const records = await readTrials(path.join(path.dirname(job), 'results'));
+    const bySystem = Object.fromEntries(records.map((r) => [r.system.id, r]));
+    // oracle: correctness 1, performance 1; nop: correctness 0, performance 0.5.
+    expect(bySystem.oracle?.verifier).toMatchObject({
+      rewards: { correctness: 1, performance: 1 },
+      rewardKey: null,
+      reward: 1,
+      meanOf: ['correctness', 'performance'],
+      reason: null,
+    });
+    expect(bySystem.oracle?.score).toMatchObject({ value: 100, success: true, source: 'verifier' });
+    expect(bySystem.nop?.verifier).toMatchObject({ rewards: { correctness: 0, performance: 0.5 }, reward: 0.25 });
+    expect(bySystem.nop?.score).toMatchObject({ value: 25, success: false, source: 'verifier' });
+  }, 600_000);
 
   it('assay validate names a malformed task.toml field as file:field: reason, and warns of an unknown one', async () => {
     const job = writeJob({

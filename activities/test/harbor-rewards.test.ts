@@ -1,4 +1,4 @@
-// Harbor's reward rule (reward.json before reward.txt; `reward`, else the only one), its score, and what a
+// Harbor's reward rule (reward.json before reward.txt; `reward`, else the only one, else the mean), its score, and what a
 // task asks for within the job's limits.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,12 +46,25 @@ describe('Harbor rewards', () => {
     });
   });
 
+  it('scores the mean of several named rewards when none is "reward", keeping each', () => {
+    const r = readRewards(verifierDir({ 'reward.json': '{"correctness": 1, "performance": 0.5}' }));
+    expect(r).toEqual({
+      rewards: { correctness: 1, performance: 0.5 },
+      rewardKey: null,
+      reward: 0.75,
+      meanOf: ['correctness', 'performance'],
+      file: 'reward.json',
+      reason: null,
+    });
+    expect(scoreOfReward(run(r))).toEqual({ value: 75, decided: 75, coverage: 1, success: false, source: 'verifier' });
+  });
+
   it('gives no score (never 0) when there is no reward to score, and says why', () => {
     const cases: [Record<string, string>, string][] = [
       [{}, 'wrote neither'],
       [{ 'reward.txt': '' }, 'is empty'],
       [{ 'reward.txt': 'yes' }, 'is not a number'],
-      [{ 'reward.json': '{"a": 1, "b": 0}' }, 'none is "reward"'],
+      [{ 'reward.json': '{}' }, 'names no reward'],
       [{ 'reward.json': '[1]' }, 'must be an object'],
       [{ 'reward.json': '{"reward": "1"}' }, '"reward" is not a number'],
     ];

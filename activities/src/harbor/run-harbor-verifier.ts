@@ -5,7 +5,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSyn
 import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HarborTask } from '@assay/benchmark';
-import type { HarborVerifierRun, Provenance, TrialInput } from '@assay/core';
+import { scoredRewardOf, type HarborVerifierRun, type Provenance, type TrialInput } from '@assay/core';
 import { FinishedElsewhere, removeContainer, type AgentContainerResult } from '../run-agent-container.js';
 import {
   VERIFIER_DIR,
@@ -182,9 +182,9 @@ async function verificationOf(
   return { run, images };
 }
 
-type Rewards = Pick<HarborVerifierRun, 'rewards' | 'rewardKey' | 'reward' | 'file' | 'reason'>;
+type Rewards = Pick<HarborVerifierRun, 'rewards' | 'rewardKey' | 'reward' | 'meanOf' | 'file' | 'reason'>;
 
-/** Harbor's rule: reward.json if present, else reward.txt (one number, named `reward`); the score is `reward`, else the only one. */
+/** Harbor's rule: reward.json if present, else reward.txt (one number, named `reward`); the score is core's scoredRewardOf. */
 export function readRewards(dir: string): Rewards {
   const json = path.join(dir, 'reward.json');
   const text = path.join(dir, 'reward.txt');
@@ -210,11 +210,8 @@ export function readRewards(dir: string): Rewards {
     if (typeof parsed === 'string') return none(file, parsed);
     rewards = parsed;
   }
-  const keys = Object.keys(rewards);
-  const rewardKey = 'reward' in rewards ? 'reward' : keys.length === 1 ? (keys[0] ?? null) : null;
-  const reward = rewardKey === null ? null : (rewards[rewardKey] ?? null);
-  const reason = rewardKey === null ? `/logs/verifier/${file} names several rewards and none is "reward"` : null;
-  return { rewards, rewardKey, reward, file, reason };
+  const scored = scoredRewardOf(rewards);
+  return { rewards, ...scored, file, reason: scored.reward === null ? `/logs/verifier/${file} names no reward` : null };
 }
 
 function parseRewardJson(raw: string): Record<string, number> | string {

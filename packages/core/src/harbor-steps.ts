@@ -1,5 +1,6 @@
 // Harbor multi-step trials (harbor/trial/multi_step.py), pure so the trial workflow can decide with them:
 // a step's min_reward gate, and the trial's rewards from its steps' by multi_step_reward_strategy.
+import { scoredRewardOf } from './harbor-reward.js';
 import type { HarborVerifierRun } from './trial-record.js';
 import type { HARBOR_STEP_STRATEGIES } from './vocabulary.js';
 
@@ -31,13 +32,6 @@ export function minRewardFailure(
   return null;
 }
 
-/** The reward Harbor scores among named rewards: `reward`, else the only one. */
-function scoredRewardOf(rewards: Record<string, number>): { rewardKey: string | null; reward: number | null } {
-  const keys = Object.keys(rewards);
-  const rewardKey = 'reward' in rewards ? 'reward' : keys.length === 1 ? (keys[0] ?? null) : null;
-  return { rewardKey, reward: rewardKey === null ? null : (rewards[rewardKey] ?? null) };
-}
-
 const hasResult = (v: HarborVerifierRun): boolean => Object.keys(v.rewards).length > 0;
 
 /**
@@ -62,13 +56,8 @@ export function aggregateStepRewards(
 export function multiStepVerifierOf(runs: HarborVerifierRun[], strategy: HarborStepStrategy): HarborVerifierRun {
   const rewards = aggregateStepRewards(runs, strategy);
   const last = runs.at(-1);
-  const scored = rewards === null ? { rewardKey: null, reward: null } : scoredRewardOf(rewards);
-  const reason =
-    rewards === null
-      ? `no step's verifier gave a reward (${strategy})`
-      : scored.rewardKey === null
-        ? 'the steps name several rewards and none is "reward"'
-        : null;
+  const scored = scoredRewardOf(rewards ?? {});
+  const reason = rewards === null ? `no step's verifier gave a reward (${strategy})` : null;
   return {
     rewards: rewards ?? {},
     ...scored,

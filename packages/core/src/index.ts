@@ -5,6 +5,7 @@ export * from './benchmark-schema.js';
 export * from './harness-names.js';
 export * from './job-schema.js';
 export * from './trial-record.js';
+export * from './harbor-reward.js';
 export * from './harbor-steps.js';
 export * from './run-harbor-steps.js';
 export * from './score-task.js';

@@ -4,6 +4,7 @@
 export * from './vocabulary.js';
 export * from './bounds.js';
 export * from './harness-names.js';
+export * from './harbor-reward.js';
 export * from './harbor-steps.js';
 export * from './run-harbor-steps.js';
 export * from './score-task.js';

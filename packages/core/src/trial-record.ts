@@ -155,11 +155,17 @@ export type DeliverableEntry = z.infer<typeof deliverableEntrySchema>;
 /** The workspace storage cap and whether this machine could enforce it. */
 export const storageCapSchema = z.object({ limitGiB: z.number(), enforced: z.boolean(), note: z.string().nullable() });
 
-/** A Harbor verifier's run: all rewards as written, and the one Harbor treats as the reward (`reward`, else the only one). */
+/**
+ * A Harbor verifier's run: all rewards as written, and the one the trial is scored by (core's scoredRewardOf:
+ * `reward`, else the only key, else the mean of the keys).
+ */
 const harborVerifierSchema = z.object({
   rewards: z.record(z.string(), z.number()),
+  /** The key scored; null when there is no reward or when the mean of several keys is. */
   rewardKey: z.string().nullable(),
   reward: z.number().nullable(),
+  /** The keys whose mean is the reward, when the verifier named several and none is `reward`. */
+  meanOf: z.array(z.string()).optional(),
   /** reward.json (preferred, as Harbor does) or reward.txt; null when neither was written. */
   file: z.enum(['reward.json', 'reward.txt']).nullable(),
   exitCode: z.number().int().nullable(),

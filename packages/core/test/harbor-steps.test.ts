@@ -36,6 +36,12 @@ describe('Harbor multi-step rewards', () => {
     expect(v).toMatchObject({ rewards: { reward: 0.5 }, rewardKey: 'reward', reward: 0.5, durationSeconds: 5 });
     const none = multiStepVerifierOf([run({})], 'mean');
     expect(none).toMatchObject({ rewards: {}, reward: null, reason: "no step's verifier gave a reward (mean)" });
-    expect(multiStepVerifierOf([run({ a: 1, b: 0 })], 'final')).toMatchObject({ rewardKey: null, reward: null });
+    // Several keys and none is `reward`: their mean, as for a single-step trial (scoredRewardOf).
+    expect(multiStepVerifierOf([run({ a: 1, b: 0 })], 'final')).toMatchObject({
+      rewardKey: null,
+      reward: 0.5,
+      meanOf: ['a', 'b'],
+      reason: null,
+    });
   });
 });
