@@ -15,6 +15,7 @@ import { readTrials } from './support/records.js';
 const DATASET = path.join(ROOT, 'test/fixtures/harbor/dataset');
 const MALFORMED = path.join(ROOT, 'test/fixtures/harbor/malformed');
 const MULTI_REWARD = path.join(ROOT, 'test/fixtures/harbor/multi-reward');
+const ENTRYPOINT = path.join(ROOT, 'test/fixtures/harbor/entrypoint');
 const server = useTestServer();
 
 async function runCli(args: string[], expectedCode = 0): Promise<string> {
@@ -142,6 +143,30 @@ describe('Harbor task folders under assay run', () => {
     expect(bySystem.oracle?.score).toMatchObject({ value: 100, success: true, source: 'verifier' });
     expect(bySystem.nop?.verifier).toMatchObject({ rewards: { correctness: 0, performance: 0.5 }, reward: 0.25 });
     expect(bySystem.nop?.score).toMatchObject({ value: 25, success: false, source: 'verifier' });
+  }, 600_000);
+
+  it("runs the image's ENTRYPOINT as Harbor does: its /etc/hosts name and local service serve agent and tests", async () => {
+    const job = writeJob({
+      id: 'harbor-entrypoint',
+      benchmark: `harbor:${ENTRYPOINT}`,
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+    });
+    await runCli(['run', job, '--json']);
+    const results = path.join(path.dirname(job), 'results');
+    const records = await readTrials(results);
+    const scores = Object.fromEntries(records.map((r) => [r.system.id, r.score.value]));
+    expect(scores).toEqual({ oracle: 100, nop: 0 });
+    // The verifier reached the service under its name (its own container ran the entrypoint again).
+    for (const r of records)
+      expect(
+        readFileSync(
+          path.join(results, 'trials', r.system.id, 'local-service', '1', 'verifier', 'test-stdout.txt'),
+          'utf8',
+        ),
+      ).toContain('verified: service says 42');
   }, 600_000);
 
   it('assay validate names a malformed task.toml field as file:field: reason, and warns of an unknown one', async () => {

@@ -6,6 +6,7 @@ import type Docker from 'dockerode';
 import { createContainerOnce, listEnv, toCreateOptions, type CreateOptions } from '../container-create-options.js';
 import { cancelRequested } from '../heartbeat.js';
 import { markPhase } from '../mark-phase.js';
+import { imageEntrypointOf, launchPastEntrypoint } from './image-entrypoint.js';
 import {
   FinishedElsewhere,
   LABEL_MANAGED,
@@ -38,6 +39,8 @@ export interface HarborContainerSpec {
   /** assay's policy network, or a compose task's trial network (then `aliases` names the container on it). */
   network: string;
   aliases?: string[];
+  /** The task image's ENTRYPOINT, run before the command as Harbor runs it (image-entrypoint.ts); none: []. */
+  imageEntrypoint?: string[];
 }
 
 export async function containerExists(docker: Docker, runId: string): Promise<boolean> {
@@ -51,16 +54,19 @@ export async function containerExists(docker: Docker, runId: string): Promise<bo
     });
 }
 
-/** The run's container: its command past the image's ENTRYPOINT, on its network, under the trial's limits. */
+/**
+ * The run's container: its command (past the image's ENTRYPOINT, which runs first when there is one), on its
+ * network, under the trial's limits.
+ */
 export function buildHarborCreateOptions(spec: HarborContainerSpec): CreateOptions {
+  const launch = launchPastEntrypoint(spec.imageEntrypoint ?? [], spec.cmd);
   return toCreateOptions({
     name: containerNameFor(spec.runId),
     image: spec.image,
-    // Harbor runs agent, oracle and tests by `exec`, past the image's ENTRYPOINT; so do we.
-    cmd: spec.cmd,
-    entrypoint: [],
+    cmd: launch.cmd,
+    entrypoint: launch.entrypoint,
     env: listEnv(spec.env),
-    labels: { ...spec.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.workflowId },
+    labels: { ...spec.labels, ...launch.labels, [LABEL_MANAGED]: 'true', [LABEL_WORKFLOW]: spec.workflowId },
     ...(spec.user === null ? {} : { user: spec.user }),
     ...(spec.workdir === null ? {} : { workingDir: spec.workdir }),
     binds: spec.binds,
@@ -110,7 +116,8 @@ export async function runHarborContainer(
     if (!(await containerExists(docker, spec.runId))) {
       if (await hooks.finished()) throw new FinishedElsewhere();
       hooks.fresh();
-      created = (await createContainerOnce(docker, buildHarborCreateOptions(spec))).created;
+      const imageEntrypoint = await imageEntrypointOf(docker, spec.image);
+      created = (await createContainerOnce(docker, buildHarborCreateOptions({ ...spec, imageEntrypoint }))).created;
     }
     if (!hooks.beforeStart) return;
     // A worker killed between create and start left it unstarted: what goes in before the start goes in again.
