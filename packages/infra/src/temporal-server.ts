@@ -51,83 +51,119 @@ export async function startTemporalServer(opts: StartTemporalOptions): Promise<T
   const timeout = opts.healthTimeoutMs ?? 60_000;
 
   const external = process.env.TEMPORAL_ADDRESS;
-  if (external) {
-    log(`TEMPORAL_ADDRESS=${external}: using that server, not starting one`);
-    await waitHealthy(binary, external, timeout);
-    const ns = await configureNamespace({ binary, address: external, namespace, log });
-    return { address: external, namespace, startedByUs: false, spawned: false, ...ns };
-  }
+  if (external) return useExternalServer(binary, external, namespace, timeout, log);
 
   const port = opts.port ?? 7233;
-  const address = `127.0.0.1:${port}`;
-  return withLock(
-    opts.root,
-    `temporal-${port}`,
-    async () => {
-      const ours = ourServer(opts.root, port);
-      let spawned = false;
-      if (await tcpAnswers('127.0.0.1', port)) {
-        log(
-          ours
-            ? `Temporal dev server already running (pid ${ours.pid}) at ${address}`
-            : `something already answers on ${address}: using it`,
-        );
-        if (ours && opts.dbFile && ours.dbFile && path.resolve(opts.dbFile) !== ours.dbFile) {
-          log(
-            `note: the running server uses ${ours.dbFile}, not ${path.resolve(opts.dbFile)}; stop it first to switch`,
-          );
-        }
-        await waitHealthy(binary, address, timeout);
-      } else {
-        const dbFile = path.resolve(opts.dbFile ?? defaultTemporalDbFile(opts.root));
-        fs.mkdirSync(path.dirname(dbFile), { recursive: true });
-        const logFile = temporalLogFile(opts.root, port);
-        const ui = opts.ui ?? true;
-        const args = [
-          'server',
-          'start-dev',
-          '--db-filename',
-          dbFile,
-          '--port',
-          String(port),
-          '--ip',
-          '127.0.0.1',
-          '--color',
-          'never',
-        ];
-        if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
-        else args.push('--headless');
-        for (const pragma of sqlitePragmas()) args.push('--sqlite-pragma', pragma);
-        log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
-        // The pid and state are recorded as soon as the process exists, so `server stop` can end
-        // one that never becomes healthy.
-        const pid = await spawnHealthy(binary, args, address, timeout, logFile, (pid) => {
-          const state: ServerState = {
-            pid,
-            port,
-            dbFile,
-            startedAt: new Date().toISOString(),
-            ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}),
-          };
-          fs.writeFileSync(temporalPidFile(opts.root, port), `${pid}\n`);
-          fs.writeFileSync(temporalStateFile(opts.root, port), JSON.stringify(state, null, 2) + '\n');
-        });
-        spawned = true;
-        log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI http://127.0.0.1:${port + 1000}` : ''}`);
-      }
-      const ns = await configureNamespace({ binary, address, namespace, log });
-      const s = ourServer(opts.root, port);
-      return {
-        address,
-        namespace,
-        startedByUs: !!s,
-        spawned,
-        ...serverDetails(opts.root, port, s),
-        ...ns,
-      } satisfies TemporalServerInfo & NamespaceState;
-    },
-    log,
+  const at: DevServerPlace = { root: opts.root, binary, port, address: `127.0.0.1:${port}`, timeout, log };
+  return withLock(opts.root, `temporal-${port}`, () => startOrReuseDevServer(at, opts, namespace), log);
+}
+
+/** Where a dev server of ours runs and how a start reaches it: what each of its phases needs. */
+interface DevServerPlace {
+  root: string;
+  binary: string;
+  port: number;
+  address: string;
+  timeout: number;
+  log: Log;
+}
+
+async function useExternalServer(
+  binary: string,
+  external: string,
+  namespace: string,
+  timeout: number,
+  log: Log,
+): Promise<TemporalServerInfo> {
+  log(`TEMPORAL_ADDRESS=${external}: using that server, not starting one`);
+  await waitHealthy(binary, external, timeout);
+  const ns = await configureNamespace({ binary, address: external, namespace, log });
+  return { address: external, namespace, startedByUs: false, spawned: false, ...ns };
+}
+
+/** Run under the port's lock: whatever answers on the port is used, else a server is spawned. */
+async function startOrReuseDevServer(
+  at: DevServerPlace,
+  opts: StartTemporalOptions,
+  namespace: string,
+): Promise<TemporalServerInfo> {
+  const { root, binary, port, address, log } = at;
+  const ours = ourServer(root, port);
+  const running = await tcpAnswers('127.0.0.1', port);
+  if (running) await reuseRunningServer(at, ours, opts.dbFile);
+  else await spawnDevServer(at, opts.dbFile, opts.ui ?? true);
+  const ns = await configureNamespace({ binary, address, namespace, log });
+  const s = ourServer(root, port);
+  return {
+    address,
+    namespace,
+    startedByUs: !!s,
+    spawned: !running,
+    ...serverDetails(root, port, s),
+    ...ns,
+  } satisfies TemporalServerInfo & NamespaceState;
+}
+
+async function reuseRunningServer(
+  at: DevServerPlace,
+  ours: ServerState | undefined,
+  dbFile: string | undefined,
+): Promise<void> {
+  const { address, log } = at;
+  log(
+    ours
+      ? `Temporal dev server already running (pid ${ours.pid}) at ${address}`
+      : `something already answers on ${address}: using it`,
   );
+  if (ours && dbFile && ours.dbFile && path.resolve(dbFile) !== ours.dbFile) {
+    log(`note: the running server uses ${ours.dbFile}, not ${path.resolve(dbFile)}; stop it first to switch`);
+  }
+  await waitHealthy(at.binary, address, at.timeout);
+}
+
+async function spawnDevServer(at: DevServerPlace, givenDbFile: string | undefined, ui: boolean): Promise<void> {
+  const { root, port, address, log } = at;
+  const dbFile = path.resolve(givenDbFile ?? defaultTemporalDbFile(root));
+  fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+  const logFile = temporalLogFile(root, port);
+  const args = buildDevServerArgs(dbFile, port, ui);
+  log(`starting Temporal dev server on ${address} with ${dbFile} (log: ${logFile})`);
+  // The pid and state are recorded as soon as the process exists, so `server stop` can end
+  // one that never becomes healthy.
+  const pid = await spawnHealthy(at.binary, args, address, at.timeout, logFile, (pid) =>
+    recordServer(root, {
+      pid,
+      port,
+      dbFile,
+      startedAt: new Date().toISOString(),
+      ...(ui ? { uiUrl: `http://127.0.0.1:${port + 1000}` } : {}),
+    }),
+  );
+  log(`Temporal dev server healthy (pid ${pid})${ui ? `, UI http://127.0.0.1:${port + 1000}` : ''}`);
+}
+
+function buildDevServerArgs(dbFile: string, port: number, ui: boolean): string[] {
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    dbFile,
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--color',
+    'never',
+  ];
+  if (ui) args.push('--ui-port', String(port + 1000), '--ui-disable-news-fetch');
+  else args.push('--headless');
+  for (const pragma of sqlitePragmas()) args.push('--sqlite-pragma', pragma);
+  return args;
+}
+
+function recordServer(root: string, state: ServerState): void {
+  fs.writeFileSync(temporalPidFile(root, state.port), `${state.pid}\n`);
+  fs.writeFileSync(temporalStateFile(root, state.port), JSON.stringify(state, null, 2) + '\n');
 }
 
 /**
