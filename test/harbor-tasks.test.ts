@@ -131,6 +131,7 @@ describe('Harbor task folders under assay run', () => {
     });
     await runCli(['run', job, '--json']);
     const records = await readTrials(path.join(path.dirname(job), 'results'));
+    expect(records).toHaveLength(6); // three trials each, the job's default
     const bySystem = Object.fromEntries(records.map((r) => [r.system.id, r]));
     // oracle: correctness 1, performance 1; nop: correctness 0, performance 0.5.
     expect(bySystem.oracle?.verifier).toMatchObject({
@@ -143,6 +144,20 @@ describe('Harbor task folders under assay run', () => {
     expect(bySystem.oracle?.score).toMatchObject({ value: 100, success: true, source: 'verifier' });
     expect(bySystem.nop?.verifier).toMatchObject({ rewards: { correctness: 0, performance: 0.5 }, reward: 0.25 });
     expect(bySystem.nop?.score).toMatchObject({ value: 25, success: false, source: 'verifier' });
+
+    // The report shows each key on its own beside the leaderboard's one score.
+    const out = mkdtempSync(path.join(os.tmpdir(), 'assay-harbor-report-'));
+    await runCli(['report', job, '--out', out]);
+    const table = readFileSync(path.join(out, 'tables', 'harbor-rewards.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(table[0]).toBe('system,key,trials,mean,min,max,no_reward,harbor_trials');
+    expect(table.slice(1).sort()).toEqual([
+      'nop,correctness,3,0,0,0,0,3',
+      'nop,performance,3,0.5,0.5,0.5,0,3',
+      'oracle,correctness,3,1,1,1,0,3',
+      'oracle,performance,3,1,1,1,0,3',
+    ]);
   }, 600_000);
 
   it("runs the image's ENTRYPOINT as Harbor does: its /etc/hosts name and local service serve agent and tests", async () => {

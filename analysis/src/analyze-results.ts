@@ -10,6 +10,7 @@ import { belowEqualScoreLine, belowLineByProject, deliverySummary, projectOutcom
 import { dimensionProfile } from './dimension-profile.js';
 import { domainProfile } from './domain-profile.js';
 import { formatCompliance } from './format-compliance.js';
+import { harborRewards } from './harbor-rewards.js';
 import { harnessSwap } from './harness-swap.js';
 import type { HarnessSwapSummary } from './harness-swap.js';
 import { importanceProfile, importanceSummary } from './importance-profile.js';
@@ -59,6 +60,8 @@ export interface TaskAnalysis {
   generalVsSpecialized: ColumnTable | null;
   pairwise: ColumnTable;
   resources: ColumnTable;
+  /** Harbor tasks' verifier rewards per system and key (null when no trial ran a Harbor verifier). */
+  harborRewards: ColumnTable | null;
 }
 
 export interface ProjectAnalysis {
@@ -149,6 +152,7 @@ function analyzeTasks(tables: ResultTables, boot: BootstrapOptions, specialized:
       specialized.length > 0 ? generalVsSpecialized(joinOracle(leaderboard, oracle), specialized) : null,
     pairwise: pairwiseComparisons(tables.trials, systems, boot),
     resources: resourceUse(tables.trials),
+    harborRewards: harborRewards(tables.trials),
   };
 }
 

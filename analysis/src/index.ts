@@ -26,6 +26,7 @@ export type { DomainRow } from './domain-profile.js';
 export { dimensionProfile } from './dimension-profile.js';
 export { importanceProfile, importanceSummary } from './importance-profile.js';
 export { formatCompliance } from './format-compliance.js';
+export { harborRewards } from './harbor-rewards.js';
 export { oracleBestOfK, generalVsSpecialized } from './oracle-best-of-k.js';
 export type { SystemMeans } from './oracle-best-of-k.js';
 export { harnessSwap, summarizeHarnessSwap } from './harness-swap.js';

@@ -100,6 +100,8 @@ export function fromTrialRecords(records: readonly TrialRecord[]): Pick<ResultTa
       tokens: u ? u.inputTokens + u.outputTokens : null,
       cost_usd: u?.costUsd ?? null,
       format_compliant: r.formatCompliance.required ? r.formatCompliance.compliant : null,
+      // Harbor tasks: every reward the verifier named ({} when it wrote none); null for assay's rubric tasks.
+      rewards: r.verifier ? { ...r.verifier.rewards } : null,
     });
     for (const v of r.verdicts) {
       verdicts.push({
@@ -254,6 +256,7 @@ const TRIAL_COLUMNS = [
   'tokens',
   'cost_usd',
   'format_compliant',
+  'rewards',
 ];
 const VERDICT_COLUMNS = [
   ...TASK_UNIT_COLUMNS,

@@ -3,6 +3,7 @@
 import type { SubmissionView } from '@assay/evidence';
 import { trialDirKey, trialRecordKey } from '@assay/results';
 import { taskContext } from './benchmark-context.js';
+import { describeHarborRewards } from './describe-harbor-rewards.js';
 import { citedEvidence, verdictAnchors } from './evidence-anchors.js';
 import { messages } from './messages.js';
 import { readSourceRecords } from './read-source-records.js';
@@ -46,6 +47,8 @@ export async function buildTrialDetail(source: ViewerSource, system: string, tas
     deliverables: deliverablesOf(view),
     items,
     siblings,
+    /** Harbor tasks: the verifier's rewards per key and how the score was made of them (null for rubric tasks). */
+    harborRewards: describeHarborRewards(record.verifier),
   };
 }
 
