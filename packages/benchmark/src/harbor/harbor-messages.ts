@@ -60,4 +60,20 @@ export const harborMessages = {
     `step "${name}" has no test: neither steps/${name}/tests/test.sh nor tests/test.sh exists`,
   stepWorkdirNotFolder: (name: string) =>
     `steps/${name}/workdir must be a folder: its contents are uploaded to the agent's working directory before the step`,
+  // dataset.toml (Harbor's DatasetManifest)
+  unknownManifestField: "is not a field of Harbor 0.25's dataset.toml: kept as written, not used by assay",
+  datasetNameRequired: 'is required: [dataset] name = "org/name"',
+  taskRefNameRequired: 'is required: the pinned task\'s "org/name" (its task.toml [task] name)',
+  badDigest: (v: unknown) => `must be "sha256:" and 64 lowercase hex digits (got ${shown(v)})`,
+  taskRefsRequired: 'must list the tasks to run as [[tasks]] tables with name and digest',
+  taskRefRepeated: (name: string) => `"${name}" is listed twice: each task runs once per trial`,
+  datasetFilesNotSupported:
+    "is not supported yet: a dataset's own files (a metric.py) would change how Harbor aggregates rewards; remove [[files]] to run the tasks",
+  taskNotHere: (name: string) =>
+    `task "${name}" is not a folder here (no sub-folder's task.toml has [task] name = "${name}"); assay runs local task folders and does not fetch Harbor's registry`,
+  digestMismatch: (name: string, folder: string, actual: string, pinned: string) =>
+    `task "${name}" (${folder}/) has content ${actual}, not the pinned ${pinned}: its files changed since the manifest was written (\`harbor sync\` pins the new content)`,
+  digestUnsupported: (name: string, why: string) => `task "${name}": its digest cannot be checked: ${why}`,
+  notInManifest: 'is not listed in dataset.toml: not run',
+  manifestAndTask: 'holds both dataset.toml and task.toml: a dataset is a folder of task folders',
 } as const;

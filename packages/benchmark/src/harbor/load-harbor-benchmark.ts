@@ -1,8 +1,10 @@
 // `benchmark: harbor:PATH`: a folder of Harbor task folders (or one task folder) loaded into the benchmark shape
-// the rest of assay uses. Nothing is rewritten: the files are read where they are, and the runner uses them
+// the rest of assay uses. A folder holding a dataset.toml (or PATH naming it) runs the tasks it pins, in its order,
+// each found by its [task] name and refused unless its content has the pinned digest. Nothing is rewritten: the files are read where they are, and the runner uses them
 // from there (instruction.md as the instruction, environment/ as the build context, tests/ copied after the agent).
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'smol-toml';
 import { HARBOR_DOMAIN } from '@assay/core';
 import { refusalOf } from '../benchmark-files.js';
 import { decodeUtf8 } from '../decode-text.js';
@@ -11,12 +13,15 @@ import type { HarborLoadedTask, LoadResult } from '../load-benchmark.js';
 import { messages } from '../messages.js';
 import { harborMessages as m } from './harbor-messages.js';
 import type { HarborStep, HarborStepConfig, HarborTask, HarborTaskConfig } from './harbor-task.js';
+import { harborTaskDigest } from './harbor-task-digest.js';
+import { readDatasetManifest, type DatasetManifest } from './read-dataset-manifest.js';
 import { readTaskConfig } from './read-task-config.js';
 import { readComposeFile } from './read-compose-file.js';
 import type { HarborCompose } from './harbor-compose.js';
 import { composeMessages as cm } from './compose-messages.js';
 
 export const HARBOR_PREFIX = 'harbor:';
+const MANIFEST = 'dataset.toml';
 
 const ID = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -40,13 +45,16 @@ function taskFolders(root: string, ctx: Ctx): string[] {
 }
 
 export function inspectHarborBenchmark(dir: string, cwd = process.cwd()): LoadResult {
-  const root = path.resolve(dir);
+  const given = path.resolve(dir);
   const ctx: Ctx = { labelOf: (abs) => path.relative(cwd, abs) || '.', issues: [], warnings: [] };
-  if (!existsSync(root)) return fail(ctx, root, messages.fileMissing);
+  if (!existsSync(given)) return fail(ctx, given, messages.fileMissing);
+  const root = path.basename(given) === MANIFEST && statSync(given).isFile() ? path.dirname(given) : given;
   if (!statSync(root).isDirectory()) return fail(ctx, root, messages.notAFolder);
-  const folders = taskFolders(root, ctx);
+  const pinned = existsSync(path.join(root, MANIFEST)) ? pinnedTaskFolders(root, ctx) : null;
+  if (pinned === undefined) return { benchmark: null, issues: ctx.issues, warnings: ctx.warnings };
+  const folders = pinned?.folders ?? taskFolders(root, ctx);
   if (folders.length === 0) return fail(ctx, root, m.noTasks);
-  const id = path.basename(root).toLowerCase();
+  const id = (pinned ? pinned.manifest.name.split('/')[1]! : path.basename(root)).toLowerCase();
   if (!ID.test(id)) ctx.issues.push({ file: ctx.labelOf(root), field: '', reason: m.notADataset(id) });
   const tasks = folders.flatMap((f) => loadHarborTask(f, ctx) ?? []);
   const listed = { id, tasks: folders.map((f) => path.basename(f)), projects: [] };
@@ -54,8 +62,8 @@ export function inspectHarborBenchmark(dir: string, cwd = process.cwd()): LoadRe
   const index = {
     schema: 'assay.benchmark/v1' as const,
     id,
-    title: id,
-    version: 'local',
+    title: pinned?.manifest.name ?? id,
+    version: pinned?.manifest.version ?? 'local',
     tasks: listed.tasks,
     projects: [],
   };
@@ -64,6 +72,60 @@ export function inspectHarborBenchmark(dir: string, cwd = process.cwd()): LoadRe
       ? { root: `${HARBOR_PREFIX}${root}`, index, tasks, projects: [], kind: 'harbor' as const }
       : null;
   return { benchmark, issues: ctx.issues, warnings: ctx.warnings, listed, material };
+}
+
+/**
+ * The task folders dataset.toml pins, in its order: each found by its [task] name among the sub-folders and
+ * checked against its digest. Undefined when the manifest itself cannot be read (its issues say why).
+ */
+function pinnedTaskFolders(root: string, ctx: Ctx): { manifest: DatasetManifest; folders: string[] } | undefined {
+  const file = path.join(root, MANIFEST);
+  const label = ctx.labelOf(file);
+  if (existsSync(path.join(root, 'task.toml'))) ctx.issues.push({ file: label, field: '', reason: m.manifestAndTask });
+  const text = readText(file, ctx);
+  const read = text === null ? null : readDatasetManifest(text, label);
+  ctx.issues.push(...(read?.issues ?? []));
+  ctx.warnings.push(...(read?.warnings ?? []));
+  const manifest = read?.manifest;
+  if (!manifest || ctx.issues.length > 0) return undefined;
+  const byName = taskFoldersByName(root);
+  const folders = manifest.tasks.flatMap(({ name, digest }, i) => {
+    const folder = byName.get(name);
+    const at = (field: string, reason: string) =>
+      ctx.issues.push({ file: label, field: `tasks[${i}].${field}`, reason });
+    if (!folder) {
+      at('name', m.taskNotHere(name));
+      return [];
+    }
+    const actual = harborTaskDigest(folder);
+    if ('unsupported' in actual) at('digest', m.digestUnsupported(name, actual.unsupported));
+    else if (actual.digest !== digest)
+      at('digest', m.digestMismatch(name, path.basename(folder), actual.digest, digest));
+    return [folder];
+  });
+  for (const folder of byName.values())
+    if (!folders.includes(folder)) ctx.warnings.push({ file: ctx.labelOf(folder), field: '', reason: m.notInManifest });
+  return { manifest, folders };
+}
+
+/**
+ * The sub-folders holding a task.toml, by its [task] name, as `harbor sync` finds them: in name order, a later
+ * folder of the same name wins; unreadable ones are left out.
+ */
+function taskFoldersByName(root: string): Map<string, string> {
+  const byName = new Map<string, string>();
+  const entries = readdirSync(root, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const config = path.join(root, entry.name, 'task.toml');
+    if (!entry.isDirectory() || !existsSync(config)) continue;
+    try {
+      const task = (parse(readFileSync(config, 'utf8')) as { task?: { name?: unknown } }).task;
+      if (typeof task?.name === 'string') byName.set(task.name, path.join(root, entry.name));
+    } catch {
+      // Not a readable task.toml: not a task this manifest can pin (its own load says why if it is listed).
+    }
+  }
+  return byName;
 }
 
 function fail(ctx: Ctx, root: string, reason: string): LoadResult {
