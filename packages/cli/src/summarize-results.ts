@@ -44,12 +44,15 @@ export function summarizeResults(
   });
 }
 
-function mean(xs: readonly number[]): number | null {
+export function mean(xs: readonly number[]): number | null {
   return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 }
 
+/** A score or rate in a summary table: one decimal, a dash for none. */
+export const formatScore = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
+
 export function renderSummaryTable(rows: readonly SystemSummary[]): string {
-  const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
+  const fmt = formatScore;
   const header = [
     'system',
     'score',

@@ -11,6 +11,7 @@ import {
   type TrialRecord,
 } from '@assay/core';
 import { renderTable } from './render-table.js';
+import { formatScore, mean } from './summarize-results.js';
 
 export interface ReviewSummary extends ReviewTally {
   system: string;
@@ -21,9 +22,6 @@ export interface ReviewSummary extends ReviewTally {
   meanDecided: number | null;
   successRate: number | null;
 }
-
-const mean = (xs: readonly number[]): number | null =>
-  xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 
 export function summarizeWithReviews(
   records: readonly TrialRecord[],
@@ -48,7 +46,7 @@ export function summarizeWithReviews(
 }
 
 export function renderReviewTable(rows: readonly ReviewSummary[]): string {
-  const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(1));
+  const fmt = formatScore;
   const header = [
     'system',
     'score',
