@@ -3,7 +3,7 @@
 // on the agent's snapshot, the reward as the record's score (several named rewards: their mean), and `assay
 // report` drawing the leaderboard.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
@@ -16,6 +16,7 @@ const DATASET = path.join(ROOT, 'test/fixtures/harbor/dataset');
 const MALFORMED = path.join(ROOT, 'test/fixtures/harbor/malformed');
 const MULTI_REWARD = path.join(ROOT, 'test/fixtures/harbor/multi-reward');
 const ENTRYPOINT = path.join(ROOT, 'test/fixtures/harbor/entrypoint');
+const PINNED = path.join(ROOT, 'test/fixtures/harbor/manifest');
 const server = useTestServer();
 
 async function runCli(args: string[], expectedCode = 0): Promise<string> {
@@ -182,6 +183,37 @@ describe('Harbor task folders under assay run', () => {
           'utf8',
         ),
       ).toContain('verified: service says 42');
+  }, 600_000);
+
+  it('runs the tasks a dataset.toml pins, and refuses one whose content is not the pinned digest', async () => {
+    const job = writeJob({
+      id: 'harbor-pinned',
+      benchmark: `harbor:${PINNED}/dataset.toml`,
+      trials: 1,
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
+    await runCli(['run', job, '--json']);
+    const records = await readTrials(path.join(path.dirname(job), 'results'));
+    expect(records.map((r) => [r.task.id, r.score.value]).sort()).toEqual([
+      ['add-numbers', 100],
+      ['shout', 100],
+    ]);
+    expect(records[0]?.benchmark).toEqual({ id: 'pinned', version: '1.0' });
+
+    const edited = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-pinned-')), 'pinned');
+    cpSync(PINNED, edited, { recursive: true });
+    appendFileSync(path.join(edited, 'shout', 'tests', 'test.sh'), '# edited\n');
+    const refused = writeJob({
+      id: 'harbor-edited',
+      benchmark: `harbor:${edited}`,
+      systems: [{ id: 'oracle', harness: 'oracle' }],
+    });
+    const text = await runCli(['run', refused], 1);
+    expect(text).toMatch(
+      /dataset\.toml:tasks\[0\]\.digest: task "assay-fixtures\/shout" \(shout\/\) has content sha256:[0-9a-f]{64}, not the pinned sha256:1443588d/,
+    );
+    expect(existsSync(path.join(path.dirname(refused), 'results'))).toBe(false);
+    rmSync(path.dirname(edited), { recursive: true, force: true });
   }, 600_000);
 
   it('assay validate names a malformed task.toml field as file:field: reason, and warns of an unknown one', async () => {
