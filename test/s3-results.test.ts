@@ -170,6 +170,8 @@ describe('results in an S3 bucket', () => {
     expect(keys.filter((k) => k.startsWith('judge-cache/')).length).toBeGreaterThan(0);
     expect(keys).toContain('trials/oracle/legal-nda-review/1/transcript.log');
     expect(keys).toContain('trials/oracle/legal-nda-review/1/agent-result.json');
+    // The agent's run as an ATIF trajectory too (checked for its secrets with every other key below).
+    expect(keys).toContain('trials/oracle/legal-nda-review/1/atif-trajectory.json');
     for (const key of keys.filter((k) => !k.startsWith('cas/'))) {
       const text = (await store.getText(key)) ?? '';
       expect(text, key).not.toContain(s3.secretKey);

@@ -10,6 +10,7 @@ import {
   SESSION_STATE_FILE,
   STOPPED_FILE,
   TRANSCRIPT_FILE,
+  TRAJECTORY_FILE,
   attemptDirKey,
   checkpointKey,
   restoreSnapshot,
@@ -21,7 +22,7 @@ import type { ProjectContext } from './project-context.js';
 import { allSubtasks } from './project-evaluation.js';
 
 /** What the harness leaves beside a subtask's checkpoint while its agent runs. */
-const AGENT_FILES = [AGENT_RESULT_FILE, TRANSCRIPT_FILE, SESSION_STATE_FILE, HOST_FILE];
+const AGENT_FILES = [AGENT_RESULT_FILE, TRANSCRIPT_FILE, TRAJECTORY_FILE, SESSION_STATE_FILE, HOST_FILE];
 /** Either marks an attempt that ended (finished, or stopped); it moves last. */
 const ENDED = [AGENT_RESULT_FILE, STOPPED_FILE];
 

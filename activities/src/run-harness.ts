@@ -1,13 +1,14 @@
 // Run one agent session (a single task, or one subtask of a project) in its
 // harness container, exactly once: the result is written to the results store next to the
 // trial and returned as is on any retry, and a retry before that re-attaches to the container.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
 import type { JobSpec, StepAgentRun, SystemSpec } from '@assay/core';
-import { parseUsageLine, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
+import { parseUsageLine, type AtifTrajectory, type HarnessContainerSpec, type ProxyUsage } from '@assay/harnesses';
 import { throttleForwarder, type NotifyThrottled } from './forward-throttles.js';
-import { planHarnessRun, type HarnessUsageReport } from './harness/plan-container.js';
+import { planHarnessRun, type HarnessUsageReport, type PlannedHarnessRun } from './harness/plan-container.js';
 import {
   FinishedElsewhere,
   removeContainer,
@@ -20,7 +21,7 @@ import {
 } from './run-agent-container.js';
 import { markPhase } from './mark-phase.js';
 import { cancelRequested, heartbeatWhile } from './heartbeat.js';
-import { SESSION_STATE_FILE, agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
+import { SESSION_STATE_FILE, agentResultKey, trajectoryKey, transcriptKey, type ResultsStore } from '@assay/results';
 
 /** An agent's run as its result keeps it: what every run has (core's StepAgentRun), and what some runs add. */
 export interface AgentRun extends StepAgentRun {
@@ -46,6 +47,9 @@ export interface AgentRun extends StepAgentRun {
 export function isThisAttempt(run: AgentRun, containerKey: string | undefined): boolean {
   return (run.containerKey ?? null) === (containerKey ?? null);
 }
+
+/** The instruction's file in the run's instruction folder (mounted at /assay). */
+const INSTRUCTION_FILE_NAME = 'instruction.md';
 
 export interface HarnessRunArgs {
   workflowId: string;
@@ -139,12 +143,35 @@ export async function runHarness(deps: HarnessDeps, args: HarnessRunArgs): Promi
   }
   const reported = planned.collect ? planned.collect(result.logs) : null;
   const run = agentRunOf(result, reported, args, ctx.info.attempt, planned.harnessVersion);
+  const trajectory = await trajectoryOf(planned, result.logs, args.instructionDir);
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(transcriptKey(args.resultKey), result.logs);
+  if (trajectory) await args.store.putJson(trajectoryKey(args.resultKey), trajectory);
   await args.store.putJson(resultKey, run);
   markPhase('agent: result stored');
   removeContainerLater(deps.docker, args.containerKey ?? args.workflowId);
   return run;
+}
+
+/**
+ * The run as an ATIF trajectory, when its output can be read; a conversion that fails (an instruction file gone,
+ * output in a shape never seen) leaves only the transcript, never the run unrecorded.
+ */
+export async function trajectoryOf(
+  planned: Pick<PlannedHarnessRun, 'trajectory' | 'harnessVersion'>,
+  logs: string,
+  instructionDir: string,
+): Promise<AtifTrajectory | null> {
+  if (!planned.trajectory) return null;
+  try {
+    const instruction = await readFile(path.join(instructionDir, INSTRUCTION_FILE_NAME), 'utf8');
+    return planned.trajectory(logs, {
+      instruction,
+      ...(planned.harnessVersion ? { version: planned.harnessVersion } : {}),
+    });
+  } catch {
+    return null;
+  }
 }
 
 function containerRequest(

@@ -11,7 +11,7 @@ import type { HarborTask } from '@assay/benchmark';
 import { isModelHarness, type TrialInput } from '@assay/core';
 import { INSTALLS } from '@assay/harnesses';
 import { HarnessNotAvailable } from '../harness/harness-context.js';
-import { planHarnessRun, type HarnessUsageReport } from '../harness/plan-container.js';
+import { planHarnessRun, type HarnessUsageReport, type PlannedHarnessRun } from '../harness/plan-container.js';
 import { containerExists } from './harbor-container.js';
 import { ensureHarborHarnessImage } from './harbor-harness-image.js';
 import type { HarborSettings } from './harbor-settings.js';
@@ -33,6 +33,8 @@ export interface HarborAgentPlan {
   throttled?: () => number;
   /** Model CLIs: the version the CLI printed when its image was built (absent: none recorded). */
   harnessVersion?: string;
+  /** Model CLIs: the finished run as an ATIF trajectory (null: no steps assay can read). */
+  trajectory?: PlannedHarnessRun['trajectory'];
 }
 
 export interface HarborPlanArgs {
@@ -142,6 +144,7 @@ async function planModelCli(
     },
     ...(planned.collect ? { collect: planned.collect } : {}),
     ...(planned.throttled ? { throttled: planned.throttled } : {}),
+    ...(planned.trajectory ? { trajectory: planned.trajectory } : {}),
     ...(image.harnessVersion ? { harnessVersion: image.harnessVersion } : {}),
   };
 }

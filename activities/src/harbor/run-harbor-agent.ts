@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type Docker from 'dockerode';
-import { AGENT_STARTED_FILE, agentResultKey, transcriptKey, type ResultsStore } from '@assay/results';
+import { AGENT_STARTED_FILE, agentResultKey, trajectoryKey, transcriptKey, type ResultsStore } from '@assay/results';
 import type { HarborTask } from '@assay/benchmark';
 import type { TrialInput } from '@assay/core';
 import type { HarnessUsageReport } from '../harness/plan-container.js';
@@ -15,7 +15,7 @@ import {
   removeContainer,
   type AgentContainerResult,
 } from '../run-agent-container.js';
-import { agentEndReason, isThisAttempt, type AgentRun } from '../run-harness.js';
+import { agentEndReason, isThisAttempt, trajectoryOf, type AgentRun } from '../run-harness.js';
 import { cancelRequested, heartbeatWhile } from '../heartbeat.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
 import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
@@ -222,8 +222,10 @@ async function keepAgentRun(
     ...(setup ? { setup: setup.setup } : {}),
     ...(args.containerKey ? { containerKey: args.containerKey } : {}),
   };
+  const trajectory = await trajectoryOf(plan, result.logs, args.instructionDir);
   // The transcript first: agent-result.json is what marks the run finished.
   await args.store.putText(transcriptKey(args.resultKey), result.logs);
+  if (trajectory) await args.store.putJson(trajectoryKey(args.resultKey), trajectory);
   await args.store.putJson(resultKey, run);
   await removeContainer(docker, runId);
   return run;

@@ -4,10 +4,13 @@ import { HARNESS_NAMES, isModelHarness, isScriptedHarness, type HarnessName, typ
 import {
   HarnessConfigError,
   ensureHarnessImage,
+  harnessTrajectory,
   prepareHarnessRun,
   sharedModelProxy,
+  type AtifTrajectory,
   type HarnessContainerSpec,
   type ProxyUsage,
+  type TrajectoryAbout,
 } from '@assay/harnesses';
 import { HarnessNotAvailable, type HarnessContext, type HarnessRunContext } from './harness-context.js';
 import { planScriptedContainer } from './scripted-harness.js';
@@ -34,6 +37,8 @@ export interface PlannedHarnessRun {
   throttled?: () => number;
   /** A model CLI on its own image: the version the CLI printed when its image was built (absent: none recorded). */
   harnessVersion?: string;
+  /** The finished run as an ATIF trajectory (null: no steps assay can read; absent: `command`). */
+  trajectory?: (logs: string, about: TrajectoryAbout) => AtifTrajectory | null;
 }
 
 /** Repository root (harness images are built from packages/harnesses/images). */
@@ -45,7 +50,20 @@ const REPO_ROOT = process.env.ASSAY_ROOT ?? path.resolve(path.dirname(fileURLToP
  */
 export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHarnessRun> {
   const harness = ctx.system.harness;
-  if (isScriptedHarness(harness)) return { plan: planContainer(ctx) };
+  if (isScriptedHarness(harness))
+    return {
+      plan: planContainer(ctx),
+      // The script's version is its image (content-addressed), there being no release number.
+      trajectory: (logs, about) =>
+        harnessTrajectory({
+          harness,
+          logs,
+          sessionDir: ctx.sessionDir,
+          version: ctx.images.scriptedAgent,
+          ...about,
+          ...(ctx.system.model ? { model: ctx.system.model } : {}),
+        }),
+    };
   if (harness !== 'command' && !isModelHarness(harness))
     throw new HarnessNotAvailable(`harness "${String(harness)}" (system "${ctx.system.id}") has no adapter`);
   try {
@@ -69,6 +87,7 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
       plan: prepared.container,
       collect: prepared.collect,
       throttled: prepared.throttled,
+      ...(prepared.trajectory ? { trajectory: prepared.trajectory } : {}),
       ...(built?.harnessVersion ? { harnessVersion: built.harnessVersion } : {}),
     };
   } catch (err) {

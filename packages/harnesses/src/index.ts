@@ -15,6 +15,9 @@ export {
   registryCaBundle,
 } from './ensure-harness-image.js';
 export type { EnsureHarnessImageOptions, HarnessImage } from './ensure-harness-image.js';
+export { ATIF_SCHEMA_VERSION } from './atif-trajectory.js';
+export type { AtifStep, AtifTrajectory } from './atif-trajectory.js';
+export { harnessTrajectory, type HarnessTrajectoryInput } from './harness-trajectory.js';
 export { SESSION_DIR } from './harness-adapter.js';
 export { HarnessConfigError } from './harness-config-error.js';
 export type {
@@ -44,6 +47,7 @@ export type {
   HarnessRunUsage,
   PrepareHarnessRunArgs,
   PreparedHarnessRun,
+  TrajectoryAbout,
 } from './prepare-harness-run.js';
 export { RELAY_MOUNT, RELAY_PORT, prepareProxyRelay, relayDirFor } from './proxy-relay.js';
 export type { ProxyRelay } from './proxy-relay.js';

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { DEFAULT_UPSTREAM, type SystemSpec, type Usage } from '@assay/core';
 import { ADAPTERS, isCliHarness } from './adapters/index.js';
 import { planCommandHarness } from './adapters/command.js';
+import type { AtifTrajectory } from './atif-trajectory.js';
 import { HarnessConfigError } from './harness-config-error.js';
+import { harnessTrajectory } from './harness-trajectory.js';
 import { SESSION_DIR, type AdapterContext, type HarnessAdapter, type ModelApi } from './harness-adapter.js';
 import { fileSizes } from './json-lines.js';
 import { messages } from './messages.js';
@@ -76,6 +78,14 @@ export interface PreparedHarnessRun {
   collect(logs: string): HarnessRunUsage;
   /** Throttled answers (429 / overloaded) on the run's proxy route so far, read while it runs. */
   throttled(): number;
+  /** The finished run as an ATIF trajectory; null when its output holds no steps assay can read (absent: `command`). */
+  trajectory?(logs: string, about: TrajectoryAbout): AtifTrajectory | null;
+}
+
+/** What a trajectory needs besides the output: the instruction, and the CLI's version as its image printed it. */
+export interface TrajectoryAbout {
+  instruction: string;
+  version?: string;
 }
 
 export function routeIdFor(runId: string): string {
@@ -155,6 +165,17 @@ export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessR
       ...(relay ? {} : { network: 'host' as const }),
     },
     throttled: () => args.proxy.usage(routeId).throttled,
+    trajectory: (logs, about) =>
+      safe(() =>
+        harnessTrajectory({
+          harness: adapter.name,
+          logs,
+          sessionDir: args.sessionDir,
+          before,
+          model: ctx.model,
+          ...about,
+        }),
+      ),
     collect(logs) {
       const input = { logs, sessionDir: args.sessionDir, before };
       const out = {

@@ -38,6 +38,11 @@ export const INFRA_FAILURE_FILE = 'infra-failure.json';
 export const AGENT_RESULT_FILE = 'agent-result.json';
 /** An agent container's output, written just before its agent-result.json. */
 export const TRANSCRIPT_FILE = 'transcript.log';
+/**
+ * The same run as an ATIF trajectory (Harbor's format), beside the transcript when its output could be read; not
+ * `trajectory.json`, which in a Harbor task folder is the task's own file.
+ */
+export const TRAJECTORY_FILE = 'atif-trajectory.json';
 /** Multi-step Harbor: how often a step's agent container was started (a restart is recorded, never hidden). */
 export const AGENT_STARTED_FILE = 'agent-started.json';
 /** The harness's session sizes before the run, in the unit's local scratch (its folder in a folder store). */
@@ -153,6 +158,11 @@ export function agentResultKey(dirKey: string): string {
 /** A unit's (or step's) transcript.log. */
 export function transcriptKey(dirKey: string): string {
   return `${dirKey}/${TRANSCRIPT_FILE}`;
+}
+
+/** A unit's (or step's) atif-trajectory.json. */
+export function trajectoryKey(dirKey: string): string {
+  return `${dirKey}/${TRAJECTORY_FILE}`;
 }
 
 /** A Harbor trial's (or step's) verifier/result.json. */
