@@ -146,11 +146,17 @@ export function metricsOf(m: AtifMetrics): AtifMetrics | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** The latest step that made the call `id` (its result belongs there). */
-export function stepWithCall(steps: DraftStep[], id: string): DraftStep | undefined {
-  for (let i = steps.length - 1; i >= 0; i -= 1)
-    if (steps[i]?.tool_calls?.some((c) => c.tool_call_id === id)) return steps[i];
-  return undefined;
+/**
+ * A tool's result, on the latest step that made the call `id` (ATIF: source_call_id names a call of its own
+ * step); a result of a call no step made is left out.
+ */
+export function attachResult(steps: DraftStep[], id: string, content: string | undefined): void {
+  const step = [...steps].reverse().find((s) => s.tool_calls?.some((c) => c.tool_call_id === id));
+  if (!step) return;
+  (step.observation ??= { results: [] }).results.push({
+    source_call_id: id,
+    ...(content !== undefined ? { content } : {}),
+  });
 }
 
 /** Two pieces of text as paragraphs (either may be missing). */

@@ -2,10 +2,10 @@
 // message (a message split over several `assistant` events is one step), its tool results from the `user` events
 // that answer its tool calls. A subagent's events (parent_tool_use_id set) are left out: ATIF keeps them apart.
 import {
+  attachResult,
   joinText as join,
   metricsOf,
   resultText,
-  stepWithCall,
   toolArguments,
   type AtifMetrics,
   type DraftStep,
@@ -71,13 +71,7 @@ function addContent(step: DraftStep, content: unknown): void {
 function addResult(steps: DraftStep[], part: JsonObject | undefined): void {
   const id = str(part?.tool_use_id);
   if (part?.type !== 'tool_result' || !id) return;
-  const step = stepWithCall(steps, id);
-  if (!step) return;
-  const content = resultText(part.content);
-  (step.observation ??= { results: [] }).results.push({
-    source_call_id: id,
-    ...(content !== undefined ? { content } : {}),
-  });
+  attachResult(steps, id, resultText(part.content));
 }
 
 function usageMetrics(u: JsonObject | undefined, counting: InputCounting): AtifMetrics | undefined {

@@ -1,7 +1,7 @@
 // Gemini CLI's stream-json events as ATIF steps: the assistant's text deltas and tool calls up to the tool results
 // that answer them are one step; the results are its observation. The echoed user message is the instruction,
 // already the first step. Token counts come only as totals (the `result` event), so steps carry no metrics.
-import { resultText, stepWithCall, toolArguments, type DraftStep } from '../atif-trajectory.js';
+import { attachResult, resultText, toolArguments, type DraftStep } from '../atif-trajectory.js';
 import { jsonLines, str } from '../json-lines.js';
 
 export function geminiStreamSteps(logs: string): DraftStep[] {
@@ -34,14 +34,7 @@ export function geminiStreamSteps(logs: string): DraftStep[] {
         arguments: toolArguments(e.parameters),
       });
     } else if (e.type === 'tool_result' && str(e.tool_id)) {
-      const id = str(e.tool_id) ?? '';
-      const step = stepWithCall(steps, id);
-      if (!step) continue;
-      const content = resultText(e.output) ?? str(e.status);
-      (step.observation ??= { results: [] }).results.push({
-        source_call_id: id,
-        ...(content !== undefined ? { content } : {}),
-      });
+      attachResult(steps, str(e.tool_id) ?? '', resultText(e.output) ?? str(e.status));
     }
   }
   return steps;

@@ -1,7 +1,7 @@
 // OpenAI-style chat messages, one JSON object a line (Kimi CLI's stream-json output, nanobot's session file) as
 // ATIF steps: each assistant message is one step; a `tool` message is the observation of the step that made
 // the call. User messages are the instructions (the run's own is already the first step) and are left out.
-import { resultText, stepWithCall, toolArguments, type AtifToolCall, type DraftStep } from '../atif-trajectory.js';
+import { attachResult, resultText, toolArguments, type AtifToolCall, type DraftStep } from '../atif-trajectory.js';
 import { jsonLines, obj, str } from '../json-lines.js';
 
 export function openAiMessageSteps(text: string): DraftStep[] {
@@ -19,14 +19,7 @@ export function openAiMessageSteps(text: string): DraftStep[] {
         ...(calls.length > 0 ? { tool_calls: calls } : {}),
       });
     } else if (m.role === 'tool' && str(m.tool_call_id)) {
-      const id = str(m.tool_call_id) ?? '';
-      const step = stepWithCall(steps, id);
-      if (!step) continue;
-      const content = resultText(m.content);
-      (step.observation ??= { results: [] }).results.push({
-        source_call_id: id,
-        ...(content !== undefined ? { content } : {}),
-      });
+      attachResult(steps, str(m.tool_call_id) ?? '', resultText(m.content));
     }
   }
   return steps;
