@@ -4,6 +4,8 @@
 // CLI's image layered on the task's image, in the task's working directory with instruction.md at /assay.
 // Unlike on assay's own tasks, the CLI keeps the task's network (none, the job's, or a compose task's trial
 // network) and reaches its proxy route through the relay (@assay/harnesses proxy-relay.ts), not the host's.
+// Each step of a multi-step task has its own session folder; a step that resumes (Harbor's resume_trajectory)
+// starts with a copy of the previous step's and runs the CLI's resume argv (harbor-session.ts).
 import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
@@ -14,6 +16,7 @@ import { HarnessNotAvailable } from '../harness/harness-context.js';
 import { planHarnessRun, type HarnessUsageReport, type PlannedHarnessRun } from '../harness/plan-container.js';
 import { containerExists } from './harbor-container.js';
 import { ensureHarborHarnessImage } from './harbor-harness-image.js';
+import { harborSessionPaths, startHarborSession, type HarborSessionPaths } from './harbor-session.js';
 import type { HarborSettings } from './harbor-settings.js';
 
 export interface HarborAgentPlan {
@@ -50,6 +53,10 @@ export interface HarborPlanArgs {
   /** [environment].env (and [solution.env] for the oracle), resolved. */
   env: Record<string, string>;
   settings: HarborSettings;
+  /** A step of a multi-step task: its name (its own session folder). */
+  step?: { name?: string };
+  /** A step that continues the previous step's CLI session (resume_trajectory): that step and its session id. */
+  resume?: { fromStep: string; sessionId: string | null };
 }
 
 /** The model CLIs: the npm CLIs' chain layers on any glibc image; a Python CLI comes bundled onto it. */
@@ -93,13 +100,7 @@ async function planModelCli(
   harness: keyof typeof INSTALLS,
 ): Promise<HarborAgentPlan> {
   const { harbor } = args.task;
-  const sessionDir = path.join(args.workDir, 'harbor-session');
-  const stateFile = path.join(args.workDir, 'harbor-session-state.json');
-  // A new container starts a new session: nothing of a cancelled run's may be continued or counted.
-  if (!(await containerExists(docker, args.workflowId))) {
-    rmSync(sessionDir, { recursive: true, force: true });
-    rmSync(stateFile, { force: true });
-  }
+  const { sessionDir, stateFile } = await sessionOf(docker, args);
   const image = await ensureHarborHarnessImage(docker, {
     taskImage: args.taskImage,
     harness,
@@ -117,6 +118,7 @@ async function planModelCli(
     image: image.tag,
     relay: true,
     taskTools: { skillsDir: harbor.config.environment.skillsDir, mcpServers: harbor.config.environment.mcpServers },
+    ...(args.resume ? { resume: { sessionId: args.resume.sessionId } } : {}),
   });
   // A non-root agent user must be able to write its HOME (/session) and the config seeded into it.
   openToAnyUser(sessionDir);
@@ -148,6 +150,15 @@ async function planModelCli(
     ...(planned.trajectory ? { trajectory: planned.trajectory } : {}),
     ...(image.harnessVersion ? { harnessVersion: image.harnessVersion } : {}),
   };
+}
+
+/** The CLI's session folder; a new container starts a new session, or the previous step's continued. */
+async function sessionOf(docker: Docker, args: HarborPlanArgs): Promise<HarborSessionPaths> {
+  const paths = harborSessionPaths(args.workDir, args.step?.name);
+  // Never a cancelled run's: nothing of it may be continued or counted. A re-attached container keeps its own.
+  if (!(await containerExists(docker, args.workflowId)))
+    startHarborSession(paths, args.resume ? harborSessionPaths(args.workDir, args.resume.fromStep) : null);
+  return paths;
 }
 
 /** The folder and everything in it writable by any user (the agent's need not be the worker's); per trial. */

@@ -3,6 +3,7 @@
 // task's, its verifier env goes over [verifier.env], its artifacts and collect hooks follow the task's), and
 // the names of its container and snapshot.
 import type { HarborStep, HarborTask } from '@assay/benchmark';
+import { isModelHarness, type SystemSpec } from '@assay/core';
 import { setupRunIdOf } from './harbor-step-setup.js';
 import { snapshotImageOf } from './run-harbor-agent.js';
 
@@ -12,6 +13,13 @@ export const stepRunId = (workflowId: string, index: number): string => `${workf
 /** Where step `index` starts: the task's image for the first, the previous step's snapshot after it. */
 export const stepBaseImage = (workflowId: string, index: number): string | null =>
   index > 1 ? snapshotImageOf(stepRunId(workflowId, index - 1)) : null;
+
+/**
+ * Harbor's _step_resumes: under resume_trajectory every step after the first continues the session of the step
+ * before. Only a model CLI has one (the job check refuses oracle and nop, as Harbor refuses an agent without resume).
+ */
+export const stepResumes = (system: SystemSpec, index: number): boolean =>
+  system.harbor?.resumeTrajectory === true && index > 1 && isModelHarness(system.harness);
 
 export function stepOf(task: HarborTask, index: number): HarborStep {
   const step = task.steps?.[index - 1];

@@ -29,7 +29,7 @@ import type { TaskRuntime, TaskRuntimeDeps } from '../task-runtime.js';
 import { trialLabels } from '../trial-labels.js';
 import { withHeartbeat } from '../heartbeat.js';
 import { harborSettings } from './harbor-settings.js';
-import { harborTaskForStep, stepBaseImage, stepOf, stepRunId } from './harbor-step.js';
+import { harborTaskForStep, stepBaseImage, stepOf, stepResumes, stepRunId } from './harbor-step.js';
 import { removeSidecars } from './harbor-sidecars.js';
 import { SNAPSHOT_REPO, harborRunKey, runHarborAgent } from './run-harbor-agent.js';
 import { runHarborVerifier, type HarborVerifierImages } from './run-harbor-verifier.js';
@@ -180,13 +180,21 @@ function stepsPlanOf(task: HarborLoadedTask): { harborSteps?: HarborStepsPlan } 
   return { harborSteps: { strategy, steps: steps.map((s) => ({ name: s.name, minReward: s.minReward })) } };
 }
 
-/** Step `index` (1-based) of a multi-step task: its agent from the previous step's snapshot (the task image first). */
+/**
+ * Step `index` (1-based) of a multi-step task: its agent from the previous step's snapshot (the task image first);
+ * under resume_trajectory its CLI continues the previous step's session.
+ */
 function runHarborStepAgent(docker: Docker, args: HarborRunArgs, index: number): Promise<AgentRun> {
   const { step, runId, ...rest } = stepArgs(args, index);
+  const { trial } = args;
+  const previous = stepResumes(trial.system, index) ? stepOf(args.task.harbor, index - 1) : null;
+  const trialKey = trialDirKey(trial.system.id, trial.taskId, trial.trial);
+  const resumeFrom = previous && { name: previous.name, resultKey: stepDirKey(trialKey, previous.name) };
+  const baseImage = stepBaseImage(harborRunKey(args), index);
   return runHarborAgent(docker, {
     ...rest,
-    labels: { ...trialLabels(args.trial, 'agent', args.server), 'assay.step': step.name },
-    step: { runId, baseImage: stepBaseImage(harborRunKey(args), index), name: step.name, workdirDir: step.workdirDir },
+    labels: { ...trialLabels(trial, 'agent', args.server), 'assay.step': step.name },
+    step: { runId, baseImage, name: step.name, workdirDir: step.workdirDir, ...(resumeFrom ? { resumeFrom } : {}) },
     ...(args.notifyThrottled ? { notifyThrottled: args.notifyThrottled } : {}),
   });
 }

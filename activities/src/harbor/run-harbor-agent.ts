@@ -18,7 +18,7 @@ import {
 import { agentEndReason, isThisAttempt, trajectoryOf, type AgentRun } from '../run-harness.js';
 import { cancelRequested, heartbeatWhile } from '../heartbeat.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
-import { planHarborAgent, type HarborAgentPlan } from './harbor-agent-plan.js';
+import { planHarborAgent, type HarborAgentPlan, type HarborPlanArgs } from './harbor-agent-plan.js';
 import { containerExists, runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
@@ -56,7 +56,14 @@ export interface HarborAgentArgs {
    * A step of a multi-step task: its own container and snapshot, started from the previous step's snapshot;
    * with a steps/<name>/workdir/, from its setup snapshot (harbor-step-setup.ts) instead.
    */
-  step?: { runId: string; baseImage: string | null; name?: string; workdirDir?: string | null };
+  step?: {
+    runId: string;
+    baseImage: string | null;
+    name?: string;
+    workdirDir?: string | null;
+    /** The step continues this earlier step's CLI session (resume_trajectory): its name and result key. */
+    resumeFrom?: { name: string; resultKey: string };
+  };
   /**
    * Set once the trial has moved host (`<workflowId>:move-N`): names this attempt's containers and snapshots,
    * and tells its results from those the lost host left in the store.
@@ -161,8 +168,17 @@ async function planAgent(
         ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
         : {}),
     };
-    return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s });
+    const resume = await resumeOf(args);
+    return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s, ...resume });
   });
+}
+
+/** A step that resumes: the step it continues, and the session id that step's CLI reported (hermes resumes by it). */
+async function resumeOf(args: HarborAgentArgs): Promise<Pick<HarborPlanArgs, 'resume'>> {
+  const from = args.step?.resumeFrom;
+  if (!from) return {};
+  const previous = (await args.store.getJson(agentResultKey(from.resultKey))) as AgentRun | null;
+  return { resume: { fromStep: from.name, sessionId: previous?.harnessSessionId ?? null } };
 }
 
 /** Sidecars before the agent (found, not restarted, on a retry); main joins their network as `main`. */

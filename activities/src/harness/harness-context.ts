@@ -25,6 +25,8 @@ export interface HarnessRunContext extends HarnessContext {
   relay?: boolean;
   /** A Harbor task's skills_dir and mcp_servers for the CLI. */
   taskTools?: TaskTools;
+  /** A Harbor step that continues the previous step's session (resume_trajectory): the CLI's resume argv, always. */
+  resume?: { sessionId: string | null };
 }
 
 /**

@@ -81,6 +81,7 @@ export async function planHarnessRun(ctx: HarnessRunContext): Promise<PlannedHar
       limits: ctx.limits,
       ...(ctx.relay ? { relay: true } : {}),
       ...(ctx.taskTools ? { taskTools: ctx.taskTools } : {}),
+      ...(ctx.resume ? { resume: ctx.resume } : {}),
       ...(ctx.deliverablesDir ? { outputsDir: `/workspace/${ctx.deliverablesDir}` } : {}),
     });
     // Served before the container starts (again by a worker that replaced one: the socket died with it).

@@ -13,6 +13,17 @@ export const systemSchema = z
     model: z.string().optional(),
     /** Harness-specific settings (e.g. `flaw` for scripted agents, base URL for CLIs). */
     settings: z.record(z.string(), z.unknown()).default({}),
+    /** On Harbor tasks: Harbor's options for the agent (its job config's agent entry), in assay's spelling. */
+    harbor: z
+      .object({
+        /**
+         * Harbor's resume_trajectory: on a multi-step task, each step after the first continues the model CLI's
+         * session of the step before instead of starting a fresh one (no effect on single-step tasks). Default off.
+         */
+        resumeTrajectory: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type SystemSpec = z.infer<typeof systemSchema>;

@@ -31,6 +31,8 @@ export interface AdapterContext {
   settings: Record<string, unknown>;
   maxSteps: number;
   timeLimitSeconds: number;
+  /** The session to continue, where the CLI resumes one by its id (hermes, on a Harbor step that resumes). */
+  resumeSessionId?: string;
 }
 
 /** A file the adapter seeds into the session folder (relative to it) before the CLI runs. */
@@ -68,6 +70,13 @@ export interface HarnessAdapter {
   resumeArgs(ctx: AdapterContext): string[];
   /** A POSIX shell test that is true when the session folder holds a session to continue. */
   resumeTest: string;
+  /**
+   * Set when a resume that must happen (a Harbor step that resumes) needs the previous run's session id: the
+   * error it ends with when there is none, as Harbor's agent for the CLI raises it.
+   */
+  resumeNeedsSessionId?: string;
+  /** Set when such a resume must find a session in the folder (`resumeTest`): the error it ends with otherwise. */
+  resumeNeedsSession?: string;
   /** Shell run before / after the CLI (e.g. to print usage totals kept in a database); the CLI's exit code is kept. */
   prologue?: string;
   epilogue?: string;

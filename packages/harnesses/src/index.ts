@@ -52,7 +52,7 @@ export type {
 export { RELAY_MOUNT, RELAY_PORT, prepareProxyRelay, relayDirFor } from './proxy-relay.js';
 export type { ProxyRelay } from './proxy-relay.js';
 export { extractModels, extractResponseIds, extractUsage, type TokenCounts } from './response-usage.js';
-export { harnessCommand, shellWord } from './shell-command.js';
+export { harnessCommand, shellWord, type SessionMode } from './shell-command.js';
 export {
   KIMI_MCP_FILE,
   claudeServers,

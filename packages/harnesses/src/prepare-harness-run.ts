@@ -64,6 +64,11 @@ export interface PrepareHarnessRunArgs {
   outputsDir?: string;
   /** A Harbor task's skills_dir and mcp_servers, given to the CLI as Harbor's agent for it does. */
   taskTools?: TaskTools;
+  /**
+   * Continue the session the session folder holds (a Harbor step under resume_trajectory): the CLI's resume argv
+   * always, with the previous run's session id where the CLI resumes by id. Absent: resume only when it holds one.
+   */
+  resume?: { sessionId: string | null };
 }
 
 export interface HarnessRunUsage {
@@ -149,14 +154,18 @@ export function prepareHarnessRun(args: PrepareHarnessRunArgs): PreparedHarnessR
   const routeId = routeIdFor(args.runId);
   const relay = args.relay ? prepareProxyRelay(routeId, args.system.harness) : null;
   const loopbackUrl = args.proxy.open(routeId, modelRoute(args.system, api, environment));
-  const ctx = adapterContext(args.system, relay?.baseUrl ?? loopbackUrl, args.limits);
+  const sessionId = args.resume?.sessionId;
+  const ctx = {
+    ...adapterContext(args.system, relay?.baseUrl ?? loopbackUrl, args.limits),
+    ...(sessionId ? { resumeSessionId: sessionId } : {}),
+  };
   const before = recordedState(args.stateFile) ?? fileSizes(args.sessionDir);
   if (args.stateFile && !fs.existsSync(args.stateFile)) {
     fs.mkdirSync(path.dirname(args.stateFile), { recursive: true });
     fs.writeFileSync(args.stateFile, JSON.stringify({ before }));
   }
   writeSessionFiles(adapter, ctx, args.sessionDir);
-  const cmd = harnessCommand(adapter, ctx);
+  const cmd = harnessCommand(adapter, ctx, args.resume ? 'resume' : 'auto');
   return {
     routeId,
     ...(relay ? { relaySocket: relay.socket } : {}),

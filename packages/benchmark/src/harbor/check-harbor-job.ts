@@ -3,7 +3,7 @@
 // "allowlist" task on a job without network is refused).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { MODEL_HARNESSES, TASK_TOOL_HARNESSES } from '@assay/core';
+import { MODEL_HARNESSES, TASK_TOOL_HARNESSES, isModelHarness } from '@assay/core';
 import type { Issue } from '../issue.js';
 import type { LoadedBenchmark } from '../load-benchmark.js';
 import type { HarborTask } from './harbor-task.js';
@@ -65,6 +65,29 @@ export function checkHarborJob(
     for (const dir of h.steps ? h.steps.map((s) => s.solutionDir) : [h.solutionDir])
       if (oracle && !existsSync(path.join(dir, 'solve.sh')))
         issues.push({ file: labelOf(h.dir), field: '', reason: m.solutionMissing(path.relative(h.dir, dir)) });
+  }
+  checkResumeTrajectory(yaml, systems, benchmark, labelOf);
+}
+
+/**
+ * Harbor's _validate_resume_support: resume_trajectory on a task with more than one step needs an agent that can
+ * resume (every model CLI here; oracle and nop cannot), refused before any environment is built.
+ */
+function checkResumeTrajectory(
+  yaml: YamlFile,
+  systems: { item: Raw; index: number }[],
+  benchmark: LoadedBenchmark,
+  labelOf: (p: string) => string,
+): void {
+  const multiStep = benchmark.tasks.find((t) => t.kind === 'harbor' && (t.harbor.steps?.length ?? 0) > 1);
+  if (multiStep?.kind !== 'harbor') return;
+  for (const { item, index } of systems) {
+    const harness = str(item.harness);
+    if (rec(item.harbor)?.resumeTrajectory !== true || harness === undefined || isModelHarness(harness)) continue;
+    yaml.report(
+      ['systems', index, 'harbor', 'resumeTrajectory'],
+      m.noResume(harness, labelOf(multiStep.harbor.configFile)),
+    );
   }
 }
 

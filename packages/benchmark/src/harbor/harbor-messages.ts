@@ -75,6 +75,8 @@ export const harborMessages = {
     `harness "${harness}" is not supported on Harbor tasks (oracle, nop and the model CLIs claude-code, codex, gemini-cli, qwen-code, kimi-cli, nanobot and hermes are)`,
   noTaskTools: (harness: string, task: string, what: string) =>
     `"${harness}" cannot take the ${what} of ${task} (Harbor has no agent for it that does): use another model CLI, or a task without them`,
+  noResume: (harness: string, task: string) =>
+    `"${harness}" does not support resume, so it cannot honor harbor.resumeTrajectory (Harbor's agent.resume_trajectory) on the steps of ${task}, as Harbor refuses such a trial: turn it off for this system, or use a model CLI`,
   publicNeedsNetwork: (network: string, mode = 'public') =>
     `"${mode}" needs a network, but the job's resources.network is "${network}": set resources.network to "bridge" or "host" (the job's network is the upper bound), or make the task "no-network"`,
   strategyWithoutSteps: 'only applies to a multi-step task: this task has no [[steps]]',

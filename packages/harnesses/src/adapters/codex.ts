@@ -59,6 +59,8 @@ export const codex: HarnessAdapter = {
   freshArgs: (ctx) => ['exec', ...common(ctx), '-C', '/workspace', '{prompt}'],
   resumeArgs: (ctx) => ['exec', 'resume', '--last', ...common(ctx), '{prompt}'],
   resumeTest: "find /session/.codex/sessions -name '*.jsonl' 2>/dev/null | grep -q .",
+  // codex.py, before `codex exec resume --last`: nothing to resume is an error, not a new thread.
+  resumeNeedsSession: 'Cannot resume Codex: no previous session logs found',
   // On a resumed thread `turn.completed` reports the thread's running total, so this
   // run's share is read from the rollout files: what this run appended to them.
   parseUsage: ({ logs, sessionDir, before }) => parseCodexRollouts(sessionDir, before ?? {}) ?? parseCodexEvents(logs),

@@ -1,9 +1,9 @@
 // Hermes Agent (Nous Research; PyPI hermes-agent): `hermes chat -q` single-query mode,
-// `--continue` resumes the most recent session. Config ~/.hermes/config.yaml: a custom
-// OpenAI-compatible provider pointed at the proxy; the tirith scanner (downloaded at run
-// time) off. The image stamps the install as `docker`, which turns Hermes' PyPI update
-// check off. Usage: Hermes keeps running totals in state.db (SQLite); the image's
-// session-usage.py prints them before and after the run, and this run is the difference.
+// `--continue` resumes the most recent session, `--resume ID` a given one. Config
+// ~/.hermes/config.yaml: a custom OpenAI-compatible provider pointed at the proxy; the tirith
+// scanner (downloaded at run time) off. The image stamps the install as `docker`, which turns
+// Hermes' PyPI update check off. Usage: Hermes keeps running totals in state.db (SQLite); the
+// image's session-usage.py prints them before and after the run, and this run is the difference.
 import type { Usage } from '@assay/core';
 import type { AdapterContext, HarnessAdapter } from '../harness-adapter.js';
 import { INSTALLS } from '../installs.js';
@@ -46,8 +46,18 @@ export const hermes: HarnessAdapter = {
   env: () => ({ HERMES_HOME: '/session/.hermes', PYTHONUNBUFFERED: '1', HERMES_ACCEPT_HOOKS: '1' }),
   sessionFiles: (ctx) => [{ path: '.hermes/config.yaml', content: hermesConfig(ctx) }],
   freshArgs: (ctx) => ['chat', '-q', '{prompt}', ...common(ctx)],
-  resumeArgs: (ctx) => ['chat', '-q', '{prompt}', '--continue', ...common(ctx)],
+  // A known session by its id (`--resume`, as Harbor's hermes.py resumes a step), else the most recent one.
+  resumeArgs: (ctx) => [
+    'chat',
+    '-q',
+    '{prompt}',
+    ...(ctx.resumeSessionId ? ['--resume', ctx.resumeSessionId] : ['--continue']),
+    ...common(ctx),
+  ],
   resumeTest: 'test -s /session/.hermes/state.db',
+  // hermes.py, for a pinned version (assay's is): no id from the previous run, no resume.
+  resumeNeedsSessionId:
+    'Cannot resume the pinned Hermes version because the previous run did not export a native session ID.',
   prologue: 'python3 /opt/assay/session-usage.py before >&2',
   epilogue: 'python3 /opt/assay/session-usage.py after >&2',
   parseUsage: ({ logs }) => parseHermesTotals(logs),
