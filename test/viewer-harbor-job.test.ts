@@ -1,6 +1,7 @@
 // `assay view` over a Harbor job folder (test/fixtures/harbor-job/job, written by Harbor 0.25.0's own models),
 // end to end: the real CLI serves it and headless Chromium reads the overview's trials and a trial page (its
-// rewards, the exception it raised, timings, tokens and cost, the ATIF trajectory's steps). No Temporal server
+// rewards, the exception it raised, timings, tokens and cost, the ATIF trajectory's steps; a multi-step trial's
+// steps one by one; a trial's trial.log). No Temporal server
 // and no container: the viewer reads the folder only.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,29 @@ describe('assay view over a Harbor job folder', () => {
     const text = await page.locator('main.trial').textContent();
     expect(text).toContain('correctness');
     expect(text).toContain('performance');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a multi-step trial step by step, each step with its trajectory, and its trial.log', async () => {
+    const { page, errors } = await browser.newPage();
+    await page.goto(`${viewer.url}#/trial/0/claude-code__gpt-5/fix-bug/1`);
+    await page.locator('[data-testid=harbor-trial]').waitFor({ timeout: 60_000 });
+    const steps = page.locator('section.steps');
+    expect(await steps.locator('h2').textContent()).toContain('2 of 2 ran; trial reward: final');
+    expect(await steps.locator('tbody tr').allTextContents()).toEqual([
+      expect.stringContaining('reproduce100'),
+      expect.stringContaining('fix0'),
+    ]);
+    const perStep = page.locator('[data-testid=harbor-step]');
+    expect(await perStep.count()).toBe(2);
+    expect(await perStep.nth(1).locator('[data-testid=transcript] summary').textContent()).toContain(
+      'ATIF trajectory (steps/fix/agent/trajectory.json) (3 steps',
+    );
+    expect(await perStep.nth(1).textContent()).toContain('Done: fix-bug (fix) is solved.');
+    const log = page.locator('[data-testid=harbor-log]');
+    expect(await log.locator('summary').textContent()).toContain('trial.log');
+    await log.locator('summary').click();
+    expect(await log.locator('pre').textContent()).toContain('INFO Starting trial fix-bug__');
     expect(errors).toEqual([]);
   });
 });

@@ -24,6 +24,11 @@ const agentContextSchema = z.object({
   cost_usd: z.number().nonnegative().nullable().optional(),
 });
 
+const verifierResultSchema = z
+  .object({ rewards: z.record(z.string(), z.number()).nullable().optional() })
+  .nullable()
+  .optional();
+
 export const harborTrialResultSchema = z.object({
   id: z.string(),
   task_name: z.string().min(1),
@@ -36,10 +41,7 @@ export const harborTrialResultSchema = z.object({
     model_info: z.object({ name: z.string(), provider: z.string().nullable().optional() }).nullable().optional(),
   }),
   agent_result: agentContextSchema.nullable().optional(),
-  verifier_result: z
-    .object({ rewards: z.record(z.string(), z.number()).nullable().optional() })
-    .nullable()
-    .optional(),
+  verifier_result: verifierResultSchema,
   exception_info: exceptionInfoSchema.nullable().optional(),
   started_at: when,
   finished_at: when,
@@ -47,13 +49,16 @@ export const harborTrialResultSchema = z.object({
   agent_setup: harborTimingSchema.nullable().optional(),
   agent_execution: harborTimingSchema.nullable().optional(),
   verifier: harborTimingSchema.nullable().optional(),
-  /** Multi-step trials: each step's agent usage and exception (StepResult); the steps are not shown one by one. */
+  /** Multi-step trials: one StepResult per step that ran, in order; the trial's verifier_result is their aggregate. */
   step_results: z
     .array(
       z.object({
         step_name: z.string(),
         agent_result: agentContextSchema.nullable().optional(),
+        verifier_result: verifierResultSchema,
         exception_info: exceptionInfoSchema.nullable().optional(),
+        agent_execution: harborTimingSchema.nullable().optional(),
+        verifier: harborTimingSchema.nullable().optional(),
       }),
     )
     .nullable()
@@ -72,3 +77,30 @@ export const harborJobResultSchema = z.object({
   n_total_trials: z.number().int().nonnegative(),
   stats: z.record(z.string(), z.unknown()),
 });
+
+/** One eval's stats in the job's result.json (AgentDatasetStats): read, never trusted over the trials. */
+const harborEvalStatsSchema = z.object({
+  n_trials: z.number().int().nonnegative().optional(),
+  n_errors: z.number().int().nonnegative().optional(),
+  /** One entry per metric of the dataset (Mean by default): metric name or reward key → value. */
+  metrics: z.array(z.record(z.string(), z.number().nullable())).optional(),
+  /** k (a JSON key) → pass@k; empty where Harbor gave up (rewards not exactly 0 or 1, or several keys). */
+  pass_at_k: z.record(z.string(), z.number()).optional(),
+  exception_stats: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+/** The job's `stats` (JobStats), with its legacy n_trials / n_errors names as JobStats still accepts them. */
+export const harborJobStatsSchema = z.object({
+  n_completed_trials: z.number().int().nonnegative().optional(),
+  n_errored_trials: z.number().int().nonnegative().optional(),
+  n_trials: z.number().int().nonnegative().optional(),
+  n_errors: z.number().int().nonnegative().optional(),
+  n_cancelled_trials: z.number().int().nonnegative().optional(),
+  n_retries: z.number().int().nonnegative().optional(),
+  evals: z.record(z.string(), harborEvalStatsSchema).optional(),
+  n_input_tokens: z.number().nullable().optional(),
+  n_cache_tokens: z.number().nullable().optional(),
+  n_output_tokens: z.number().nullable().optional(),
+  cost_usd: z.number().nullable().optional(),
+});
+export type HarborJobStats = z.infer<typeof harborJobStatsSchema>;

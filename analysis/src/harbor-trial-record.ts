@@ -14,7 +14,8 @@ import {
   type TrialStatus,
   type Usage,
 } from '@assay/core';
-import type { HarborExceptionInfo, HarborTiming, HarborTrialResult } from './harbor-job-schema.js';
+import type { HarborExceptionInfo, HarborTrialResult } from './harbor-job-schema.js';
+import { harborSecondsOf as secondsOf, harborStepRecords, type HarborRewardFile } from './harbor-step-records.js';
 
 /** Exception types whose reward Harbor still counts (FailureCause AGENT_EXHAUSTED_BUDGET, AGENT_REFUSED_TASK). */
 const REWARD_VALID = new Set([
@@ -59,7 +60,9 @@ export interface HarborTrialInput {
   /** Its number among the trials of the same system and task (1-based, in order of start). */
   trial: number;
   /** Which reward file the verifier left in the trial's verifier/ folder. */
-  rewardFile: 'reward.json' | 'reward.txt' | null;
+  rewardFile: HarborRewardFile;
+  /** A multi-step trial's steps' reward files (steps/<name>/verifier/), in step order. */
+  stepRewardFiles?: HarborRewardFile[];
 }
 
 /** The system a Harbor trial belongs to: Harbor's eval key without the dataset (`agent__model`). */
@@ -85,8 +88,20 @@ export function harborExceptionOf(r: HarborTrialResult): HarborExceptionInfo | n
 export function harborTrialRecord(input: HarborTrialInput): TrialRecord {
   const r = input.result;
   const exception = harborExceptionOf(r);
+  const stepped = harborStepRecords(r, input.stepRewardFiles ?? []);
   const verifier = verifierOf(r, input.rewardFile);
-  const agentTime = r.agent_execution ?? { started_at: r.started_at, finished_at: r.finished_at };
+  if (stepped) {
+    // A multi-step trial has no trial-level agent or verifier phase: its steps' make them up.
+    verifier.file = stepped.steps.at(-1)?.verifier.file ?? null;
+    verifier.durationSeconds = stepped.steps.reduce((sum, st) => sum + st.verifier.durationSeconds, 0);
+  }
+  const agentTime = r.agent_execution ?? {
+    started_at: r.step_results?.[0]?.agent_execution?.started_at ?? r.started_at,
+    finished_at: r.step_results?.at(-1)?.agent_execution?.finished_at ?? r.finished_at,
+  };
+  const agentSeconds = stepped
+    ? stepped.steps.reduce((sum, st) => sum + st.agent.durationSeconds, 0)
+    : (secondsOf(agentTime) ?? 0);
   return trialRecordSchema.parse({
     schema: TRIAL_RECORD_SCHEMA,
     jobId: input.jobId,
@@ -101,7 +116,7 @@ export function harborTrialRecord(input: HarborTrialInput): TrialRecord {
       reason: exception ? `${exception.exception_type}: ${exception.exception_message}` : null,
       startedAt: agentTime.started_at ?? r.started_at ?? '',
       endedAt: agentTime.finished_at ?? r.finished_at ?? '',
-      durationSeconds: secondsOf(agentTime) ?? 0,
+      durationSeconds: agentSeconds,
       containerAttempts: 1,
     },
     usage: usageOf(r),
@@ -110,6 +125,7 @@ export function harborTrialRecord(input: HarborTrialInput): TrialRecord {
     verdicts: [],
     score: scoreOf(verifier.reward),
     verifier,
+    ...(stepped ? { steps: stepped.steps, multiStep: stepped.multiStep } : {}),
     recordedAt: r.finished_at ?? r.started_at ?? '',
   });
 }
@@ -168,10 +184,4 @@ function usageOf(r: HarborTrialResult): Usage | null {
     costUsd: cost,
     turns: null,
   };
-}
-
-function secondsOf(t: HarborTiming | null | undefined): number | null {
-  if (!t?.started_at || !t.finished_at) return null;
-  const ms = Date.parse(t.finished_at) - Date.parse(t.started_at);
-  return Number.isFinite(ms) ? Math.max(0, ms / 1000) : null;
 }

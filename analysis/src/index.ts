@@ -29,7 +29,13 @@ export { formatCompliance } from './format-compliance.js';
 export { harborRewards } from './harbor-rewards.js';
 export { passAtK, passAtKForTask, eligibleK } from './pass-at-k.js';
 export { isHarborJobDir, readHarborJob, HARBOR_FILES } from './read-harbor-job.js';
-export type { HarborJobResults, HarborTrialInfo } from './read-harbor-job.js';
+export type { HarborJobResults, HarborStepInfo, HarborTrialInfo } from './read-harbor-job.js';
+export { readHarborText, HARBOR_TEXT_LIMIT, type HarborText } from './read-harbor-text.js';
+export {
+  compareHarborJobStats,
+  formatHarborJobStats,
+  type HarborJobStatsComparison,
+} from './compare-harbor-job-stats.js';
 export { oracleBestOfK, generalVsSpecialized } from './oracle-best-of-k.js';
 export type { SystemMeans } from './oracle-best-of-k.js';
 export { harnessSwap, summarizeHarnessSwap } from './harness-swap.js';

@@ -3,7 +3,8 @@
 //   <job>/config.json                 JobConfig (its job_name tells a Harbor job from other folders)
 //   <job>/result.json                 JobResult, without trial_results
 //   <job>/<trial_name>/result.json    TrialResult, one folder per trial (harbor.models.trial.paths.TrialPaths)
-//   <job>/<trial_name>/verifier/reward.json | reward.txt, agent/trajectory.json (ATIF), exception.txt
+//   <job>/<trial_name>/verifier/reward.json | reward.txt, agent/trajectory.json (ATIF), exception.txt, trial.log
+//   <job>/<trial_name>/steps/<step>/verifier/…, agent/trajectory.json   a multi-step trial's steps
 //
 // Harbor names trials `<task>__<random>`; assay numbers them 1..k per system and task, in order of start.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,17 +12,21 @@ import path from 'node:path';
 import type { TrialRecord } from '@assay/core';
 import { HARBOR_JOB_RESULT_FILE } from '@assay/results';
 import type { z } from 'zod';
+import { compareHarborJobStats, type HarborJobStatsComparison } from './compare-harbor-job-stats.js';
 import {
   harborJobConfigSchema,
   harborJobResultSchema,
+  harborJobStatsSchema,
   harborTrialResultSchema,
   type HarborExceptionInfo,
   type HarborTiming,
   type HarborTrialResult,
 } from './harbor-job-schema.js';
+import type { HarborRewardFile } from './harbor-step-records.js';
 import { harborExceptionOf, harborSystemOf, harborTrialRecord } from './harbor-trial-record.js';
 import type { JobResults } from './load-results.js';
 import { messages } from './messages.js';
+import { isInsideHarborDir } from './read-harbor-text.js';
 
 /** File names of Harbor's TrialPaths and job folder (harbor 0.25.0). */
 export const HARBOR_FILES = {
@@ -31,7 +36,18 @@ export const HARBOR_FILES = {
   rewardJson: path.join('verifier', 'reward.json'),
   rewardText: path.join('verifier', 'reward.txt'),
   trajectory: path.join('agent', 'trajectory.json'),
+  log: 'trial.log',
+  steps: 'steps',
 } as const;
+
+/** A step of a multi-step Harbor trial, beyond its record: its exception, timings and trajectory file. */
+export interface HarborStepInfo {
+  name: string;
+  exception: HarborExceptionInfo | null;
+  timings: Record<'agent_execution' | 'verifier', HarborTiming | null>;
+  /** steps/<name>/agent/trajectory.json, when the step's agent wrote one (inside the trial folder). */
+  trajectoryFile: string | null;
+}
 
 /** What a Harbor trial has beyond its record, for the viewer: where it is and what Harbor said about it. */
 export interface HarborTrialInfo {
@@ -47,11 +63,18 @@ export interface HarborTrialInfo {
   timings: Record<'environment_setup' | 'agent_setup' | 'agent_execution' | 'verifier', HarborTiming | null>;
   /** agent/trajectory.json, when the agent wrote one. */
   trajectoryFile: string | null;
+  /** trial.log and exception.txt, when there (read bounded by the viewer: read-harbor-text.ts). */
+  logFile: string | null;
+  exceptionFile: string | null;
+  /** A multi-step trial's steps in order; null for a single-step trial. */
+  steps: HarborStepInfo[] | null;
 }
 
 export interface HarborJobResults extends JobResults {
   source: 'harbor-job';
   harborTrials: HarborTrialInfo[];
+  /** The job's own stats beside the same numbers from the trial folders; null when they cannot be read. */
+  harborStats: HarborJobStatsComparison | null;
 }
 
 /** A folder is a Harbor job when its config.json is a JobConfig (job_name) beside a result.json. */
@@ -87,10 +110,27 @@ export function readHarborJob(dir: string): HarborJobResults {
   const trials: TrialRecord[] = [];
   const harborTrials: HarborTrialInfo[] = [];
   for (const { dir: trialDir, result, trial } of numbered) {
-    const record = harborTrialRecord({ jobId: config.job_name, result, trial, rewardFile: rewardFileOf(trialDir) });
+    const stepRewardFiles = (result.step_results ?? []).map((st) => {
+      const stepDir = stepDirOf(trialDir, st.step_name);
+      return stepDir ? rewardFileOf(stepDir) : null;
+    });
+    const record = harborTrialRecord({
+      jobId: config.job_name,
+      result,
+      trial,
+      rewardFile: rewardFileOf(trialDir),
+      stepRewardFiles,
+    });
     trials.push(record);
     harborTrials.push(trialInfo(record, trialDir, result));
   }
+  // Harbor's own stats are shown beside the trials, never scored from: unreadable ones are a note, not an error.
+  const stats = harborJobStatsSchema.safeParse(job.stats);
+  if (!stats.success)
+    problems.push({
+      file: path.join(dir, HARBOR_FILES.result),
+      message: "its stats are not Harbor 0.25.0's JobStats: Harbor's own metrics are not shown",
+    });
   return {
     source: 'harbor-job',
     dir,
@@ -101,6 +141,12 @@ export function readHarborJob(dir: string): HarborJobResults {
     problems,
     versions: [],
     harborTrials,
+    harborStats: stats.success
+      ? compareHarborJobStats(
+          stats.data,
+          results.map((r) => r.result),
+        )
+      : null,
   };
 }
 
@@ -120,14 +166,32 @@ function numberTrials<T extends { result: HarborTrialResult }>(list: T[]): (T & 
   });
 }
 
-function rewardFileOf(trialDir: string): 'reward.json' | 'reward.txt' | null {
+/** A step's folder; a step name that would leave the trial folder (Harbor rejects those) is given none. */
+function stepDirOf(trialDir: string, step: string): string | null {
+  const d = path.join(trialDir, HARBOR_FILES.steps, step);
+  return path.dirname(path.dirname(d)) === trialDir ? d : null;
+}
+
+/** `folder/rel` when it is there and inside `root` (no symlink out of the trial folder). */
+function fileAt(root: string, folder: string | null, rel: string): string | null {
+  if (folder === null) return null;
+  const file = path.join(folder, rel);
+  return existsSync(file) && isInsideHarborDir(root, file) ? file : null;
+}
+
+function rewardFileOf(trialDir: string): HarborRewardFile {
   // Harbor reads reward.json first when both are there (its Verifier).
   if (existsSync(path.join(trialDir, HARBOR_FILES.rewardJson))) return 'reward.json';
   return existsSync(path.join(trialDir, HARBOR_FILES.rewardText)) ? 'reward.txt' : null;
 }
 
 function trialInfo(record: TrialRecord, dir: string, r: HarborTrialResult): HarborTrialInfo {
-  const trajectory = path.join(dir, HARBOR_FILES.trajectory);
+  const steps = (r.step_results ?? []).map((st) => ({
+    name: st.step_name,
+    exception: st.exception_info ?? null,
+    timings: { agent_execution: st.agent_execution ?? null, verifier: st.verifier ?? null },
+    trajectoryFile: fileAt(dir, stepDirOf(dir, st.step_name), HARBOR_FILES.trajectory),
+  }));
   return {
     key: `${record.system.id}/${record.task.id}/${record.trial}`,
     trialName: r.trial_name,
@@ -141,7 +205,10 @@ function trialInfo(record: TrialRecord, dir: string, r: HarborTrialResult): Harb
       agent_execution: r.agent_execution ?? null,
       verifier: r.verifier ?? null,
     },
-    trajectoryFile: existsSync(trajectory) ? trajectory : null,
+    trajectoryFile: fileAt(dir, dir, HARBOR_FILES.trajectory),
+    logFile: fileAt(dir, dir, HARBOR_FILES.log),
+    exceptionFile: fileAt(dir, dir, HARBOR_FILES.exception),
+    steps: steps.length > 0 ? steps : null,
   };
 }
 

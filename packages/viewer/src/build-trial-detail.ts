@@ -1,6 +1,7 @@
 // The trial page: the record, the instruction, the transcript, the deliverables as the judge saw
 // them, and every rubric item with its anchors resolved to the deliverable.
-import type { HarborTrialInfo } from '@assay/analysis';
+import path from 'node:path';
+import { readHarborText, type HarborTrialInfo } from '@assay/analysis';
 import type { SubmissionView } from '@assay/evidence';
 import { trialDirKey, trialRecordKey } from '@assay/results';
 import { taskContext } from './benchmark-context.js';
@@ -23,10 +24,8 @@ export async function buildTrialDetail(source: ViewerSource, system: string, tas
   const harborInfo = records.harborTrials?.find((t) => t.key === `${system}/${task}/${trial}`) ?? null;
   const [context, transcript, view] = await Promise.all([
     taskContext(source, task),
-    // A Harbor job's trial: its ATIF trajectory is the transcript.
-    harborInfo
-      ? readHarborTrajectory(harborInfo.trajectoryFile)
-      : readTranscript(source.store, trialDirKey(system, task, trial)),
+    // A Harbor job's trial: its ATIF trajectory is the transcript (a multi-step trial's are shown per step).
+    harborInfo ? harborTranscriptOf(harborInfo) : readTranscript(source.store, trialDirKey(system, task, trial)),
     submissionView(source, record.deliverables),
   ]);
   const paths = record.deliverables.map((d) => d.path);
@@ -61,10 +60,33 @@ export async function buildTrialDetail(source: ViewerSource, system: string, tas
   };
 }
 
+function harborTranscriptOf(info: HarborTrialInfo) {
+  const shown = readHarborTrajectory(info.trajectoryFile, jobDirOf(info));
+  if (!info.steps) return shown;
+  return { ...shown, note: "A multi-step trial: each step's ATIF trajectory is shown with its step above." };
+}
+
+/** Trial folders are the job folder's children: reads stay inside it. */
+const jobDirOf = (info: HarborTrialInfo): string => path.dirname(info.dir);
+
 function harborTrialShown(info: HarborTrialInfo) {
   // Local paths stay on the server (a viewer may listen beyond 127.0.0.1).
-  const { key: _key, dir: _dir, trajectoryFile, ...shown } = info;
-  return { ...shown, trajectory: trajectoryFile !== null };
+  const { key: _key, dir: _dir, trajectoryFile, logFile, exceptionFile, steps, ...shown } = info;
+  const root = jobDirOf(info);
+  return {
+    ...shown,
+    trajectory: trajectoryFile !== null,
+    /** Each step's exception, timings and ATIF trajectory (null: a single-step trial). */
+    steps:
+      steps?.map(({ trajectoryFile: file, ...step }) => ({
+        ...step,
+        transcript: readHarborTrajectory(file, root, `steps/${step.name}/agent/trajectory.json`),
+      })) ?? null,
+    /** trial.log and exception.txt, bounded (head and tail of a large file) and never through a symlink out. */
+    logs: [logFile ?? path.join(info.dir, 'trial.log'), exceptionFile ?? path.join(info.dir, 'exception.txt')]
+      .map((file) => readHarborText(root, file))
+      .map(({ name, ...text }) => ({ ...text, name: path.basename(name) })),
+  };
 }
 
 /** The judge's usage share and latency for this item, when a model judged it. */

@@ -84,6 +84,37 @@ describe('assay view over a Harbor job folder', () => {
     expect(JSON.stringify(d.harborRewards)).toContain('correctness');
   });
 
+  it("shows a multi-step trial's steps, each with its trajectory, and the trial's trial.log", async () => {
+    type Detail = {
+      record: { score: { value: number | null }; steps: { name: string; score: number }[]; multiStep: unknown };
+      harborTrial: {
+        steps: { name: string; transcript: { present: boolean; title: string; lines: unknown[] } }[];
+        logs: { name: string; present: boolean; text: string; note: string | null }[];
+      };
+      transcript: { present: boolean; note?: string };
+    };
+    const d = await getJson<Detail>('/api/trial/0/claude-code__gpt-5/fix-bug/1');
+    expect(d.record.multiStep).toEqual({ strategy: 'final', declared: ['reproduce', 'fix'] });
+    expect(d.record.steps.map((s) => [s.name, s.score])).toEqual([
+      ['reproduce', 100],
+      ['fix', 0],
+    ]);
+    expect(d.record.score.value).toBe(0);
+    expect(
+      d.harborTrial.steps.map((s) => [s.name, s.transcript.present, s.transcript.title, s.transcript.lines.length]),
+    ).toEqual([
+      ['reproduce', true, 'ATIF trajectory (steps/reproduce/agent/trajectory.json)', 3],
+      ['fix', true, 'ATIF trajectory (steps/fix/agent/trajectory.json)', 3],
+    ]);
+    expect(d.transcript).toMatchObject({ present: false, note: expect.stringContaining('multi-step') });
+    const [log, exception] = d.harborTrial.logs;
+    expect(log).toMatchObject({ name: 'trial.log', present: true, note: null });
+    expect(log?.text).toContain('INFO Starting trial fix-bug__');
+    expect(exception).toMatchObject({ name: 'exception.txt', present: false });
+    // No local path reaches the page.
+    expect(JSON.stringify(d)).not.toContain(JOB);
+  });
+
   it('refuses a damaged Harbor job at start, naming the file and the field', async () => {
     const copy = path.join(tmp, 'damaged');
     cpSync(JOB, copy, { recursive: true });

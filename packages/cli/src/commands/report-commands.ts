@@ -3,7 +3,10 @@
 import path from 'node:path';
 import {
   analysisToJson,
+  formatHarborJobStats,
   formatReproduceTable,
+  isHarborJobDir,
+  readHarborJob,
   reproducePublished,
   writeReport,
   writeReproduceReport,
@@ -53,6 +56,9 @@ export async function reportCommand(
   for (const j of result.jobs) {
     for (const p of j.problems) console.log(`note: ${j.jobId}: ${p.file}: ${p.message}`);
     for (const v of j.versions) console.log(`note: ${j.jobId}: ${messages.versionsSplit(v)}`);
+    // A Harbor job's own stats beside the trial folders' numbers (read again: cheap, and never scored from).
+    const harbor = isHarborJobDir(j.dir) ? readHarborJob(j.dir).harborStats : null;
+    if (harbor) for (const line of formatHarborJobStats(j.jobId, harbor)) console.log(line);
   }
   const { labelled, stale, problems } = result.reviews;
   if (labelled > 0 || stale > 0) console.log(messages.reviewLabels(labelled, stale));
