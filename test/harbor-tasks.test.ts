@@ -357,7 +357,7 @@ describe('Harbor task folders under assay run', () => {
     );
   }, 120_000);
 
-  it("runs an allowlist task: agent and verifier reach the listed server through the worker's proxy, not the other", async () => {
+  it("runs allowlist tasks: agent and verifier reach the listed server through the worker's proxy, not the other", async () => {
     // Two servers on this machine: 127.0.0.2 is in the task's allowed_hosts, 127.0.0.3 is not.
     const servers = await Promise.all(
       ['127.0.0.2', '127.0.0.3'].map(async (host) => {
@@ -385,7 +385,14 @@ describe('Harbor task folders under assay run', () => {
       const events = (await runCli(['run', job, '--json'], 0, env)).trim().split('\n');
       const summary = JSON.parse(events.at(-1) ?? '') as { summary: { system: string; meanScore: number | null }[] };
       expect(Object.fromEntries(summary.summary.map((s) => [s.system, s.meanScore]))).toEqual({ oracle: 100, nop: 0 });
-      // The trial's internal network went with its record.
+      // Each step under its own policy (step 2's agent reaches only 127.0.0.3, its verifier nothing), and a
+      // separate verifier under its own allowlist while the agent had no network.
+      const records = await readTrials(path.join(path.dirname(job), 'results'));
+      const oracle = (task: string) => records.find((r) => r.system.id === 'oracle' && r.task.id === task);
+      expect(oracle('step-policies')?.steps?.map((st) => st.verifier.reward)).toEqual([1, 1]);
+      expect(oracle('verify-apart')?.verifier?.reward).toBe(1);
+      expect(records).toHaveLength(6);
+      // The trial's internal networks (the agent's, a separate verifier's) went with its record.
       const docker = new Docker();
       const left = await docker.listNetworks({ filters: { label: [`assay.job=${jobId}`] } });
       expect(left).toEqual([]);

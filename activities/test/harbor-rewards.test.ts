@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harborSettings, resolveEnv } from '../src/harbor/harbor-settings.js';
+import { harborTaskForStep } from '../src/harbor/harbor-step.js';
 import { scoreOfReward } from '../src/harbor/harbor-task-runtime.js';
 import { readRewards } from '../src/harbor/run-harbor-verifier.js';
 import { withEvaluation } from '../src/task-evaluation.js';
 import type { TrialRecord } from '@assay/core';
-import type { HarborTask } from '@assay/benchmark';
+import type { HarborStep, HarborTask } from '@assay/benchmark';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -127,6 +128,35 @@ describe('Harbor task settings', () => {
       agentSeconds: 100,
       cpus: 2,
       memoryGiB: 8,
+    });
+  });
+
+  it("gives a step its own phase policy over the task's (Harbor's _explicit_phase_policy), else the task's", () => {
+    const base = task({ networkMode: 'allowlist', allowedHosts: ['pypi.org'] }, 50);
+    const policy = (networkMode: string | null, allowedHosts: string[] = []) => ({ networkMode, allowedHosts });
+    const step = (agent: object, verifier: object) =>
+      ({
+        name: 's',
+        agent: { timeoutSec: null, user: null, ...agent },
+        verifier: { timeoutSec: 60, user: null, env: {}, mode: null, environment: null, ...verifier },
+        artifacts: [],
+        collect: [],
+      }) as unknown as HarborStep;
+    const withConfig = { ...base, config: { ...base.config, artifacts: [] } } as HarborTask;
+    (withConfig.config.verifier as { collect: unknown[] }).collect = [];
+    const own = harborTaskForStep(withConfig, step(policy('allowlist', ['npmjs.org']), policy('public')));
+    expect(harborSettings(own, limits, resources)).toMatchObject({
+      agentNetwork: 'bridge',
+      agentEgress: ['npmjs.org'],
+      verifierNetwork: 'bridge',
+      verifierEgress: null,
+    });
+    // Without its own: the task's phases ([verifier] names "no-network"; [agent] falls back to the environment).
+    const inherited = harborTaskForStep(withConfig, step(policy(null), policy(null)));
+    expect(harborSettings(inherited, limits, resources)).toMatchObject({
+      agentEgress: ['pypi.org'],
+      verifierNetwork: 'none',
+      verifierEgress: null,
     });
   });
 

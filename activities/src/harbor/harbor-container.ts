@@ -156,3 +156,13 @@ export async function runHarborContainer(
     throw err;
   }
 }
+
+/**
+ * `cmd` run with the phase's own variables (an allowlist's proxy, the oracle's [solution.env]) set for the
+ * process, not on the container: a snapshot of the container keeps its Env, and the verifier and later steps
+ * that start from it must not inherit the agent phase's (Docker can blank a variable, never drop it).
+ */
+export function withPhaseEnv(cmd: string[], env: Record<string, string>): string[] {
+  const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  return pairs.length === 0 ? cmd : ['env', ...pairs, ...cmd];
+}

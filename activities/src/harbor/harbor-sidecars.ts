@@ -25,8 +25,14 @@ const SIDECAR_ROLE = 'sidecar';
 const SEED_ROLE = 'volume-seed';
 
 /** The trial's network: named by its workflow id, as its containers are. */
-export const networkNameFor = (workflowId: string): string =>
-  `assay-net-${createHash('sha256').update(workflowId).digest('hex').slice(0, 24)}`;
+/** A trial's second network: a separate verifier's own, for its allowlist (never joined by main or a sidecar). */
+export type NetworkPurpose = 'verifier';
+
+export const networkNameFor = (workflowId: string, purpose?: NetworkPurpose): string =>
+  `assay-net-${createHash('sha256')
+    .update(purpose ? `${workflowId}:${purpose}` : workflowId)
+    .digest('hex')
+    .slice(0, 24)}`;
 
 export const sidecarRunId = (workflowId: string, service: string): string => `${workflowId}:sidecar:${service}`;
 
@@ -66,9 +72,9 @@ export async function ensureSidecars(docker: Docker, args: SidecarArgs): Promise
 /** The trial's network (found, or made): its sidecars', and an `allowlist` phase's (then internal). */
 export async function ensureNetwork(
   docker: Docker,
-  args: Pick<SidecarArgs, 'workflowId' | 'labels' | 'internal'>,
+  args: Pick<SidecarArgs, 'workflowId' | 'labels' | 'internal'> & { purpose?: NetworkPurpose },
 ): Promise<string> {
-  const name = networkNameFor(args.workflowId);
+  const name = networkNameFor(args.workflowId, args.purpose);
   const found = await docker
     .getNetwork(name)
     .inspect()
@@ -333,12 +339,13 @@ export async function removeSidecars(docker: Docker, workflowId: string): Promis
       .catch((err: { statusCode?: number }) => {
         if (err.statusCode !== 404) throw err;
       });
-  await docker
-    .getNetwork(networkNameFor(workflowId))
-    .remove()
-    .catch((err: { statusCode?: number }) => {
-      if (err.statusCode !== 404) throw err;
-    });
+  for (const name of [networkNameFor(workflowId), networkNameFor(workflowId, 'verifier')])
+    await docker
+      .getNetwork(name)
+      .remove()
+      .catch((err: { statusCode?: number }) => {
+        if (err.statusCode !== 404) throw err;
+      });
   const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_WORKFLOW}=${workflowId}`] } });
   for (const v of Volumes ?? [])
     await docker

@@ -19,7 +19,7 @@ import type { HarborStepSetup } from '@assay/core';
 import { SETUP_LOG_FILE, SETUP_RESULT_FILE, type ResultsStore } from '@assay/results';
 import { FinishedElsewhere, containerNameFor, demuxDockerLog, removeContainer } from '../run-agent-container.js';
 import { tarFolderContents } from './folder-tar.js';
-import { runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
+import { runHarborContainer, withPhaseEnv, type HarborContainerSpec } from './harbor-container.js';
 import { snapshotImageOf } from './run-harbor-agent.js';
 
 /** The setup container's run id (and its snapshot's name): the step's, with `:setup`. */
@@ -50,6 +50,8 @@ export interface StepSetupArgs {
   user: string | null;
   workdir: string | null;
   env: Record<string, string>;
+  /** The phase's own variables (an allowlist's proxy): the process's, not kept in the snapshot (withPhaseEnv). */
+  phaseEnv?: Record<string, string>;
   labels: Record<string, string>;
   seconds: number;
   limits: Pick<HarborContainerSpec, 'cpus' | 'memoryGiB' | 'pids'>;
@@ -105,7 +107,7 @@ export async function runStepSetup(docker: Docker, a: StepSetupArgs): Promise<St
     runId,
     image: a.image,
     // Harbor: `bash <pwd>/setup.sh` when workdir/setup.sh exists; the files alone otherwise.
-    cmd: hasScript ? ['bash', script] : ['true'],
+    cmd: withPhaseEnv(hasScript ? ['bash', script] : ['true'], a.phaseEnv ?? {}),
     env: a.env,
     binds: [],
     labels: { ...a.labels, 'assay.role': 'step-setup' },

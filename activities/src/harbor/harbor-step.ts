@@ -1,6 +1,7 @@
 // A step of a multi-step Harbor task as the agent and verifier phases see it: the task with the step's
 // overrides applied (Harbor's rules in trial/multi_step.py: a step's agent timeout and users fall back to the
-// task's, its verifier env goes over [verifier.env], its artifacts and collect hooks follow the task's), and
+// task's, its verifier env goes over [verifier.env], its artifacts and collect hooks follow the task's, its
+// agent's and verifier's network_mode replace the task's for the step), and
 // the names of its container and snapshot.
 import type { HarborStep, HarborTask } from '@assay/benchmark';
 import { isModelHarness, type SystemSpec } from '@assay/core';
@@ -35,9 +36,15 @@ export function harborTaskForStep(task: HarborTask, step: HarborStep): HarborTas
     solutionDir: step.solutionDir,
     config: {
       ...task.config,
-      agent: { ...agent, timeoutSec: step.agent.timeoutSec ?? agent.timeoutSec, user: step.agent.user ?? agent.user },
+      agent: {
+        ...agent,
+        timeoutSec: step.agent.timeoutSec ?? agent.timeoutSec,
+        user: step.agent.user ?? agent.user,
+        ...phasePolicyOf(step.agent, agent),
+      },
       verifier: {
         ...verifier,
+        ...phasePolicyOf(step.verifier, verifier),
         timeoutSec: step.verifier.timeoutSec,
         user: step.verifier.user ?? verifier.user,
         env: { ...verifier.env, ...step.verifier.env },
@@ -50,6 +57,14 @@ export function harborTaskForStep(task: HarborTask, step: HarborStep): HarborTas
     },
   };
 }
+
+/** Harbor's _explicit_phase_policy: a step's network_mode, with its own allowed_hosts, else the task's phase's. */
+function phasePolicyOf(step: PhasePolicy, task: PhasePolicy): PhasePolicy {
+  const { networkMode, allowedHosts } = step.networkMode === null ? task : step;
+  return { networkMode, allowedHosts };
+}
+
+type PhasePolicy = Pick<HarborTask['config']['agent'], 'networkMode' | 'allowedHosts'>;
 
 /** Every snapshot a trial of this task may have made (one per step and step setup, or the single-step trial's). */
 export function snapshotsOf(task: HarborTask, workflowId: string): string[] {

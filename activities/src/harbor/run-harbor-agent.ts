@@ -19,7 +19,7 @@ import { agentEndReason, isThisAttempt, trajectoryOf, type AgentRun } from '../r
 import { cancelRequested, heartbeatWhile } from '../heartbeat.js';
 import { throttleForwarder, type NotifyThrottled } from '../forward-throttles.js';
 import { planHarborAgent, type HarborAgentPlan, type HarborPlanArgs } from './harbor-agent-plan.js';
-import { containerExists, runHarborContainer, type HarborContainerSpec } from './harbor-container.js';
+import { containerExists, runHarborContainer, withPhaseEnv, type HarborContainerSpec } from './harbor-container.js';
 import { ensureHarborImage } from './harbor-image.js';
 import { harborSettings, resolveEnv, type HarborSettings } from './harbor-settings.js';
 import { isHarborEnvironmentFailure } from './harbor-environment-failure.js';
@@ -115,7 +115,7 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     log: (line: string) => ctx.log.info(line),
   };
   return withAllowlistEgress(docker, phase, async (egressEnv) => {
-    const setupWithEgress = setupArgs && { ...setupArgs, env: { ...setupArgs.env, ...egressEnv } };
+    const setupWithEgress = setupArgs && { ...setupArgs, phaseEnv: egressEnv };
     const setup = setupWithEgress ? await setUpStep(planned, setupWithEgress, network) : null;
     if (setup?.image === null) return setupFailedRun(args, setup, resultKey, ctx.info.attempt);
     // After the setup: a start noted means the agent's own container was made once already.
@@ -123,9 +123,9 @@ export async function runHarborAgent(docker: Docker, args: HarborAgentArgs): Pro
     const image = setup?.image ?? args.step?.baseImage ?? plan.image;
     const checks = await healthchecksOf(docker, args, plan);
     const agentSpec = agentSpecOf(args, plan, s, network, runId);
-    const cmd = checks.length > 0 ? gatedCommand(runId, agentSpec.cmd) : agentSpec.cmd;
-    const env = { ...agentSpec.env, ...egressEnv };
-    const ran = await runHarborAgentContainer(planned, { ...agentSpec, image, cmd, env }, setup, checks);
+    const gated = checks.length > 0 ? gatedCommand(runId, agentSpec.cmd) : agentSpec.cmd;
+    const cmd = withPhaseEnv(gated, { ...solutionEnvOf(args), ...egressEnv });
+    const ran = await runHarborAgentContainer(planned, { ...agentSpec, image, cmd }, setup, checks);
     if ('stored' in ran) return ran.stored;
     return keepAgentRun(planned, ran.result, restarted, setup);
   });
@@ -157,20 +157,18 @@ async function planAgent(
   taskEnv: Record<string, string>,
   runId: string,
 ): Promise<HarborAgentPlan> {
-  const { task } = args;
-  const { harbor } = task;
-  const harness = args.trial.system.harness;
   return heartbeatWhile(building, 1_000, async () => {
-    const taskImage = await ensureHarborImage(docker, task, s.buildSeconds);
-    const env = {
-      ...taskEnv,
-      ...(harness === 'oracle'
-        ? resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`)
-        : {}),
-    };
+    const taskImage = await ensureHarborImage(docker, args.task, s.buildSeconds);
     const resume = await resumeOf(args);
-    return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env, settings: s, ...resume });
+    return planHarborAgent(docker, { ...args, workflowId: runId, taskImage, env: taskEnv, settings: s, ...resume });
   });
+}
+
+/** The oracle's [solution.env], resolved: its process's, never the container's (withPhaseEnv). */
+function solutionEnvOf(args: HarborAgentArgs): Record<string, string> {
+  const { harbor } = args.task;
+  if (args.trial.system.harness !== 'oracle') return {};
+  return resolveEnv(harbor.config.solution.env, process.env, `${harbor.configFile}:solution.env`);
 }
 
 /** A step that resumes: the step it continues, and the session id that step's CLI reported (hermes resumes by it). */

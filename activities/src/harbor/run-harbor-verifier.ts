@@ -27,7 +27,7 @@ import { ensureNetwork, sidecarImagesOf } from './harbor-sidecars.js';
 import { withAllowlistEgress } from './allowlist-egress.js';
 import { harborRunKey, snapshotImageOf } from './run-harbor-agent.js';
 import { ensureTrialSidecars, localNames, trialNetworkArgs } from './harbor-trial-network.js';
-import { separateVerifierImage, separateVerifierSettings } from './separate-verifier-spec.js';
+import { separateVerifierImage, separateVerifierPolicy, separateVerifierSettings } from './separate-verifier-spec.js';
 
 export interface HarborVerifierArgs {
   trial: TrialInput;
@@ -84,21 +84,15 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   const trialNetwork = harbor.compose ? await ensureTrialSidecars(docker, args, s) : null;
   const evidence = await collectEvidence(docker, args, s, at, trialNetwork);
   const separate = harbor.config.verifier.mode === 'separate';
-  // A shared verifier reaches the sidecars too: on the same network, under main's name; an allowlist one is on
-  // the trial's internal network (the loader refuses an allowlist for a separate verifier).
-  const network = trialNetwork
-    ? { network: trialNetwork, aliases: ['main'] }
-    : s.verifierEgress !== null && !separate
-      ? { network: await ensureNetwork(docker, trialNetworkArgs(args)), aliases: ['main'] }
-      : { network: s.verifierNetwork };
+  const { hosts, ...network } = await verifierNetworkOf(docker, args, s, trialNetwork, separate);
   const spec = separate
-    ? await separateSpecOf(docker, args, s, at)
+    ? { ...(await separateSpecOf(docker, args, s, at)), ...(hosts ? network : {}) }
     : { ...verifierSpecOf(args, s, at, network), ...(evidence.image ? { image: evidence.image } : {}) };
   const beforeStart = separate
     ? (c: Docker.Container) => putArtifacts(c, harbor.config.artifacts, evidence.artifactsDir)
     : undefined;
   const log = (line: string) => Context.current().log.info(line);
-  const phase = { hosts: separate ? null : s.verifierEgress, network: network.network, local: localNames(harbor), log };
+  const phase = { hosts, network: network.network, local: separate ? [] : localNames(harbor), log };
   const ran = await withAllowlistEgress(docker, phase, (egressEnv) =>
     runVerifierContainer(
       docker,
@@ -116,6 +110,30 @@ export async function runHarborVerifier(docker: Docker, args: HarborVerifierArgs
   await args.store.putJson(resultKey, { ...verification.run, ...verification.images, ...key });
   await removeContainer(docker, runId);
   return verification;
+}
+
+/**
+ * Where the verifier runs, and the hosts its egress proxy lets through when it is an allowlist phase. A shared
+ * verifier reaches the sidecars too: on the same network, under main's name; an allowlist one is on the trial's
+ * internal network. A separate verifier is on its own: the job's network, none, or for an allowlist an internal
+ * network of its own (its proxy reaches nothing of the agent's).
+ */
+async function verifierNetworkOf(
+  docker: Docker,
+  args: HarborVerifierArgs,
+  s: HarborSettings,
+  trialNetwork: string | null,
+  separate: boolean,
+): Promise<{ network: string; aliases?: string[]; hosts: string[] | null }> {
+  if (separate) {
+    const { networkMode, allowedHosts } = separateVerifierPolicy(args.task.harbor, args.step?.name);
+    if (networkMode !== 'allowlist') return { network: s.verifierNetwork, hosts: null };
+    const network = await ensureNetwork(docker, { ...trialNetworkArgs(args), purpose: 'verifier' });
+    return { network, hosts: allowedHosts };
+  }
+  if (trialNetwork) return { network: trialNetwork, aliases: ['main'], hosts: s.verifierEgress };
+  if (s.verifierEgress === null) return { network: s.verifierNetwork, hosts: null };
+  return { network: await ensureNetwork(docker, trialNetworkArgs(args)), aliases: ['main'], hosts: s.verifierEgress };
 }
 
 /** The verifier's stored result, unless a lost host stored it under another key (see containerKey). */

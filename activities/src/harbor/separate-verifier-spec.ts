@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import type { HarborTask } from '@assay/benchmark';
+import type { HarborNetworkMode, HarborTask } from '@assay/benchmark';
 import type { TrialInput } from '@assay/core';
 import type { HarborContainerSpec } from './harbor-container.js';
 import { buildHarborFolder, ensureHarborImage, requireLocalImage } from './harbor-image.js';
@@ -71,14 +71,15 @@ export function separateVerifierSettings(
   const own = stepName === undefined ? null : stepEnvironmentOf(harbor, stepName);
   const env = own ?? harbor.config.verifier.environment ?? harbor.config.environment;
   const { resources } = trial;
-  const mode = harbor.config.verifier.networkMode ?? env.networkMode;
+  const { networkMode: mode } = separateVerifierPolicy(harbor, stepName);
   const atMost = (task: number | null, job: number): number => (task === null ? job : Math.min(task, job));
   const where = own || harbor.config.verifier.environment ? 'verifier.environment.env' : 'environment.env';
   return {
     cpus: atMost(env.cpus, resources.cpus),
     memoryGiB: atMost(env.memoryMb === null ? null : env.memoryMb / 1024, resources.memoryGiB),
     pids: resources.pids,
-    // Its own environment: a compose task's verifier is not on the trial's network.
+    // Its own environment: a compose task's verifier is not on the trial's network. An allowlist one's internal
+    // network is made when it runs (run-harbor-verifier.ts).
     network: mode === 'no-network' ? 'none' : resources.network,
     workdir: env.workdir,
     env: {
@@ -86,4 +87,20 @@ export function separateVerifierSettings(
       ...resolveEnv(harbor.config.verifier.env, process.env, `${harbor.configFile}:verifier.env`),
     },
   };
+}
+
+/**
+ * Harbor's verifier phase policy for a separate verifier (network_policy.py): the verifier's own network_mode
+ * (the step's, else the task's [verifier]), else its environment's baseline (the step's or the task's
+ * [verifier.environment], else [environment]), each with its own allowed_hosts.
+ */
+export function separateVerifierPolicy(
+  harbor: HarborTask,
+  stepName?: string,
+): { networkMode: HarborNetworkMode; allowedHosts: string[] } {
+  const { verifier } = harbor.config;
+  if (verifier.networkMode !== null) return { networkMode: verifier.networkMode, allowedHosts: verifier.allowedHosts };
+  const own = stepName === undefined ? null : stepEnvironmentOf(harbor, stepName);
+  const env = own ?? verifier.environment ?? harbor.config.environment;
+  return { networkMode: env.networkMode, allowedHosts: env.allowedHosts };
 }

@@ -235,6 +235,20 @@ describe('Harbor compose files', () => {
     mkdirSync(path.join(task, 'steps/one'), { recursive: true });
     writeFileSync(path.join(task, 'steps/one/instruction.md'), 'Fetch the token.\n');
     expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([]);
+    // A step's own network policy is taken where it comes to the task's; another mode is not (yet): the one
+    // trial network was made for step 1.
+    writeFileSync(toml, `${readFileSync(toml, 'utf8')}[steps.agent]\nnetwork_mode = "no-network"\n`);
+    expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([]);
+    writeFileSync(
+      toml,
+      readFileSync(toml, 'utf8').replace(
+        /\[steps\.agent\]\nnetwork_mode = "no-network"/,
+        '[steps.agent]\nnetwork_mode = "public"',
+      ),
+    );
+    expect(inspectBenchmark(`harbor:${root}`, root).issues.map(formatIssue)).toEqual([
+      "fetch-token/task.toml:steps[0].agent.network_mode: must be the task's agent network_mode on a task with environment/docker-compose.yaml (not supported yet per step): one trial network serves every step and the sidecars",
+    ]);
   });
 
   it('accepts a model CLI on a compose task (it reaches the proxy through its relay, on the trial network)', () => {

@@ -47,8 +47,16 @@ describe('Harbor multi-step tasks', () => {
     expect(harborOf(gated)?.steps).toEqual([
       {
         name: 'draft',
-        agent: { timeoutSec: null, user: null },
-        verifier: { timeoutSec: 600, user: null, env: {}, mode: null, environment: null },
+        agent: { timeoutSec: null, user: null, networkMode: null, allowedHosts: [] },
+        verifier: {
+          timeoutSec: 600,
+          user: null,
+          networkMode: null,
+          allowedHosts: [],
+          env: {},
+          mode: null,
+          environment: null,
+        },
         minReward: 1,
         healthcheck: null,
         artifacts: [],
@@ -60,7 +68,7 @@ describe('Harbor multi-step tasks', () => {
       },
       expect.objectContaining({
         name: 'extend',
-        verifier: { timeoutSec: 120, user: null, env: { EXPECTED: 'two' }, mode: null, environment: null },
+        verifier: expect.objectContaining({ timeoutSec: 120, env: { EXPECTED: 'two' }, networkMode: null }),
         minReward: null,
       }),
       // No steps/polish/tests or solution: the shared tests/ and solution/ (Harbor's fallback).
@@ -112,9 +120,19 @@ describe('Harbor multi-step tasks', () => {
     ]);
   });
 
-  it('refuses what it cannot honour per step, and warns of an unknown step field', () => {
-    expect(issuesOf('[[steps]]\nname = "a"\n[steps.verifier]\nnetwork_mode = "public"\n')).toEqual([
-      'task.toml:steps[0].verifier.network_mode: "network_mode" is not supported yet by assay\'s Harbor tasks (remove it to run the task)',
+  it("reads a step's own network policy as the task's phases', and warns of an unknown step field", () => {
+    const toml = `[[steps]]\nname = "a"\n[steps.agent]\nnetwork_mode = "allowlist"\nallowed_hosts = ["API.example.org."]\n[steps.verifier]\nnetwork_mode = "no-network"\n${HEAD}`;
+    const read = readTaskConfig(toml, 'task.toml');
+    expect(read.issues).toEqual([]);
+    expect(read.config?.steps?.[0]).toMatchObject({
+      agent: { networkMode: 'allowlist', allowedHosts: ['api.example.org'] },
+      verifier: { networkMode: 'no-network', allowedHosts: [] },
+    });
+    expect(issuesOf('[[steps]]\nname = "a"\n[steps.verifier]\nallowed_hosts = ["a.org"]\n')).toEqual([
+      "task.toml:steps[0].verifier.allowed_hosts: is only valid when network_mode='allowlist' (as Harbor's NetworkPolicy says)",
+    ]);
+    expect(issuesOf('[[steps]]\nname = "a"\n[steps.agent]\nnetwork_mode = "open"\n')).toEqual([
+      'task.toml:steps[0].agent.network_mode: must be "no-network", "public" or "allowlist" (got "open")',
     ]);
     const r = readTaskConfig(`[[steps]]\nname = "a"\ncolour = "blue"\n${HEAD}`, 'task.toml');
     expect(r.issues).toEqual([]);

@@ -1,6 +1,6 @@
 // Harbor 0.20 task folders as a benchmark (`benchmark: harbor:PATH`): what is read, what is kept, and
 // every task.toml problem as file:field: reason.
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,10 +106,6 @@ describe('Harbor task folders', () => {
       'agent.allowed_hosts: must be a list of host names',
     ],
     [
-      '[verifier]\nenvironment_mode = "separate"\nnetwork_mode = "allowlist"\n',
-      'verifier.network_mode: "allowlist" is not supported yet for a separate verifier',
-    ],
-    [
       '[environment]\nnetwork_mode = "open"\n',
       'environment.network_mode: must be "no-network", "public" or "allowlist" (got "open")',
     ],
@@ -192,6 +188,22 @@ describe('Harbor task folders', () => {
       'dataset/write-hello/task.toml:environment.network_mode: "public" needs a network, but the job\'s resources.network is "none": set resources.network to "bridge" or "host" (the job\'s network is the upper bound), or make the task "no-network"',
       'dataset/write-hello:(file): solution/solve.sh is missing: the oracle harness cannot run this task',
     ]);
+    // A step's own policy needs the job's network as the task's does; where every step names its own for both
+    // phases, [environment]'s is never used, so it is not checked.
+    const tomlFile = path.join(root, 'write-hello/task.toml');
+    const original = readFileSync(tomlFile, 'utf8');
+    mkdirSync(path.join(root, 'write-hello/steps/one'), { recursive: true });
+    writeFileSync(path.join(root, 'write-hello/steps/one/instruction.md'), 'Say hello.\n');
+    writeFileSync(
+      tomlFile,
+      `${original}\n[[steps]]\nname = "one"\n[steps.agent]\nnetwork_mode = "allowlist"\nallowed_hosts = ["a.org"]\n[steps.verifier]\nnetwork_mode = "no-network"\n`,
+    );
+    const stepIssues = inspectJob(jobFile, { repoRoot: ROOT, cwd: path.dirname(root), machine: false }).issues;
+    expect(stepIssues.map(formatIssue).filter((i) => i.includes('network_mode'))).toEqual([
+      'dataset/write-hello/task.toml:steps[0].agent.network_mode: "allowlist" needs a network, but the job\'s resources.network is "none": set resources.network to "bridge" or "host" (the job\'s network is the upper bound), or make the task "no-network"',
+    ]);
+    writeFileSync(tomlFile, original);
+    rmSync(path.join(root, 'write-hello/steps'), { recursive: true });
     // A task with skills and MCP servers: nanobot (no Harbor agent gives it either) is refused, codex is not.
     const toml = path.join(root, 'write-hello/task.toml');
     appendFileSync(

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { MODEL_HARNESSES, TASK_TOOL_HARNESSES, isModelHarness } from '@assay/core';
 import type { Issue } from '../issue.js';
 import type { LoadedBenchmark } from '../load-benchmark.js';
-import type { HarborTask } from './harbor-task.js';
+import type { HarborNetworkMode, HarborTask } from './harbor-task.js';
 import { records, rec, str, type Raw } from '../loose.js';
 import type { YamlFile } from '../yaml-file.js';
 import { harborMessages as m } from './harbor-messages.js';
@@ -38,19 +38,9 @@ export function checkHarborJob(
     if (task.kind !== 'harbor') continue;
     const h = task.harbor;
     const file = labelOf(h.configFile);
-    const { agent, verifier, environment } = h.config;
-    const phases = [
-      ['environment.network_mode', environment.networkMode],
-      ['agent.network_mode', agent.networkMode],
-      ['verifier.network_mode', verifier.networkMode],
-    ] as const;
     if (network === 'none')
-      for (const [field, mode] of phases)
-        if (
-          mode !== 'no-network' &&
-          mode !== null &&
-          (field === 'environment.network_mode' ? !bothOverridden(h.config) : true)
-        )
+      for (const [field, mode] of networkPolicies(h.config))
+        if (mode !== 'no-network' && mode !== null)
           issues.push({ file, field, reason: m.publicNeedsNetwork(network, mode) });
     const tools = [
       h.config.environment.skillsDir ? 'skills_dir' : '',
@@ -100,7 +90,27 @@ function isModelCliWithoutTools(harness: string | undefined): boolean {
   );
 }
 
-/** The environment's mode does not matter when both phases name their own. */
-function bothOverridden(c: HarborTask['config']): boolean {
-  return c.agent.networkMode !== null && c.verifier.networkMode !== null;
+/**
+ * Each network_mode a trial's phases run under, by field: the task's [agent] and [verifier], each step's, and
+ * [environment]'s where some phase falls back to it (not when every phase, or step, names its own).
+ */
+function networkPolicies(c: HarborTask['config']): [string, HarborNetworkMode | null][] {
+  const phases: [string, HarborNetworkMode | null][] = [
+    ['agent.network_mode', c.agent.networkMode],
+    ['verifier.network_mode', c.verifier.networkMode],
+  ];
+  (c.steps ?? []).forEach((st, i) =>
+    phases.push(
+      [`steps[${i}].agent.network_mode`, st.agent.networkMode],
+      [`steps[${i}].verifier.network_mode`, st.verifier.networkMode],
+    ),
+  );
+  const resolved = c.steps
+    ? c.steps.flatMap((st) => [
+        st.agent.networkMode ?? c.agent.networkMode,
+        st.verifier.networkMode ?? c.verifier.networkMode,
+      ])
+    : [c.agent.networkMode, c.verifier.networkMode];
+  if (resolved.includes(null)) phases.unshift(['environment.network_mode', c.environment.networkMode]);
+  return phases;
 }

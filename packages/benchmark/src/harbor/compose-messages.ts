@@ -60,6 +60,8 @@ export const composeMessages = {
     'volumes cannot be mounted on main: its container is snapshotted for the verifier and each step, and a snapshot holds no volume',
   portsRefused: 'is refused: a sidecar publishes no port on the host (main reaches every port by the service name)',
   capRefused: (key: string) => `"${key}" is refused: a sidecar gets no extra kernel capabilities or devices`,
+  stepNetworks:
+    "must be the task's agent network_mode on a task with environment/docker-compose.yaml (not supported yet per step): one trial network serves every step and the sidecars",
   phaseNetworks:
     'must be the agent\'s network_mode on a task with environment/docker-compose.yaml: one trial network (internal for "no-network") serves the agent, the verifier and the sidecars',
 } as const;

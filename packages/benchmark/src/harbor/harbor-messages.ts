@@ -21,8 +21,6 @@ export const harborMessages = {
   badNetworkMode: (v: unknown) => `must be "no-network", "public" or "allowlist" (got ${shown(v)})`,
   hostsNotStrings: (v: unknown) => `must be a list of host names, IP addresses or CIDR ranges (got ${shown(v)})`,
   hostsWithoutAllowlist: "is only valid when network_mode='allowlist' (as Harbor's NetworkPolicy says)",
-  allowlistSeparateVerifier:
-    '"allowlist" is not supported yet for a separate verifier (its own environment): use it for the agent, or a shared verifier',
   notSupportedYet: (key: string) => `"${key}" is not supported yet by assay's Harbor tasks (remove it to run the task)`,
   badVerifierMode: (v: unknown) => `must be "shared" or "separate" (got ${shown(v)})`,
   sharedWithEnvironment:

@@ -94,12 +94,22 @@ export interface HarborHealthcheck {
 /** One `[[steps]]` entry: its files are in steps/<name>/ (instruction.md, tests/, solution/). */
 export interface HarborStepConfig {
   name: string;
-  /** Null: the task's [agent] value. */
-  agent: { timeoutSec: number | null; user: string | null };
+  /**
+   * Null: the task's [agent] value. A step's network_mode (with its allowed_hosts) replaces the task's phase
+   * policy for that step, as Harbor's _explicit_phase_policy; null: the task's.
+   */
+  agent: {
+    timeoutSec: number | null;
+    user: string | null;
+    networkMode: HarborNetworkMode | null;
+    allowedHosts: string[];
+  };
   /** timeoutSec is Harbor's step default (600 s) when the step leaves it out; env goes over [verifier.env]. */
   verifier: {
     timeoutSec: number;
     user: string | null;
+    networkMode: HarborNetworkMode | null;
+    allowedHosts: string[];
     env: Record<string, string>;
     /** The step's own mode (explicit, or `separate` implied by its environment); null: the task's. */
     mode: HarborVerifierMode | null;

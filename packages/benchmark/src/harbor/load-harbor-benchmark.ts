@@ -183,6 +183,7 @@ function loadHarborTask(dir: string, ctx: Ctx): HarborLoadedTask | null {
     config?.verifier.mode !== 'separate' || (config.steps?.some((st) => st.verifier.mode === 'shared') ?? false);
   if (compose && config && sharedVerifier && phaseNetwork(config, 'agent') !== phaseNetwork(config, 'verifier'))
     ctx.issues.push({ file: ctx.labelOf(configFile), field: 'verifier.network_mode', reason: cm.phaseNetworks });
+  if (compose && config) ctx.issues.push(...stepNetworkIssues(config, ctx.labelOf(configFile)));
   if (config && compose !== undefined)
     ctx.issues.push(...evidenceIssues(config, compose, ctx.labelOf(configFile), path.join(dir, 'tests')));
   if (ctx.issues.length > before || !config || instruction === null || compose === undefined) return null;
@@ -284,3 +285,18 @@ function readCompose(environmentDir: string, ctx: Ctx): HarborCompose | null | u
 
 const phaseNetwork = (c: HarborTaskConfig, phase: 'agent' | 'verifier') =>
   c[phase].networkMode ?? c.environment.networkMode;
+
+/**
+ * On a compose task one trial network serves every step, made as step 1's agent needs it (internal or not): a
+ * step's own network_mode must come to the task's (its allowed_hosts may differ: each phase has its own proxy).
+ */
+function stepNetworkIssues(c: HarborTaskConfig, file: string): Issue[] {
+  return (c.steps ?? []).flatMap((st, i) =>
+    (['agent', 'verifier'] as const).flatMap((phase) => {
+      const mode = st[phase].networkMode;
+      if (mode === null || mode === phaseNetwork(c, 'agent')) return [];
+      if (phase === 'verifier' && (st.verifier.mode ?? c.verifier.mode) === 'separate') return [];
+      return [{ file, field: `steps[${i}].${phase}.network_mode`, reason: cm.stepNetworks }];
+    }),
+  );
+}

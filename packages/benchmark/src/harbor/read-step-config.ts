@@ -63,7 +63,6 @@ function readStep(r: ConfigReader, t: Table, at: string): HarborStepConfig | nul
   const verifier = r.table(t, 'verifier', `${at}.verifier`);
   r.unknown(agent, `${at}.agent`, AGENT_KEYS);
   r.unknown(verifier, `${at}.verifier`, VERIFIER_KEYS);
-  r.unsupported(agent, `${at}.agent`, ['network_mode', 'allowed_hosts']);
   // A step's own verifier environment (its mode is Harbor's per-step resolution: readVerifierMode).
   const environment = isTable(verifier.environment)
     ? readEnvironment(r, verifier.environment, `${at}.verifier.environment`)
@@ -71,13 +70,22 @@ function readStep(r: ConfigReader, t: Table, at: string): HarborStepConfig | nul
   if (verifier.environment !== undefined && !isTable(verifier.environment))
     r.error(`${at}.verifier.environment`, m.notATable);
   if (environment?.healthcheck) r.error(`${at}.verifier.environment.healthcheck`, m.notSupportedYet('healthcheck'));
-  r.unsupported(verifier, `${at}.verifier`, ['network_mode', 'allowed_hosts']);
+  // A phase's own network policy, read as the task's [agent] / [verifier] one (Harbor's PhaseNetworkPolicyConfig).
+  const agentMode = r.network(agent, `${at}.agent`);
+  const verifierMode = r.network(verifier, `${at}.verifier`);
   return {
     name,
-    agent: { timeoutSec: r.seconds(agent, `${at}.agent`, 'timeout_sec'), user: r.text(agent, `${at}.agent`, 'user') },
+    agent: {
+      timeoutSec: r.seconds(agent, `${at}.agent`, 'timeout_sec'),
+      user: r.text(agent, `${at}.agent`, 'user'),
+      networkMode: agentMode,
+      allowedHosts: r.allowedHosts(agent, `${at}.agent`, agentMode, true),
+    },
     verifier: {
       timeoutSec: r.seconds(verifier, `${at}.verifier`, 'timeout_sec') ?? STEP_VERIFIER_SECONDS,
       user: r.text(verifier, `${at}.verifier`, 'user'),
+      networkMode: verifierMode,
+      allowedHosts: r.allowedHosts(verifier, `${at}.verifier`, verifierMode, true),
       env: r.env(verifier, `${at}.verifier`),
       mode: readVerifierMode(r, verifier, `${at}.verifier`),
       environment,

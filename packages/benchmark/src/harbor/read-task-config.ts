@@ -228,17 +228,7 @@ function readSections(r: ConfigReader, root: Table): HarborTaskConfig {
     ...steps,
     config: root,
   };
-  if (separateAllowlist(config)) r.error('verifier.network_mode', m.allowlistSeparateVerifier);
   return config;
-}
-
-/** A separate verifier (the task's or a step's) whose own network would be an allowlist: not run yet. */
-function separateAllowlist(c: HarborTaskConfig): boolean {
-  const verifiers = [c.verifier, ...(c.steps ?? []).map((st) => st.verifier)];
-  return verifiers.some(
-    (v) =>
-      v.mode === 'separate' && (c.verifier.networkMode ?? (v.environment ?? c.environment).networkMode) === 'allowlist',
-  );
 }
 
 export function readEnvironment(r: ConfigReader, env: Table, section = 'environment'): HarborTaskConfig['environment'] {
