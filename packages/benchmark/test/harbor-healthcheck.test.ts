@@ -64,6 +64,20 @@ describe('Harbor healthchecks in task.toml', () => {
     ]);
   });
 
+  it("takes a verifier environment's healthcheck with a warning that it is not run, as Harbor 0.25 runs none", () => {
+    const toml =
+      '[verifier.environment]\ncpus = 1\n[verifier.environment.healthcheck]\ncommand = "true"\n' +
+      '[[steps]]\nname = "a"\n[steps.verifier.environment]\ncpus = 1\n[steps.verifier.environment.healthcheck]\ncommand = "true"\n';
+    const r = read(toml);
+    expect(r.issues).toEqual([]);
+    const unused =
+      "is not run: Harbor 0.25 runs no verifier environment's healthcheck (only [environment]'s and a step's, in the agent's environment), and assay does as Harbor does; kept as written";
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `task.toml:steps[0].verifier.environment.healthcheck: ${unused}`,
+      `task.toml:verifier.environment.healthcheck: ${unused}`,
+    ]);
+  });
+
   it('names every bad value as file:field: reason, and warns of an unknown key', () => {
     expect(issuesOf('[environment.healthcheck]\ninterval_sec = 1\n')).toEqual([
       "task.toml:environment.healthcheck.command: is required: the shell command run in the agent's environment until it exits 0 (got undefined)",

@@ -11,6 +11,8 @@ export const harborMessages = {
   notABoolean: (v: unknown) => `must be true or false (got ${shown(v)})`,
   nonNegativeSeconds: (v: unknown) => `must be a number of seconds, 0 or more (got ${shown(v)})`,
   nonNegativeInteger: (v: unknown) => `must be a whole number, 0 or more (got ${shown(v)})`,
+  verifierHealthcheckUnused:
+    "is not run: Harbor 0.25 runs no verifier environment's healthcheck (only [environment]'s and a step's, in the agent's environment), and assay does as Harbor does; kept as written",
   healthcheckCommand: (v: unknown) =>
     `is required: the shell command run in the agent's environment until it exits 0 (got ${shown(v)})`,
   healthcheckTimeout: (v: number) =>

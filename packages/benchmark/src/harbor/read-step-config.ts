@@ -69,7 +69,7 @@ function readStep(r: ConfigReader, t: Table, at: string): HarborStepConfig | nul
     : null;
   if (verifier.environment !== undefined && !isTable(verifier.environment))
     r.error(`${at}.verifier.environment`, m.notATable);
-  if (environment?.healthcheck) r.error(`${at}.verifier.environment.healthcheck`, m.notSupportedYet('healthcheck'));
+  if (environment?.healthcheck) r.warn(`${at}.verifier.environment.healthcheck`, m.verifierHealthcheckUnused);
   // A phase's own network policy, read as the task's [agent] / [verifier] one (Harbor's PhaseNetworkPolicyConfig).
   const agentMode = r.network(agent, `${at}.agent`);
   const verifierMode = r.network(verifier, `${at}.verifier`);

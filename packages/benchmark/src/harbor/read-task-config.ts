@@ -193,7 +193,7 @@ function readSections(r: ConfigReader, root: Table): HarborTaskConfig {
   if (verifier.environment !== undefined && !isTable(verifier.environment))
     r.error('verifier.environment', m.notATable);
   const steps = readSteps(r, root);
-  if (verifierEnvironment?.healthcheck) r.error('verifier.environment.healthcheck', m.notSupportedYet('healthcheck'));
+  if (verifierEnvironment?.healthcheck) r.warn('verifier.environment.healthcheck', m.verifierHealthcheckUnused);
   const agentMode = r.network(agent, 'agent');
   const verifierMode = r.network(verifier, 'verifier');
   const version = root.schema_version ?? root.version ?? '1.3';
