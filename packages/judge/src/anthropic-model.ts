@@ -1,6 +1,10 @@
 // Judge model over Anthropic Messages, through the official `@anthropic-ai/sdk`.
+// Prompt caching: three cache_control breakpoints (of the four the API takes), in its cache order tools → system
+// → messages: after the system prompt (tools and instructions, the same for every session of a mode), after the
+// submission part of the first user message (the same for every session of one submission: prompts.ts), and on
+// the last block of the conversation (a session's next turn reads what its earlier turns wrote).
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
 import { toClientOptions, type ProviderOptions } from './provider-options.js';
 
@@ -13,6 +17,26 @@ function parseInput(args: string): Record<string, unknown> {
   }
 }
 
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/** A user turn; its submission part (sharedChars) a block of its own that ends at a breakpoint. */
+function userBlocks(t: { text: string; sharedChars?: number }): TextBlockParam[] {
+  const n = t.sharedChars ?? 0;
+  if (n <= 0 || n >= t.text.length) return [{ type: 'text', text: t.text }];
+  return [
+    { type: 'text', text: t.text.slice(0, n), cache_control: EPHEMERAL },
+    { type: 'text', text: t.text.slice(n) },
+  ];
+}
+
+/** The conversation's last block ends at a breakpoint, unless it has one already. */
+function markLastBlock(messages: MessageParam[]): void {
+  const content = messages.at(-1)?.content;
+  const last = Array.isArray(content) ? content.at(-1) : undefined;
+  if (last && (last.type === 'text' || last.type === 'tool_result') && !last.cache_control)
+    last.cache_control = EPHEMERAL;
+}
+
 function toMessages(req: ModelRequest): MessageParam[] {
   const out: MessageParam[] = [];
   // Consecutive user-side turns (tool results, then a correction) merge into one user message.
@@ -22,7 +46,7 @@ function toMessages(req: ModelRequest): MessageParam[] {
     else out.push({ role: 'user', content: blocks });
   };
   for (const t of req.turns) {
-    if (t.role === 'user') pushUser([{ type: 'text', text: t.text }]);
+    if (t.role === 'user') pushUser(userBlocks(t));
     else if (t.role === 'assistant') {
       const content: ContentBlockParam[] = [];
       if (t.text.length > 0) content.push({ type: 'text', text: t.text });
@@ -51,6 +75,7 @@ function toMessages(req: ModelRequest): MessageParam[] {
       );
     }
   }
+  markLastBlock(out);
   return out;
 }
 
@@ -76,7 +101,13 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
         const r = await (
           await clientOf()
         ).messages.create(
-          { model: o.model, max_tokens: o.maxOutputTokens, system: req.system, messages: toMessages(req), tools },
+          {
+            model: o.model,
+            max_tokens: o.maxOutputTokens,
+            system: [{ type: 'text', text: req.system, cache_control: EPHEMERAL }],
+            messages: toMessages(req),
+            tools,
+          },
           { signal: req.signal },
         );
         const text = r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');

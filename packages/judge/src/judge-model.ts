@@ -24,7 +24,8 @@ export interface ToolResult {
 }
 
 export type ChatTurn =
-  | { role: 'user'; text: string }
+  /** `sharedChars`: the text's first characters are the same in every session of one submission (cacheable). */
+  | { role: 'user'; text: string; sharedChars?: number }
   | { role: 'assistant'; text: string; toolCalls: ToolCall[] }
   | { role: 'tool-results'; results: ToolResult[] };
 

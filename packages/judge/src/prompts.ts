@@ -26,19 +26,31 @@ function criteriaBlock(items: readonly JudgeItem[]): string {
   return items.map((i) => `ITEM ${i.id}: ${i.text}`).join('\n');
 }
 
-export function userPrompt(ctx: JudgeContext, items: readonly JudgeItem[], overview: string): string {
+/**
+ * The first user message: the submission part first, the same for every session of one submission (so a
+ * provider's prompt cache serves it to each item's session), then the criteria this session decides.
+ * `sharedChars` is where the submission part ends (a cache breakpoint for providers that take one).
+ */
+export function userPrompt(
+  ctx: JudgeContext,
+  items: readonly JudgeItem[],
+  overview: string,
+): { text: string; sharedChars: number } {
   const many = items.length > 1;
-  return [
+  const shared = [
     `# Task ${ctx.taskId}${ctx.title ? `: ${ctx.title}` : ''}`,
     '## Request given to the agent',
     ctx.request,
     ...(ctx.notes ? ['## Evaluator notes', ctx.notes] : []),
     '## Submission overview',
     overview.length > 0 ? overview : '(the submission is empty)',
+  ].join('\n\n');
+  const criteria = [
     many ? `## Criteria to decide (${items.length})` : '## Criterion to decide',
     criteriaBlock(items),
     many
       ? `Decide every criterion above and submit them all in one ${SUBMIT_MANY} call, using the item ids exactly as given.`
       : `Decide this criterion and submit it with ${SUBMIT_ONE}.`,
   ].join('\n\n');
+  return { text: `${shared}\n\n${criteria}`, sharedChars: shared.length + 2 };
 }

@@ -80,7 +80,7 @@ function openSession(input: SessionInput): Session {
     itemIds,
     system: systemPrompt(many),
     tools: toolSpecs(many),
-    turns: [{ role: 'user', text: userPrompt(input.context, input.items, input.overview) }],
+    turns: [{ role: 'user', ...userPrompt(input.context, input.items, input.overview) }],
     record: {
       id: input.id,
       phase: input.phase,
