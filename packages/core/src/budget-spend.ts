@@ -9,6 +9,8 @@ export interface ModelUsage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  /** Input written to a prompt cache (judges over Anthropic; 0 where not recorded). */
+  cacheWriteInputTokens: number;
   /** What the harness itself reported paying, when it did (used instead of the price table). */
   costUsd: number | null;
 }
@@ -48,7 +50,7 @@ export function unitUsageOf(parts: RecordedPart[], agentModel: string | null): U
   const out: UnitUsage = { agent: [], judge: [], agentSeconds: 0 };
   for (const p of parts) {
     out.agentSeconds += p.agentSeconds;
-    if (p.usage) out.agent.push({ model: agentModel, ...p.usage });
+    if (p.usage) out.agent.push({ model: agentModel, cacheWriteInputTokens: 0, ...p.usage });
     for (const v of p.verdicts) {
       const j = v.judge as { model?: string; reused?: boolean; usage?: Partial<Usage> } | undefined;
       if (!j?.usage || j.reused) continue;
@@ -57,6 +59,7 @@ export function unitUsageOf(parts: RecordedPart[], agentModel: string | null): U
         inputTokens: j.usage.inputTokens ?? 0,
         outputTokens: j.usage.outputTokens ?? 0,
         cachedInputTokens: j.usage.cachedInputTokens ?? 0,
+        cacheWriteInputTokens: (j.usage as { cacheWriteInputTokens?: number }).cacheWriteInputTokens ?? 0,
         costUsd: null,
       });
     }
@@ -72,17 +75,31 @@ export function priceUsage(u: UnitUsage, prices: Record<string, ModelPrice>, cov
     spend.tokens += tokens;
     const price = m.model ? prices[m.model] : undefined;
     if (m.costUsd !== null) spend.usd += m.costUsd;
-    else if (price) {
-      const uncached = Math.max(0, m.inputTokens - m.cachedInputTokens);
-      const cached = m.inputTokens - uncached;
-      spend.usd +=
-        (uncached * price.inputPerMTok +
-          cached * (price.cachedInputPerMTok ?? price.inputPerMTok) +
-          m.outputTokens * price.outputPerMTok) /
-        1e6;
-    } else spend.unpricedTokens += tokens;
+    else if (price) spend.usd += priceTokens(m, price);
+    else spend.unpricedTokens += tokens;
   }
   return spend;
+}
+
+/**
+ * Dollars for one model's tokens: input read from the prompt cache and input written to it at their own prices
+ * (the input price where the table has none), the rest of the input at the input price. Both are counted inside
+ * inputTokens.
+ */
+export function priceTokens(
+  u: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteInputTokens?: number },
+  price: ModelPrice,
+): number {
+  const cached = Math.min(u.inputTokens, u.cachedInputTokens);
+  const written = Math.min(u.inputTokens - cached, u.cacheWriteInputTokens ?? 0);
+  const plain = u.inputTokens - cached - written;
+  return (
+    (plain * price.inputPerMTok +
+      cached * (price.cachedInputPerMTok ?? price.inputPerMTok) +
+      written * (price.cacheWritePerMTok ?? price.inputPerMTok) +
+      u.outputTokens * price.outputPerMTok) /
+    1e6
+  );
 }
 
 export function addSpend(a: Spend, b: Spend): Spend {

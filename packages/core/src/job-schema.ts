@@ -88,6 +88,7 @@ const modelPriceSchema = z
     inputPerMTok: z.number().nonnegative().max(10_000),
     outputPerMTok: z.number().nonnegative().max(10_000),
     cachedInputPerMTok: z.number().nonnegative().max(10_000).optional(),
+    cacheWritePerMTok: z.number().nonnegative().max(10_000).optional(),
   })
   .strict();
 

@@ -5,8 +5,10 @@
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
-  /** Cached input tokens (prompt caching); the input price when absent. */
+  /** Cached input tokens read (prompt caching: a cache hit); the input price when absent. */
   cachedInputPerMTok?: number;
+  /** Input tokens written to the prompt cache (Anthropic's 5-minute cache writes); the input price when absent. */
+  cacheWritePerMTok?: number;
 }
 
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {

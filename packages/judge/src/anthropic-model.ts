@@ -125,6 +125,7 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
             inputTokens: r.usage.input_tokens + cacheRead + cacheWrite,
             outputTokens: r.usage.output_tokens,
             cachedInputTokens: cacheRead,
+            cacheWriteInputTokens: cacheWrite,
           },
           stopReason: r.stop_reason ?? 'unknown',
           model: r.model || null,

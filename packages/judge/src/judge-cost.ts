@@ -1,4 +1,5 @@
 // Judge cost, kept apart from agent cost: tokens and time per verdict, rolled up per trial and job.
+import { priceTokens, type ModelPrice } from '@assay/core';
 import type { JudgeRunResult, TokenUsage } from './types.js';
 
 export interface JudgeCost {
@@ -17,21 +18,11 @@ export interface JudgeCost {
   costUsd: number | null;
 }
 
-export interface TokenPrices {
-  inputPerMTok: number;
-  outputPerMTok: number;
-  /** Price of cached input per million tokens (default: the input price). */
-  cachedInputPerMTok?: number;
-}
+export type TokenPrices = ModelPrice;
 
 export function judgeCost(run: Pick<JudgeRunResult, 'stats'>, prices?: TokenPrices): JudgeCost {
   const s = run.stats;
-  const cost = prices
-    ? ((s.usage.inputTokens - s.usage.cachedInputTokens) * prices.inputPerMTok +
-        s.usage.cachedInputTokens * (prices.cachedInputPerMTok ?? prices.inputPerMTok) +
-        s.usage.outputTokens * prices.outputPerMTok) /
-      1e6
-    : null;
+  const cost = prices ? priceTokens(s.usage, prices) : null;
   return {
     sessions: s.sessions,
     modelCalls: s.modelCalls,
@@ -51,7 +42,7 @@ export function sumJudgeCosts(costs: readonly JudgeCost[]): JudgeCost {
     sessions: 0,
     modelCalls: 0,
     totalTokens: 0,
-    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
     wallMs: 0,
     modelMs: 0,
     items: { total: 0, reused: 0, judged: 0, unjudged: 0 },
@@ -65,6 +56,7 @@ export function sumJudgeCosts(costs: readonly JudgeCost[]): JudgeCost {
     out.usage.inputTokens += c.usage.inputTokens;
     out.usage.outputTokens += c.usage.outputTokens;
     out.usage.cachedInputTokens += c.usage.cachedInputTokens;
+    out.usage.cacheWriteInputTokens += c.usage.cacheWriteInputTokens;
     out.wallMs += c.wallMs;
     out.modelMs += c.modelMs;
     for (const k of Object.keys(out.items) as (keyof JudgeCost['items'])[]) out.items[k] += c.items[k];

@@ -38,7 +38,7 @@ export interface JudgeItemsInput {
   onProgress?: (p: { sessions: number; decided: number; total: number }) => void;
 }
 
-const zero = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+const zero = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0 });
 
 function judgeIdentity(model: JudgeModel, mode: JudgeIdentity['mode']): JudgeIdentity {
   return {
@@ -128,6 +128,7 @@ function itemMeta(
     usage.inputTokens += s.usage.inputTokens / s.itemIds.length;
     usage.outputTokens += s.usage.outputTokens / s.itemIds.length;
     usage.cachedInputTokens += s.usage.cachedInputTokens / s.itemIds.length;
+    usage.cacheWriteInputTokens += s.usage.cacheWriteInputTokens / s.itemIds.length;
   }
   return {
     meta: {
@@ -207,6 +208,7 @@ function summarize(
     usage.inputTokens += s.usage.inputTokens;
     usage.outputTokens += s.usage.outputTokens;
     usage.cachedInputTokens += s.usage.cachedInputTokens;
+    usage.cacheWriteInputTokens += s.usage.cacheWriteInputTokens;
   }
   const now = performance.now();
   return {

@@ -84,6 +84,8 @@ export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
             inputTokens: r.usage?.prompt_tokens ?? 0,
             outputTokens: r.usage?.completion_tokens ?? 0,
             cachedInputTokens: r.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+            // OpenAI bills no cache writes: its prefix cache is automatic.
+            cacheWriteInputTokens: 0,
           },
           stopReason: r.choices[0]?.finish_reason ?? 'unknown',
           model: r.model || null,

@@ -89,7 +89,7 @@ function openSession(input: SessionInput): Session {
       calls: 0,
       steps: 0,
       malformedReplies: 0,
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
       wallMs: 0,
       modelMs: 0,
       outcome: 'max-steps',
@@ -118,6 +118,7 @@ async function requestReply(s: Session): Promise<ModelReply | null> {
   record.usage.inputTokens += reply.usage.inputTokens;
   record.usage.outputTokens += reply.usage.outputTokens;
   record.usage.cachedInputTokens += reply.usage.cachedInputTokens;
+  record.usage.cacheWriteInputTokens += reply.usage.cacheWriteInputTokens;
   s.turns.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls });
   return reply;
 }

@@ -29,8 +29,10 @@ export interface JudgeContext {
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
-  /** Cached input, already counted inside inputTokens. */
+  /** Cached input read (a prompt-cache hit), already counted inside inputTokens. */
   cachedInputTokens: number;
+  /** Input written to the prompt cache (Anthropic's cache_creation_input_tokens, billed above the input price), already counted inside inputTokens. */
+  cacheWriteInputTokens: number;
 }
 
 export type JudgeMode = 'per-item' | 'batched' | 'holistic';

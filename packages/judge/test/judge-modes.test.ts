@@ -72,6 +72,7 @@ describe('judge modes', () => {
       inputTokens: served.input,
       outputTokens: served.output,
       cachedInputTokens: served.cachedInput,
+      cacheWriteInputTokens: 0,
     });
     const perVerdict = r.verdicts.reduce((n, x) => n + (x.judge?.usage.inputTokens ?? 0), 0);
     expect(perVerdict).toBeCloseTo(served.input, 6);

@@ -23,7 +23,7 @@ function scriptedModel(steps: Step[]): { model: JudgeModel; seen: ChatTurn[][] }
       const n = seen.length;
       return {
         ...step,
-        usage: { inputTokens: 100 * n, outputTokens: 10 * n, cachedInputTokens: n },
+        usage: { inputTokens: 100 * n, outputTokens: 10 * n, cachedInputTokens: n, cacheWriteInputTokens: 0 },
         stopReason: 'end',
         model: `m-${n}`,
       };
@@ -99,6 +99,7 @@ describe('runJudgeSession', () => {
           ],
           "steps": 4,
           "usage": {
+            "cacheWriteInputTokens": 0,
             "cachedInputTokens": 10,
             "inputTokens": 1000,
             "outputTokens": 100,
@@ -201,6 +202,7 @@ describe('runJudgeSession', () => {
           "resolvedItemIds": [],
           "steps": 2,
           "usage": {
+            "cacheWriteInputTokens": 0,
             "cachedInputTokens": 3,
             "inputTokens": 300,
             "outputTokens": 30,
@@ -244,6 +246,7 @@ describe('runJudgeSession', () => {
           ],
           "steps": 1,
           "usage": {
+            "cacheWriteInputTokens": 0,
             "cachedInputTokens": 1,
             "inputTokens": 100,
             "outputTokens": 10,
@@ -282,6 +285,7 @@ describe('runJudgeSession', () => {
         "resolvedItemIds": [],
         "steps": 2,
         "usage": {
+          "cacheWriteInputTokens": 0,
           "cachedInputTokens": 3,
           "inputTokens": 300,
           "outputTokens": 30,
