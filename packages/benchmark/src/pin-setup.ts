@@ -28,8 +28,8 @@ function flatten(
   return out;
 }
 
-// How judging runs (batch size, concurrency, attempts, timeout) does not change what a verdict is.
-const JUDGE_PACING = ['batchSize', 'concurrency', 'attempts', 'timeoutSeconds'] as const;
+// How judging runs (batch size, concurrency, attempts, timeout, prompt caching) does not change what a verdict is.
+const JUDGE_PACING = ['batchSize', 'concurrency', 'attempts', 'timeoutSeconds', 'promptCache'] as const;
 
 export function pinSetup(spec: JobSpec): SetupPin {
   const systems: SetupPin['systems'] = {};

@@ -45,6 +45,11 @@ export const judgeSetupSchema = z
     temperature: z.number().min(0).max(2).default(0),
     /** Sampling seed, sent where the provider supports one (OpenAI-compatible); recorded with every verdict. */
     seed: z.number().int().optional(),
+    /**
+     * Mark the prompt's shared parts for the provider's prompt cache (Anthropic cache_control breakpoints); off
+     * sends none (OpenAI's cache is automatic either way). It changes the bill, never a verdict.
+     */
+    promptCache: z.boolean().default(true),
   })
   .strict();
 export type JudgeSetup = z.infer<typeof judgeSetupSchema>;

@@ -1,5 +1,5 @@
 // Judge model over Anthropic Messages, through the official `@anthropic-ai/sdk`.
-// Prompt caching: three cache_control breakpoints (of the four the API takes), in its cache order tools → system
+// Prompt caching (judge setup `promptCache`, on by default): three cache_control breakpoints (of the four the API takes), in its cache order tools → system
 // → messages: after the system prompt (tools and instructions, the same for every session of a mode), after the
 // submission part of the first user message (the same for every session of one submission: prompts.ts), and on
 // the last block of the conversation (a session's next turn reads what its earlier turns wrote).
@@ -20,8 +20,8 @@ function parseInput(args: string): Record<string, unknown> {
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /** A user turn; its submission part (sharedChars) a block of its own that ends at a breakpoint. */
-function userBlocks(t: { text: string; sharedChars?: number }): TextBlockParam[] {
-  const n = t.sharedChars ?? 0;
+function userBlocks(t: { text: string; sharedChars?: number }, cache: boolean): TextBlockParam[] {
+  const n = cache ? (t.sharedChars ?? 0) : 0;
   if (n <= 0 || n >= t.text.length) return [{ type: 'text', text: t.text }];
   return [
     { type: 'text', text: t.text.slice(0, n), cache_control: EPHEMERAL },
@@ -37,7 +37,7 @@ function markLastBlock(messages: MessageParam[]): void {
     last.cache_control = EPHEMERAL;
 }
 
-function toMessages(req: ModelRequest): MessageParam[] {
+function toMessages(req: ModelRequest, cache: boolean): MessageParam[] {
   const out: MessageParam[] = [];
   // Consecutive user-side turns (tool results, then a correction) merge into one user message.
   const pushUser = (blocks: ContentBlockParam[]) => {
@@ -46,7 +46,7 @@ function toMessages(req: ModelRequest): MessageParam[] {
     else out.push({ role: 'user', content: blocks });
   };
   for (const t of req.turns) {
-    if (t.role === 'user') pushUser(userBlocks(t));
+    if (t.role === 'user') pushUser(userBlocks(t, cache));
     else if (t.role === 'assistant') {
       const content: ContentBlockParam[] = [];
       if (t.text.length > 0) content.push({ type: 'text', text: t.text });
@@ -75,7 +75,7 @@ function toMessages(req: ModelRequest): MessageParam[] {
       );
     }
   }
-  markLastBlock(out);
+  if (cache) markLastBlock(out);
   return out;
 }
 
@@ -104,8 +104,8 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
           {
             model: o.model,
             max_tokens: o.maxOutputTokens,
-            system: [{ type: 'text', text: req.system, cache_control: EPHEMERAL }],
-            messages: toMessages(req),
+            system: [{ type: 'text', text: req.system, ...(o.promptCache ? { cache_control: EPHEMERAL } : {}) }],
+            messages: toMessages(req, o.promptCache),
             tools,
           },
           { signal: req.signal },

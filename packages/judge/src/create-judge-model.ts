@@ -29,6 +29,7 @@ export function createJudgeModel(setup: JudgeSetup, options: JudgeModelOptions =
     timeoutMs: setup.timeoutSeconds * 1000,
     transportRetries: options.transportRetries ?? 2,
     maxOutputTokens: options.maxOutputTokens ?? 4096,
+    promptCache: setup.promptCache,
   };
   return setup.provider === 'anthropic' ? createAnthropicModel(o) : createOpenAiChatModel(o);
 }

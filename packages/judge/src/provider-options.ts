@@ -11,6 +11,8 @@ export interface ProviderOptions {
   /** SDK-level retries of 429/5xx/connection errors within one model request. */
   transportRetries: number;
   maxOutputTokens: number;
+  /** Send prompt-cache breakpoints where the provider takes them (judge setup `promptCache`). */
+  promptCache: boolean;
 }
 
 /** The SDK client's connection settings: endpoint, key, per-request timeout and transport retries. */

@@ -85,6 +85,15 @@ describe("the judge's prompt layout for provider caches", () => {
     for (const [i, text] of texts.entries()) expect(text).toMatch(new RegExp(`ITEM ${ITEMS[i]?.id}:`));
   });
 
+  it('Anthropic with promptCache off: no breakpoint anywhere, the same text', async () => {
+    const s = setup({ provider: 'anthropic', model: 'claude-judge', baseUrl: server.url, promptCache: false });
+    const r = await judge(s);
+    expect(r.verdicts.every((v) => v.source === 'judge')).toBe(true);
+    const bodies = server.modelCalls('anthropic').map((c) => JSON.stringify(c.body));
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.filter((b) => b.includes('cache_control'))).toEqual([]);
+  });
+
   it('OpenAI: every per-item session starts with the same system prompt, tools and submission part', async () => {
     await judge(setup({ provider: 'openai', model: 'judge-model', baseUrl: `${server.url}/v1` }));
     type ChatBody = { tools: unknown[]; messages: { role: string; content: string }[] };
