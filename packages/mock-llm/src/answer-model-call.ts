@@ -5,6 +5,7 @@ import { answerErrorFault, sendMalformed } from './apply-fault.js';
 import type { Exchange } from './exchange.js';
 import { messages } from './messages.js';
 import { normalizeRequest } from './normalize-request.js';
+import { countCacheBreakpoints, promptElements } from './prompt-elements.js';
 import type { RecordedRequest } from './recorder.js';
 import type { Route } from './route-request.js';
 import { resolveReply } from './script.js';
@@ -27,6 +28,12 @@ export async function answerModelCall(
   ex.rec.api = api;
   ex.rec.model = model;
   ex.rec.stream = stream;
+  // The API refuses this before any model work: no rule use, no cache update.
+  const breakpoints = api === 'anthropic' ? countCacheBreakpoints(body) : 0;
+  if (breakpoints > 4) {
+    ex.sendJson(400, renderError(api, 400, messages.tooManyCacheBreakpoints(breakpoints)));
+    return ex.finish(400, 'bad-request');
+  }
   const { request, rule, fault } = pickRule(server, ex.rec, normalizeRequest(api, body, model, stream), raw);
   if (rule?.delayMs) await sleep(rule.delayMs);
   ex.watchAbort();
@@ -37,7 +44,9 @@ export async function answerModelCall(
     ex.sendJson(400, renderError(api, 400, messages.noRuleMatched(api, model)));
     return ex.finish(400, 'unmatched');
   }
-  const reply = await resolveReply(source, request, 'call_');
+  // The provider processed the prompt (even if the reply then breaks), so the cache sees it.
+  ex.rec.cache = server.promptCache.account(api, model, promptElements(api, body));
+  const reply = await resolveReply(source, request, 'call_', ex.rec.cache);
   const delivery = { api, reply, ctx: wireContext(server, ex, api, reply, body), body, fault };
   if (fault?.kind === 'malformed') return sendMalformed(ex, stream);
   if (!stream) return sendWholeReply(ex, delivery);

@@ -86,6 +86,7 @@ export async function openExchange(
     fault: null,
     status: 0,
     usage: null,
+    cache: null,
     reply: null,
     outcome: 'ok',
     durationMs: 0,

@@ -11,5 +11,8 @@ export const messages = {
   scriptUnreadable: (where: string, detail: string) => `mock-llm: cannot read script ${where}: ${detail}`,
   secretLeaked: (where: string) =>
     `mock-llm: a secret value appears in plain text in ${where} (it must only ever be recorded as a hash)`,
+  // Anthropic's own wording, as clients may match on it.
+  tooManyCacheBreakpoints: (found: number) =>
+    `A maximum of 4 blocks with cache_control may be provided. Found ${found}.`,
   listening: (url: string) => `mock-llm listening on ${url}`,
 } as const;

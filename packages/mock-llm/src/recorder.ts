@@ -2,6 +2,7 @@
 // log line. `assertNoSecret` proves a key never appears in plain text in either.
 import { createHash } from 'node:crypto';
 import type { ApiKind, FaultKind } from './script-schema.js';
+import type { CacheAccounting } from './prompt-cache.js';
 import type { FinalReply } from './types.js';
 import { messages } from './messages.js';
 
@@ -29,6 +30,8 @@ export interface RecordedRequest {
   status: number;
   /** Usage of a reply delivered in full, else null. */
   usage: FinalReply['usage'] | null;
+  /** What the prompt cache did for this prompt (even when the script fixed the usage sent); null when not simulated. */
+  cache: CacheAccounting | null;
   reply: Pick<FinalReply, 'text' | 'toolCalls' | 'stopReason'> | null;
   outcome: 'ok' | 'fault' | 'unmatched' | 'bad-request' | 'not-found' | 'client-aborted';
   durationMs: number;

@@ -43,7 +43,10 @@ const usageSpecSchema = z
   .object({
     input: z.number().int().nonnegative(),
     output: z.number().int().nonnegative(),
+    /** Part of `input` read from the prompt cache. */
     cachedInput: z.number().int().nonnegative().default(0),
+    /** Part of `input` written to the prompt cache (Anthropic cache_creation_input_tokens). */
+    cacheWrite: z.number().int().nonnegative().default(0),
   })
   .strict();
 const toolCallSpecSchema = z

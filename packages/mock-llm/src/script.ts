@@ -5,8 +5,12 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { fileScriptSchema, faultSpecSchema, randomFaultsSchema, replySpecSchema } from './script-schema.js';
 import type { FaultKind } from './script-schema.js';
+import { estimateTokens } from './estimate-tokens.js';
 import { messages } from './messages.js';
+import type { CacheAccounting } from './prompt-cache.js';
 import type { FinalReply, MockReply, MockRequest, MockRule, MockScript, ReplySource, ResolvedFault } from './types.js';
+
+export { estimateTokens };
 
 /** Load a YAML or JSON script file (JSON is valid YAML). */
 export async function loadScriptFile(path: string): Promise<MockScript> {
@@ -86,17 +90,21 @@ function renderTemplate(t: unknown, req: MockRequest, vars: Record<string, strin
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, renderTemplate(v, req, vars)]));
 }
 
-/** Whitespace-token estimate used when a reply does not fix its usage: ~4 characters a token. */
-export function estimateTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / 4));
-}
-
 /** Tool-call ids derive from the conversation and call number, so identical runs send identical bodies. */
 function callId(prefix: string, req: MockRequest, index: number): string {
   return `${prefix}${createHash('sha256').update(`${req.conversationKey}:${req.call}:${index}`).digest('hex').slice(0, 24)}`;
 }
 
-export async function resolveReply(source: ReplySource, req: MockRequest, idPrefix: string): Promise<FinalReply> {
+/**
+ * The reply for a request. Usage: the script's when it fixes it; else the prompt cache's accounting
+ * of the request (Anthropic, OpenAI); else (Gemini) the estimate of all request text, nothing cached.
+ */
+export async function resolveReply(
+  source: ReplySource,
+  req: MockRequest,
+  idPrefix: string,
+  cache: CacheAccounting | null = null,
+): Promise<FinalReply> {
   const vars = { ...req.groups, turn: String(req.turn), call: String(req.call), model: req.model };
   const raw: MockReply =
     typeof source === 'function' ? await source(req) : (renderTemplate(source, req, vars) as MockReply);
@@ -107,15 +115,16 @@ export async function resolveReply(source: ReplySource, req: MockRequest, idPref
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
   }));
   const text = spec.text ?? '';
-  const usage = spec.usage ?? {
-    input: estimateTokens(req.all),
-    output: estimateTokens(text + toolCalls.map((c) => c.name + c.arguments).join('')),
-    cachedInput: 0,
-  };
+  const output = estimateTokens(text + toolCalls.map((c) => c.name + c.arguments).join(''));
+  const usage: FinalReply['usage'] = spec.usage
+    ? { ...spec.usage, cacheWrite1h: 0 }
+    : cache
+      ? { input: cache.prompt, output, cachedInput: cache.read, cacheWrite: cache.write, cacheWrite1h: cache.write1h }
+      : { input: estimateTokens(req.all), output, cachedInput: 0, cacheWrite: 0, cacheWrite1h: 0 };
   return {
     text,
     toolCalls,
-    usage: { input: usage.input, output: usage.output, cachedInput: usage.cachedInput ?? 0 },
+    usage,
     stopReason: spec.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     ...(spec.model !== undefined ? { model: spec.model } : {}),
   };

@@ -1,4 +1,5 @@
 // What one running server keeps across requests.
+import type { PromptCache } from './prompt-cache.js';
 import type { Recorder } from './recorder.js';
 import type { ScriptState } from './script.js';
 
@@ -6,6 +7,8 @@ export interface ServerState {
   /** Replaced as a whole by setScript; read afresh at each step of a request. */
   script: ScriptState;
   readonly recorder: Recorder;
+  /** Provider-side prompt cache; outlives setScript, as a provider's would. */
+  readonly promptCache: PromptCache;
   /** Requests seen so far (numbers the records). */
   seq: number;
   /** Replies rendered so far (numbers the reply ids). */

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { handleRequest } from './handle-request.js';
 import { messages } from './messages.js';
+import { createPromptCache, type PromptCache } from './prompt-cache.js';
 import { Recorder, type RecordedRequest } from './recorder.js';
 import { ScriptState, parseScript } from './script.js';
 import type { ServerState } from './server-state.js';
@@ -17,6 +18,8 @@ export interface StartMockLlmOptions {
   host?: string;
   /** Receives each log line (never a secret). */
   log?: (line: string) => void;
+  /** The prompt cache's clock, in ms (default Date.now); tests inject one to expire entries. */
+  now?: () => number;
 }
 
 export interface MockLlmServer {
@@ -30,6 +33,8 @@ export interface MockLlmServer {
   /** Sum of usage of every reply delivered in full. */
   totalUsage(): { input: number; output: number; cachedInput: number };
   sawCredential(secret: string): boolean;
+  /** The simulated provider prompt cache (Anthropic breakpoints, OpenAI automatic prefixes). */
+  promptCache: PromptCache;
   assertNoSecret(secret: string, extra?: Record<string, string>): void;
   /** Replace the script and reset rule/turn counters (recorded requests are kept). */
   setScript(script: MockScript): void;
@@ -40,7 +45,14 @@ export interface MockLlmServer {
 
 export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLlmServer> {
   const recorder = new Recorder(options.log);
-  const state: ServerState = { script: new ScriptState(parseScript(options.script)), recorder, seq: 0, replies: 0 };
+  const promptCache = createPromptCache(options.now ? { now: options.now } : {});
+  const state: ServerState = {
+    script: new ScriptState(parseScript(options.script)),
+    recorder,
+    promptCache,
+    seq: 0,
+    replies: 0,
+  };
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     handleRequest(state, req, res).catch((err: unknown) => {
@@ -72,6 +84,7 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     modelCalls: (api) => recorder.modelCalls(api),
     totalUsage: () => recorder.totalUsage(),
     sawCredential: (secret) => recorder.sawCredential(secret),
+    promptCache,
     assertNoSecret: (secret, extra) => recorder.assertNoSecret(secret, extra),
     setScript: (script) => {
       state.script = new ScriptState(parseScript(script));

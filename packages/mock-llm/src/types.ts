@@ -41,10 +41,12 @@ export interface ToolCallOut {
   arguments: unknown;
 }
 
+/** A script's fixed usage. `input` is the whole prompt; cachedInput and cacheWrite are parts of it. */
 export interface ReplyUsage {
   input: number;
   output: number;
   cachedInput?: number;
+  cacheWrite?: number;
 }
 
 export interface MockReply {
@@ -102,7 +104,11 @@ export interface MockScript {
 export interface FinalReply {
   text: string;
   toolCalls: { id: string; name: string; arguments: string }[];
-  usage: { input: number; output: number; cachedInput: number };
+  /**
+   * input: the whole prompt; cachedInput (read) and cacheWrite (of which cacheWrite1h with a 1 h TTL) are
+   * parts of it. The write counts are optional so replies built before they existed stay valid (0).
+   */
+  usage: { input: number; output: number; cachedInput: number; cacheWrite?: number; cacheWrite1h?: number };
   stopReason: 'stop' | 'length' | 'tool_calls';
   /** The model id to name on the wire, when the reply overrides the requested one. */
   model?: string;

@@ -21,12 +21,23 @@ function toolId(id: string): string {
   return `toolu_${id.slice(5)}`;
 }
 
-function usage(r: FinalReply, output: number) {
-  // Anthropic's input_tokens excludes cache reads; the total prompt is input + cache_read + cache_creation.
+/** Anthropic's input_tokens excludes cache reads and writes; the whole prompt is input + cache_read + cache_creation. */
+function inputUsage(r: FinalReply) {
+  const { input, cachedInput, cacheWrite = 0 } = r.usage;
   return {
-    input_tokens: r.usage.input - r.usage.cachedInput,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: r.usage.cachedInput,
+    input_tokens: Math.max(0, input - cachedInput - cacheWrite),
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cachedInput,
+  };
+}
+
+function usage(r: FinalReply, output: number) {
+  return {
+    ...inputUsage(r),
+    cache_creation: {
+      ephemeral_5m_input_tokens: (r.usage.cacheWrite ?? 0) - (r.usage.cacheWrite1h ?? 0),
+      ephemeral_1h_input_tokens: r.usage.cacheWrite1h ?? 0,
+    },
     output_tokens: output,
     service_tier: 'standard',
   };
@@ -85,12 +96,8 @@ export function anthropicStream(r: FinalReply, ctx: WireContext): string[] {
   }
   emit('message_delta', {
     delta: { stop_reason: stopReason(r), stop_sequence: null },
-    usage: {
-      input_tokens: r.usage.input - r.usage.cachedInput,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: r.usage.cachedInput,
-      output_tokens: r.usage.output,
-    },
+    // Cumulative, as the API sends it: the input counts again, with the final output count.
+    usage: { ...inputUsage(r), output_tokens: r.usage.output },
   });
   emit('message_stop', {});
   return frames;
