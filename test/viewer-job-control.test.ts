@@ -29,6 +29,10 @@ const PAUSED: JobControlFile = {
   endpoints: [{ endpoint: 'http://127.0.0.1:18080', limit: 2, concurrency: 8, throttled: 40, recentThrottled: 37 }],
   spend: { usd: 0.19, tokens: 41000, agentHours: 0.05, unpricedTokens: 0 },
   projected: { usd: 0.57, tokens: 123000, agentHours: 0.15, unpricedTokens: 0 },
+  spendBy: {
+    agents: { usd: 0.12, tokens: 30000, agentHours: 0.05, unpricedTokens: 0 },
+    judges: { usd: 0.07, tokens: 11000, agentHours: 0, unpricedTokens: 0 },
+  },
   budget: { usd: 0.15, covers: 'all' },
 };
 
@@ -111,6 +115,8 @@ describe('assay view: job control', () => {
       'back-pressure: 127.0.0.1:18080 2/8 lanes, 37 throttled in the last 5 min',
     );
     expect(await page.locator('[data-testid=spend]').textContent()).toContain('usd 0.19 of 0.15');
+    // The judges' bill beside the agents'.
+    expect(await page.locator('[data-testid=spend-by]').textContent()).toBe('agents usd 0.12 · judges usd 0.07');
 
     // The job is cancelled: the page, never reloaded, shows it within a poll or two.
     const cancelled: JobControlFile = {

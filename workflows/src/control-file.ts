@@ -37,6 +37,7 @@ export function startControlFile(
       endpoints,
       spend: control.spend ?? null,
       projected: control.projected ?? null,
+      spendBy: control.spendBy ?? null,
       budget: control.budget ?? null,
     };
   };

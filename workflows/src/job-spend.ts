@@ -28,6 +28,7 @@ export function createJobSpend(input: JobInput) {
   const show = (control: JobControl, remaining: () => number): void => {
     const spent = total(budget);
     control.spend = spent;
+    control.spendBy = { agents: by.agents, judges: by.judges };
     const left = Math.max(0, remaining());
     const scale = units > 0 ? left / units : 0;
     control.projected = {

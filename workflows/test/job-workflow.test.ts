@@ -64,6 +64,10 @@ describe('jobWorkflow', () => {
         since: expect.any(Number),
         spend: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
         projected: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
+        spendBy: {
+          agents: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
+          judges: { usd: 0, tokens: 0, agentHours: 0, unpricedTokens: 0 },
+        },
       },
     });
   });

@@ -88,12 +88,18 @@ export function parseRetry(value: string | undefined): RetryKind[] {
   return [...new Set(['infra-failed', ...kinds])] as RetryKind[];
 }
 
+/** The job's price table: the repository's, with the job file's `prices:` over it. */
+export const jobPricesOf = (job: { spec: Pick<LoadedJob['spec'], 'prices'> }) => ({
+  ...MODEL_PRICES,
+  ...job.spec.prices,
+});
+
 export function jobInputOf(job: LoadedJob, heartbeatSeconds: number, retry: RetryKind[] = ['infra-failed']): JobInput {
   return {
     retry,
     ...(job.spec.budget ? { budget: job.spec.budget } : {}),
     ...(job.spec.backPressure ? { backPressure: job.spec.backPressure } : {}),
-    prices: { ...MODEL_PRICES, ...job.spec.prices },
+    prices: jobPricesOf(job),
     jobId: job.spec.id,
     resultsDir: job.resultsDir,
     benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },

@@ -92,4 +92,26 @@ describe('usageOfRecord', () => {
       }),
     ).toEqual({ agentTokens: 15, agentUsd: null, judgeTokens: 240, judgeUsd: 1 });
   });
+
+  it("prices the judge's and the agent's tokens with the job's table where no cost was reported", () => {
+    const prices = {
+      judge: { inputPerMTok: 2, outputPerMTok: 10, cachedInputPerMTok: 0.2, cacheWritePerMTok: 2.5 },
+      agent: { inputPerMTok: 1, outputPerMTok: 4 },
+    };
+    const usage = { inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 600_000 };
+    const verdict = (reused: boolean) => ({
+      judge: { model: 'judge', reused, usage: { ...usage, cacheWriteInputTokens: 300_000 } },
+    });
+    const record = {
+      system: { model: 'agent' },
+      usage: { ...usage, costUsd: null },
+      verdicts: [verdict(false), verdict(true), { judge: { model: 'unpriced', usage } }],
+    };
+    // Judge: 100k plain $0.20 + 600k read $0.12 + 300k written $0.75 + 100k out $1; the reused verdict cost
+    // nothing, the unpriced model adds tokens only. Agent: no cache prices, so all input at $1, out $0.40.
+    const out = usageOfRecord(record, prices);
+    expect(out.judgeUsd).toBeCloseTo(2.07, 10);
+    expect(out.judgeTokens).toBe(2_200_000);
+    expect(out.agentUsd).toBeCloseTo(1.4, 10);
+  });
 });

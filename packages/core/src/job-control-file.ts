@@ -44,6 +44,8 @@ export const jobControlFileSchema = z.object({
   /** This submission's spend as the budget counts it, and its projection to the end of the job. */
   spend: spendSchema.nullable(),
   projected: spendSchema.nullable(),
+  /** Agents' and judges' spend apart (files written before it have none). */
+  spendBy: z.object({ agents: spendSchema, judges: spendSchema }).nullable().default(null),
   budget: budgetSchema.nullable(),
 });
 export type JobControlFile = z.infer<typeof jobControlFileSchema>;

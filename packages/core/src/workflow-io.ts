@@ -144,6 +144,8 @@ export interface JobControl {
   spend?: Spend;
   /** `spend` plus, for each unit still to run, the average per unit so far. */
   projected?: Spend;
+  /** What agents and judges spent so far, apart (the judge's bill beside the agents'), whatever the budget counts. */
+  spendBy?: { agents: Spend; judges: Spend };
   budget?: Budget;
 }
 

@@ -63,6 +63,11 @@ export function ControlBanner({ control }: { control: ControlView }) {
             )}
           </span>
         )}
+        {f.spendBy && (
+          <span data-testid="spend-by">
+            agents usd {num(f.spendBy.agents.usd, 2)} · judges usd {num(f.spendBy.judges.usd, 2)}
+          </span>
+        )}
         <span class="muted">updated {time(f.updatedAt)}</span>
       </div>
     </div>

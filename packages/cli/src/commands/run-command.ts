@@ -17,7 +17,7 @@ import { CliError } from '../cli-error.js';
 import { startProgressReporter } from '../progress-reporter.js';
 import type { JobLock } from '@assay/core';
 import { checkJobLock, writeJobLock } from '../check-job-lock.js';
-import { assertRunnable, jobInputOf, loadJobOrFail, parseRetry, writeJobManifest } from '../job-input.js';
+import { assertRunnable, jobInputOf, jobPricesOf, loadJobOrFail, parseRetry, writeJobManifest } from '../job-input.js';
 import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { connectChecked } from '../temporal-target.js';
@@ -231,7 +231,7 @@ async function watchJob(a: {
   if (!a.worker) a.timer.mark('worker-started');
   const reporter = startProgressReporter({
     query: () => a.handle.query(jobProgressQuery),
-    watch: createJobWatch(openResultsStore(a.job.resultsDir), a.plan, a.startedAt),
+    watch: createJobWatch(openResultsStore(a.job.resultsDir), a.plan, a.startedAt, jobPricesOf(a.job)),
     display,
   });
   // A workflow task failing forever in the background ends the wait with its reason.

@@ -12,7 +12,7 @@ import {
 import type { TemporalTarget } from '@assay/infra/temporal-connection';
 import { CliError } from '../cli-error.js';
 import { preferOf } from '../prefer-option.js';
-import { loadJobOutlineOrFail } from '../job-input.js';
+import { jobPricesOf, loadJobOutlineOrFail } from '../job-input.js';
 import { messages } from '../messages.js';
 import { probeTcp } from '../probe-tcp.js';
 import { repoRoot } from '../repo-root.js';
@@ -202,7 +202,7 @@ async function waitShowingProgress(
   const plan = { systems: job.spec.systems.map((s) => s.id), unitsPerSystem: units };
   const live = reporter.startProgressReporter({
     query: handle.query,
-    watch: createJobWatch(openResultsStore(job.resultsDir), plan, Date.now()),
+    watch: createJobWatch(openResultsStore(job.resultsDir), plan, Date.now(), jobPricesOf(job)),
     display: display.createProgressDisplay({
       mode,
       linkOf: (u) => ui.unitLink(link, job.spec.id, u),

@@ -2,7 +2,7 @@
 // infra failures, job control) and the records on disk (finished units, tokens, cost). Records are
 // the truth across continue-as-new, where the query only knows the current run's batch; each record
 // is read once, when it first appears.
-import type { EndpointView, JobProgress, TrialOutcome } from '@assay/core';
+import type { EndpointView, JobProgress, ModelPrice, TrialOutcome } from '@assay/core';
 import {
   PROJECTS_PREFIX,
   TRIALS_PREFIX,
@@ -23,7 +23,13 @@ export interface JobWatch {
   snapshot(progress: JobProgress | null, now?: number): Promise<ProgressInput>;
 }
 
-export function createJobWatch(store: ResultsStore, plan: JobPlan, startedAt: number): JobWatch {
+/** `prices`: the job's price table (the repository's with the job file's `prices:` over it), for dollars. */
+export function createJobWatch(
+  store: ResultsStore,
+  plan: JobPlan,
+  startedAt: number,
+  prices: Readonly<Record<string, ModelPrice>> = {},
+): JobWatch {
   const read = new Map<string, { unit: UnitResult; usage: RecordUsage } | null>();
   const firstSeen = new Map<string, number>();
   let running: string[] = [];
@@ -39,7 +45,7 @@ export function createJobWatch(store: ResultsStore, plan: JobPlan, startedAt: nu
       // Writes are atomic, so a listed record is whole; one that is invalid stays out, as in the summary.
       const json = await store.getJson(key).catch(() => null);
       const unit = json === null ? null : unitOfRecord(key, json);
-      read.set(key, unit ? { unit, usage: usageOfRecord(json) } : null);
+      read.set(key, unit ? { unit, usage: usageOfRecord(json, prices) } : null);
     }
   };
 

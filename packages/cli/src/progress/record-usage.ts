@@ -1,5 +1,5 @@
 // A record as a finished unit, and the tokens and cost it holds (agent and judge kept apart).
-import { projectRecordSchema, trialRecordSchema } from '@assay/core';
+import { priceTokens, projectRecordSchema, trialRecordSchema, type ModelPrice } from '@assay/core';
 import type { UnitResult } from './progress-model.js';
 
 export interface RecordUsage {
@@ -37,21 +37,29 @@ interface VerdictLike {
   judge?: Record<string, unknown>;
 }
 
-/** Tokens and cost of one record, read leniently: a field that is not there counts as nothing. */
-export function usageOfRecord(json: unknown): RecordUsage {
+/**
+ * Tokens and cost of one record, read leniently: a field that is not there counts as nothing. Dollars: what the
+ * harness reported paying, else the agent's and each judged verdict's tokens at `prices` (the job's table; a
+ * model without a price adds tokens, never dollars); a reused verdict cost nothing.
+ */
+export function usageOfRecord(json: unknown, prices: Readonly<Record<string, ModelPrice>> = {}): RecordUsage {
   const r = json as Record<string, unknown>;
   const out: RecordUsage = { agentTokens: null, agentUsd: null, judgeTokens: null, judgeUsd: null };
+  const agentModel = (r.system as { model?: unknown } | undefined)?.model;
   const agent = (u: unknown): void => {
     const x = u as { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown } | null;
     if (!x) return;
     out.agentTokens = add(out.agentTokens, num(x.inputTokens) + num(x.outputTokens));
-    if (typeof x.costUsd === 'number') out.agentUsd = add(out.agentUsd, x.costUsd);
+    const usd = typeof x.costUsd === 'number' ? x.costUsd : priced(x, agentModel, prices);
+    if (usd !== null) out.agentUsd = add(out.agentUsd, usd);
   };
   const judge = (verdicts: unknown): void => {
     for (const v of Array.isArray(verdicts) ? (verdicts as VerdictLike[]) : []) {
       const usage = v.judge?.usage as { inputTokens?: unknown; outputTokens?: unknown } | undefined;
-      if (usage) out.judgeTokens = add(out.judgeTokens, num(usage.inputTokens) + num(usage.outputTokens));
-      if (typeof v.judge?.costUsd === 'number') out.judgeUsd = add(out.judgeUsd, v.judge.costUsd);
+      if (!usage || v.judge?.reused === true) continue;
+      out.judgeTokens = add(out.judgeTokens, num(usage.inputTokens) + num(usage.outputTokens));
+      const usd = typeof v.judge?.costUsd === 'number' ? v.judge.costUsd : priced(usage, v.judge?.model, prices);
+      if (usd !== null) out.judgeUsd = add(out.judgeUsd, usd);
     }
   };
   agent(r.usage);
@@ -65,4 +73,19 @@ export function usageOfRecord(json: unknown): RecordUsage {
 }
 
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+
+/** Recorded tokens at the model's price (cache reads and writes at theirs); null without one. */
+function priced(u: Record<string, unknown>, model: unknown, prices: Readonly<Record<string, ModelPrice>>) {
+  const price = typeof model === 'string' ? prices[model] : undefined;
+  if (!price) return null;
+  return priceTokens(
+    {
+      inputTokens: num(u.inputTokens),
+      outputTokens: num(u.outputTokens),
+      cachedInputTokens: num(u.cachedInputTokens),
+      cacheWriteInputTokens: num(u.cacheWriteInputTokens),
+    },
+    price,
+  );
+}
 const add = (a: number | null, b: number): number => (a ?? 0) + b;
