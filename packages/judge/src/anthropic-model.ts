@@ -4,7 +4,14 @@
 // submission part of the first user message (the same for every session of one submission: prompts.ts), and on
 // the last block of the conversation (a session's next turn reads what its earlier turns wrote).
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
 import { toClientOptions, type ProviderOptions } from './provider-options.js';
 
@@ -79,6 +86,46 @@ function toMessages(req: ModelRequest, cache: boolean): MessageParam[] {
   return out;
 }
 
+/** The Messages request body of one judge turn (live and batched turns alike). */
+export function buildAnthropicParams(o: ProviderOptions, req: ModelRequest): MessageCreateParamsNonStreaming {
+  const tools: Tool[] = req.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: { type: 'object', ...t.parameters },
+  }));
+  return {
+    model: o.model,
+    max_tokens: o.maxOutputTokens,
+    system: [{ type: 'text', text: req.system, ...(o.promptCache ? { cache_control: EPHEMERAL } : {}) }],
+    messages: toMessages(req, o.promptCache),
+    tools,
+  };
+}
+
+/** A Messages reply as the judge sees it; input usage is the whole prompt (Anthropic reports its parts). */
+export function anthropicReply(r: Message): ModelReply {
+  const text = r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const toolCalls = r.content.flatMap((b) =>
+    b.type === 'tool_use'
+      ? [{ id: b.id, name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input) }]
+      : [],
+  );
+  const cacheRead = r.usage.cache_read_input_tokens ?? 0;
+  const cacheWrite = r.usage.cache_creation_input_tokens ?? 0;
+  return {
+    text,
+    toolCalls,
+    usage: {
+      inputTokens: r.usage.input_tokens + cacheRead + cacheWrite,
+      outputTokens: r.usage.output_tokens,
+      cachedInputTokens: cacheRead,
+      cacheWriteInputTokens: cacheWrite,
+    },
+    stopReason: r.stop_reason ?? 'unknown',
+    model: r.model || null,
+  };
+}
+
 export function createAnthropicModel(o: ProviderOptions): JudgeModel {
   // The SDK (~0.35 s of CPU, ~20 MB) is loaded by the first call: a worker whose jobs never judge never loads it.
   let client: Promise<Anthropic> | undefined;
@@ -92,44 +139,9 @@ export function createAnthropicModel(o: ProviderOptions): JudgeModel {
     temperature: null,
     seed: null,
     async complete(req): Promise<ModelReply> {
-      const tools: Tool[] = req.tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        input_schema: { type: 'object', ...t.parameters },
-      }));
       try {
-        const r = await (
-          await clientOf()
-        ).messages.create(
-          {
-            model: o.model,
-            max_tokens: o.maxOutputTokens,
-            system: [{ type: 'text', text: req.system, ...(o.promptCache ? { cache_control: EPHEMERAL } : {}) }],
-            messages: toMessages(req, o.promptCache),
-            tools,
-          },
-          { signal: req.signal },
-        );
-        const text = r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-        const toolCalls = r.content.flatMap((b) =>
-          b.type === 'tool_use'
-            ? [{ id: b.id, name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input) }]
-            : [],
-        );
-        const cacheRead = r.usage.cache_read_input_tokens ?? 0;
-        const cacheWrite = r.usage.cache_creation_input_tokens ?? 0;
-        return {
-          text,
-          toolCalls,
-          usage: {
-            inputTokens: r.usage.input_tokens + cacheRead + cacheWrite,
-            outputTokens: r.usage.output_tokens,
-            cachedInputTokens: cacheRead,
-            cacheWriteInputTokens: cacheWrite,
-          },
-          stopReason: r.stop_reason ?? 'unknown',
-          model: r.model || null,
-        };
+        const r = await (await clientOf()).messages.create(buildAnthropicParams(o, req), { signal: req.signal });
+        return anthropicReply(r);
       } catch (err) {
         throw toModelCallError(err, req.signal);
       }

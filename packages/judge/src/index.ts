@@ -30,3 +30,14 @@ export {
 export { judgeCost, sumJudgeCosts, type JudgeCost, type TokenPrices } from './judge-cost.js';
 export { parseJudgeSetup, loadJudgeSetupFile } from './judge-setup-file.js';
 export { createJudge, type CreateJudgeOptions } from './create-judge.js';
+export {
+  createBatchClient,
+  isBatchFailure,
+  type BatchClient,
+  type BatchClientOptions,
+  type BatchEntry,
+  type BatchResult,
+  type BatchFailure,
+  type BatchStatus,
+  type BatchCounts,
+} from './batch-client.js';

@@ -1,6 +1,11 @@
 // Judge model over OpenAI-compatible Chat Completions, through the official `openai` SDK.
 import type OpenAI from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import { toModelCallError, type JudgeModel, type ModelRequest, type ModelReply } from './judge-model.js';
 import { toClientOptions, type ProviderOptions } from './provider-options.js';
 
@@ -43,6 +48,44 @@ function toMessages(req: ModelRequest): ChatCompletionMessageParam[] {
   return out;
 }
 
+/** The Chat Completions request body of one judge turn (live and batched turns alike). */
+export function buildChatParams(o: ProviderOptions, req: ModelRequest): ChatCompletionCreateParamsNonStreaming {
+  const tools: ChatCompletionTool[] = req.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+  return {
+    model: o.model,
+    messages: toMessages(req),
+    tools,
+    tool_choice: 'auto',
+    temperature: o.temperature,
+    max_completion_tokens: o.maxOutputTokens,
+    ...(o.seed !== null ? { seed: o.seed } : {}),
+  };
+}
+
+/** A chat completion as the judge sees it. */
+export function chatReply(r: ChatCompletion): ModelReply {
+  const msg = r.choices[0]?.message;
+  const calls = (msg?.tool_calls ?? []).flatMap((c) =>
+    c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+  );
+  return {
+    text: msg?.content ?? '',
+    toolCalls: calls,
+    usage: {
+      inputTokens: r.usage?.prompt_tokens ?? 0,
+      outputTokens: r.usage?.completion_tokens ?? 0,
+      cachedInputTokens: r.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      // OpenAI bills no cache writes: its prefix cache is automatic.
+      cacheWriteInputTokens: 0,
+    },
+    stopReason: r.choices[0]?.finish_reason ?? 'unknown',
+    model: r.model || null,
+  };
+}
+
 export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
   // The SDK is loaded by the first call: a worker whose jobs never judge never loads it.
   let client: Promise<OpenAI> | undefined;
@@ -54,42 +97,9 @@ export function createOpenAiChatModel(o: ProviderOptions): JudgeModel {
     temperature: o.temperature,
     seed: o.seed,
     async complete(req): Promise<ModelReply> {
-      const tools: ChatCompletionTool[] = req.tools.map((t) => ({
-        type: 'function',
-        function: { name: t.name, description: t.description, parameters: t.parameters },
-      }));
       try {
-        const r = await (
-          await clientOf()
-        ).chat.completions.create(
-          {
-            model: o.model,
-            messages: toMessages(req),
-            tools,
-            tool_choice: 'auto',
-            temperature: o.temperature,
-            max_completion_tokens: o.maxOutputTokens,
-            ...(o.seed !== null ? { seed: o.seed } : {}),
-          },
-          { signal: req.signal },
-        );
-        const msg = r.choices[0]?.message;
-        const calls = (msg?.tool_calls ?? []).flatMap((c) =>
-          c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
-        );
-        return {
-          text: msg?.content ?? '',
-          toolCalls: calls,
-          usage: {
-            inputTokens: r.usage?.prompt_tokens ?? 0,
-            outputTokens: r.usage?.completion_tokens ?? 0,
-            cachedInputTokens: r.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-            // OpenAI bills no cache writes: its prefix cache is automatic.
-            cacheWriteInputTokens: 0,
-          },
-          stopReason: r.choices[0]?.finish_reason ?? 'unknown',
-          model: r.model || null,
-        };
+        const r = await (await clientOf()).chat.completions.create(buildChatParams(o, req), { signal: req.signal });
+        return chatReply(r);
       } catch (err) {
         throw toModelCallError(err, req.signal);
       }

@@ -54,7 +54,7 @@ export async function answerModelCall(
 }
 
 /** The first matching rule (consuming one use) and the fault it, or chance, injects; both recorded. */
-function pickRule(
+export function pickRule(
   server: ServerState,
   rec: RecordedRequest,
   base: Omit<MockRequest, 'call' | 'groups'>,

@@ -1,11 +1,13 @@
 // Every request: record it, route it, and answer model listings, bad bodies and token
 // counts here; model calls go on to answerModelCall.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerAnthropicBatchApi } from './anthropic-batch-api.js';
 import { answerModelCall } from './answer-model-call.js';
 import { countTokens } from './count-tokens.js';
-import { openExchange } from './exchange.js';
+import { openExchange, type Exchange } from './exchange.js';
 import { listModels } from './list-models.js';
 import { messages } from './messages.js';
+import { answerOpenAiBatchApi } from './openai-batch-api.js';
 import { routeRequest } from './route-request.js';
 import type { ServerState } from './server-state.js';
 import { renderError } from './wire/render-reply.js';
@@ -14,6 +16,7 @@ export async function handleRequest(server: ServerState, req: IncomingMessage, r
   const { exchange: ex, raw } = await openExchange(server, req, res);
   const { method, path } = ex.rec;
   const url = new URL(req.url ?? '/', 'http://x');
+  if (await answerBatchApi(server, ex, req, url, raw)) return;
   const route = routeRequest(method, url.pathname, url.searchParams);
   if (!route) {
     ex.sendJson(404, { error: { message: messages.unknownRoute(method, path), type: 'not_found_error' } });
@@ -46,4 +49,27 @@ function parseBody(raw: string): { body: Record<string, unknown> } | { error: st
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+/** The batch and file endpoints (any path prefix); false when the request is for another endpoint. */
+async function answerBatchApi(
+  server: ServerState,
+  ex: Exchange,
+  req: IncomingMessage,
+  url: URL,
+  raw: string,
+): Promise<boolean> {
+  const method = ex.rec.method;
+  const anthropic = /^(.*)\/messages\/batches(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(url.pathname);
+  if (anthropic) {
+    const origin = `http://${req.headers.host ?? '127.0.0.1'}${anthropic[1] ?? ''}`;
+    const rest = [anthropic[2], anthropic[3]].filter((s): s is string => s !== undefined);
+    await answerAnthropicBatchApi(server, ex, method, rest, url.searchParams, raw, origin);
+    return true;
+  }
+  const openai = /\/(files|batches)(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(url.pathname);
+  if (!openai) return false;
+  const rest = [openai[1], openai[2], openai[3]].filter((s): s is string => s !== undefined);
+  await answerOpenAiBatchApi(server, ex, method, rest, url.searchParams, raw);
+  return true;
 }

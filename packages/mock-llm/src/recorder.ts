@@ -37,6 +37,17 @@ export interface RecordedRequest {
   durationMs: number;
 }
 
+/** One batch created through a batch API (so a test can prove a batch was submitted once). */
+export interface RecordedBatch {
+  id: string;
+  provider: 'openai' | 'anthropic';
+  at: string;
+  /** Requests in the batch. */
+  requests: number;
+  /** OpenAI's batch metadata (Anthropic has none). */
+  metadata: Record<string, string> | null;
+}
+
 const SECRET_HEADER = /(authorization|api-key|apikey|x-api-key|token|secret|cookie|key)/i;
 const SECRET_QUERY = /^(key|api[-_]?key|token|access_token)$/i;
 
@@ -86,6 +97,7 @@ export function redactUrl(rawUrl: string): { path: string; query: URLSearchParam
 export class Recorder {
   readonly requests: RecordedRequest[] = [];
   readonly logs: string[] = [];
+  readonly batches: RecordedBatch[] = [];
 
   constructor(private readonly sink?: (line: string) => void) {}
 
@@ -117,6 +129,7 @@ export class Recorder {
   clear(): void {
     this.requests.length = 0;
     this.logs.length = 0;
+    this.batches.length = 0;
   }
 
   /** True when some request presented this secret (compared by hash). */

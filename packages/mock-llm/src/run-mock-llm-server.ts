@@ -8,6 +8,8 @@ export interface RunMockLlmServerOptions {
   host?: string;
   /** YAML or JSON script; without it every request gets a fixed "ok" reply. */
   scriptPath?: string;
+  /** Keeps batch-API batches and files across restarts (see StartMockLlmOptions.batchStateFile). */
+  batchStateFile?: string;
   /** Where log lines go (default: stderr). */
   log?: (line: string) => void;
   /** Resolve once listening instead of waiting for a signal (for tests and embedding). */
@@ -25,6 +27,7 @@ export async function runMockLlmServer(options: RunMockLlmServerOptions = {}): P
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    ...(options.batchStateFile ? { batchStateFile: options.batchStateFile } : {}),
   });
   options.onListening?.(server);
   if (options.detach) return server;

@@ -90,6 +90,17 @@ export const randomFaultsSchema = z
     afterChunks: z.number().int().nonnegative().default(2),
   })
   .strict();
+/** How the batch APIs behave (batch-store.ts). */
+export const batchSettingsSchema = z
+  .object({
+    /** How long a batch stays in progress after it is created, in ms of the server's clock. */
+    delayMs: z.number().int().nonnegative().default(50),
+    /** The batch runs out of time: every request not answered by then is `expired`. */
+    expire: z.boolean().default(false),
+  })
+  .strict();
+export type BatchSettings = z.infer<typeof batchSettingsSchema>;
+
 const ruleBase = {
   name: z.string().optional(),
   match: matchSchema.default({}),
@@ -111,5 +122,6 @@ export const fileScriptSchema = z
     faults: randomFaultsSchema.optional(),
     /** Stream chunk size in characters for text and tool arguments. */
     chunkChars: z.number().int().positive().default(16),
+    batch: batchSettingsSchema.optional(),
   })
   .strict();

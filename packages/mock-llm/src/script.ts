@@ -36,6 +36,7 @@ export function parseScript(raw: unknown, where = '(object)'): MockScript {
     default: s.default as ReplySource | undefined,
     faults: s.faults,
     chunkChars: s.chunkChars,
+    ...(s.batch ? { batch: s.batch } : {}),
   };
 }
 

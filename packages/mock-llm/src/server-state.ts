@@ -1,4 +1,5 @@
 // What one running server keeps across requests.
+import type { BatchStore } from './batch-store.js';
 import type { PromptCache } from './prompt-cache.js';
 import type { Recorder } from './recorder.js';
 import type { ScriptState } from './script.js';
@@ -13,4 +14,8 @@ export interface ServerState {
   seq: number;
   /** Replies rendered so far (numbers the reply ids). */
   replies: number;
+  /** Batches and files of the batch APIs; they live as long as the server process. */
+  readonly batches: BatchStore;
+  /** The server's clock in ms (prompt-cache TTLs, batch timing). */
+  readonly now: () => number;
 }

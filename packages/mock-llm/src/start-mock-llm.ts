@@ -2,10 +2,11 @@
 // replies, injected faults, and a recorder of everything it saw.
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
+import { BatchStore } from './batch-store.js';
 import { handleRequest } from './handle-request.js';
 import { messages } from './messages.js';
 import { createPromptCache, type PromptCache } from './prompt-cache.js';
-import { Recorder, type RecordedRequest } from './recorder.js';
+import { Recorder, type RecordedBatch, type RecordedRequest } from './recorder.js';
 import { ScriptState, parseScript } from './script.js';
 import type { ServerState } from './server-state.js';
 import type { ApiKind, MockScript } from './types.js';
@@ -18,8 +19,13 @@ export interface StartMockLlmOptions {
   host?: string;
   /** Receives each log line (never a secret). */
   log?: (line: string) => void;
-  /** The prompt cache's clock, in ms (default Date.now); tests inject one to expire entries. */
+  /** The server's clock in ms (default Date.now): prompt-cache TTLs and batch timing; tests inject one. */
   now?: () => number;
+  /**
+   * JSON file that keeps the batch APIs' batches and files across server restarts (loaded at start if
+   * it exists, rewritten after each change). Without it they live as long as the server process.
+   */
+  batchStateFile?: string;
 }
 
 export interface MockLlmServer {
@@ -28,6 +34,8 @@ export interface MockLlmServer {
   port: number;
   requests: RecordedRequest[];
   logs: string[];
+  /** Batches created through the OpenAI or Anthropic batch API, in order. */
+  batches: RecordedBatch[];
   /** Requests to model endpoints (not /models listings), optionally of one API. */
   modelCalls(api?: ApiKind): RecordedRequest[];
   /** Sum of usage of every reply delivered in full. */
@@ -45,13 +53,16 @@ export interface MockLlmServer {
 
 export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLlmServer> {
   const recorder = new Recorder(options.log);
-  const promptCache = createPromptCache(options.now ? { now: options.now } : {});
+  const now = options.now ?? Date.now;
+  const promptCache = createPromptCache({ now });
   const state: ServerState = {
     script: new ScriptState(parseScript(options.script)),
     recorder,
     promptCache,
     seq: 0,
     replies: 0,
+    batches: new BatchStore(options.batchStateFile),
+    now,
   };
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -81,6 +92,7 @@ export async function startMockLlm(options: StartMockLlmOptions): Promise<MockLl
     port,
     requests: recorder.requests,
     logs: recorder.logs,
+    batches: recorder.batches,
     modelCalls: (api) => recorder.modelCalls(api),
     totalUsage: () => recorder.totalUsage(),
     sawCredential: (secret) => recorder.sawCredential(secret),

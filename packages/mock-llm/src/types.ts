@@ -98,6 +98,8 @@ export interface MockScript {
   default?: ReplySource;
   faults?: RandomFaultsInput;
   chunkChars?: number;
+  /** Batch API timing and expiry (default: in progress for 50 ms, nothing expires). */
+  batch?: { delayMs?: number; expire?: boolean };
 }
 
 /** A resolved reply with exact usage, as sent on the wire. */
