@@ -3,7 +3,8 @@
 // retried submission can find it, and results come back from the output and error files.
 import type OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { BatchClient, BatchClientOptions, BatchResult } from './batch-client.js';
+import type { Batch } from 'openai/resources/batches';
+import type { BatchClient, BatchClientOptions, BatchEntry, BatchResult, BatchStatus } from './batch-client.js';
 import { toModelCallError } from './judge-model.js';
 import { buildChatParams, chatReply } from './openai-chat-model.js';
 import { toClientOptions } from './provider-options.js';
@@ -33,11 +34,7 @@ export function createOpenAiBatchClient(o: BatchClientOptions): BatchClient {
     provider: 'openai',
     // Metadata values take up to 512 characters: a longer key is refused by the API.
     async submit(entries, meta) {
-      const jsonl = entries
-        .map((e) =>
-          JSON.stringify({ custom_id: e.customId, method: 'POST', url: ENDPOINT, body: buildChatParams(o, e.request) }),
-        )
-        .join('\n');
+      const jsonl = inputJsonl(o, entries);
       const { toFile } = await sdkOf();
       const upload = await toFile(
         Buffer.from(`${jsonl}\n`, 'utf8'),
@@ -68,23 +65,7 @@ export function createOpenAiBatchClient(o: BatchClientOptions): BatchClient {
         }
         return null;
       }),
-    poll: (batchId) =>
-      call(async (client) => {
-        const b = await client.batches.retrieve(batchId);
-        const total = b.request_counts?.total ?? 0;
-        const succeeded = b.request_counts?.completed ?? 0;
-        const errored = b.request_counts?.failed ?? 0;
-        const ended = ENDED.has(b.status);
-        const counts = {
-          total,
-          succeeded,
-          errored,
-          expired: 0,
-          canceled: 0,
-          processing: ended ? 0 : total - succeeded - errored,
-        };
-        return { status: ended ? 'ended' : 'in_progress', counts };
-      }),
+    poll: (batchId) => call(async (client) => statusOf(await client.batches.retrieve(batchId))),
     results: (batchId) =>
       call(async (client) => {
         const b = await client.batches.retrieve(batchId);
@@ -104,6 +85,28 @@ export function createOpenAiBatchClient(o: BatchClientOptions): BatchClient {
       call(async (client) => {
         await client.batches.cancel(batchId);
       }),
+  };
+}
+
+/** The batch's input file: one Chat Completions request a line, its body as the live model builds it. */
+function inputJsonl(o: BatchClientOptions, entries: readonly BatchEntry[]): string {
+  return entries
+    .map((e) =>
+      JSON.stringify({ custom_id: e.customId, method: 'POST', url: ENDPOINT, body: buildChatParams(o, e.request) }),
+    )
+    .join('\n');
+}
+
+/** OpenAI's running counts split no failures: every one counts as errored until `results`. */
+function statusOf(b: Batch): BatchStatus {
+  const total = b.request_counts?.total ?? 0;
+  const succeeded = b.request_counts?.completed ?? 0;
+  const errored = b.request_counts?.failed ?? 0;
+  const ended = ENDED.has(b.status);
+  const processing = ended ? 0 : total - succeeded - errored;
+  return {
+    status: ended ? 'ended' : 'in_progress',
+    counts: { total, succeeded, errored, expired: 0, canceled: 0, processing },
   };
 }
 

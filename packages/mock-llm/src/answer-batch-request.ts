@@ -5,7 +5,7 @@ import { pickRule } from './answer-model-call.js';
 import { messages } from './messages.js';
 import { normalizeRequest } from './normalize-request.js';
 import { countCacheBreakpoints, promptElements } from './prompt-elements.js';
-import type { RecordedRequest } from './recorder.js';
+import { openRecord, type RecordedRequest } from './recorder.js';
 import { resolveReply } from './script.js';
 import type { ServerState } from './server-state.js';
 import type { ApiKind } from './types.js';
@@ -72,26 +72,17 @@ function openBatchRecord(
   body: Record<string, unknown>,
 ): RecordedRequest {
   server.seq += 1;
-  const rec: RecordedRequest = {
+  const rec = openRecord({
     seq: server.seq,
     at: new Date(server.now()).toISOString(),
     method: 'BATCH',
     path: where,
     api,
     model,
-    stream: false,
     headers: {},
     credentials: [],
     body,
-    rule: null,
-    fault: null,
-    status: 0,
-    usage: null,
-    cache: null,
-    reply: null,
-    outcome: 'ok',
-    durationMs: 0,
-  };
+  });
   server.recorder.requests.push(rec);
   return rec;
 }

@@ -1,7 +1,7 @@
 // One request and its answer: the record of what came in (secrets redacted), the helpers
 // that answer it, and `finish`, which closes the record with status, outcome and a log line.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { redactHeaders, redactUrl, type RecordedRequest, type Recorder } from './recorder.js';
+import { openRecord, redactHeaders, redactUrl, type RecordedRequest, type Recorder } from './recorder.js';
 import type { ServerState } from './server-state.js';
 
 export class Exchange {
@@ -71,26 +71,17 @@ export async function openExchange(
   const { path, credentials: queryCreds } = redactUrl(req.url ?? '/');
   const { headers, credentials } = redactHeaders(req.headers);
   const raw = await readBody(req);
-  const rec: RecordedRequest = {
+  const rec = openRecord({
     seq,
     at: new Date(started).toISOString(),
     method: req.method ?? 'GET',
     path,
     api: null,
     model: '',
-    stream: false,
     headers,
     credentials: [...credentials, ...queryCreds],
     body: raw,
-    rule: null,
-    fault: null,
-    status: 0,
-    usage: null,
-    cache: null,
-    reply: null,
-    outcome: 'ok',
-    durationMs: 0,
-  };
+  });
   server.recorder.requests.push(rec);
   return { exchange: new Exchange(res, rec, server.recorder, started), raw };
 }

@@ -57,82 +57,88 @@ export function anthropicMinCacheableTokens(model: string): number {
   return ANTHROPIC_MIN_TOKENS.find(([re]) => re.test(model))?.[1] ?? 1024;
 }
 
+type Entries = Map<string, Entry>;
+
+/** The entry under `key` while it has not expired at `t`. */
+function liveEntry(entries: Entries, key: string | undefined, t: number): Entry | undefined {
+  const e = key === undefined ? undefined : entries.get(key);
+  return e && e.expires > t ? e : undefined;
+}
+
+/** Breakpoints: read the longest cached prefix ending at (or shortly before) one, write the later ones. */
+function accountAnthropic(entries: Entries, model: string, elements: PromptElement[], t: number): CacheAccounting {
+  const live = (key: string | undefined) => liveEntry(entries, key, t);
+  const ends: number[] = [];
+  const keys: string[] = [];
+  const hash = createHash('sha256').update(`anthropic\0${model}\0`);
+  let chars = 0;
+  for (const e of elements) {
+    hash.update(e.text);
+    chars += e.text.length;
+    ends.push(chars);
+    keys.push(hash.copy().digest('hex'));
+  }
+  const tokensThrough = (i: number) => (i < 0 ? 0 : tokensForChars(ends[i] ?? 0));
+  const breakpoints = elements.flatMap((e, i) => (e.breakpoint ? [i] : []));
+
+  let readAt = -1;
+  for (const b of breakpoints)
+    for (let j = b; j >= Math.max(0, b - ANTHROPIC_LOOKBACK_BLOCKS) && j > readAt; j -= 1)
+      if (live(keys[j])) {
+        readAt = j;
+        break;
+      }
+  // A read refreshes the entry's TTL (and those of this prompt's earlier breakpoints still cached).
+  for (const i of [readAt, ...breakpoints.filter((b) => b < readAt)]) {
+    const e = live(keys[i]);
+    if (e) e.expires = t + e.ttlMs;
+  }
+
+  const min = anthropicMinCacheableTokens(model);
+  let writtenTo = readAt;
+  let write1h = 0;
+  for (const b of breakpoints) {
+    const ttl = elements[b]?.breakpoint ?? '5m';
+    if (b <= readAt || tokensThrough(b) < min) continue;
+    entries.set(keys[b] ?? '', { expires: t + ANTHROPIC_TTL_MS[ttl], ttlMs: ANTHROPIC_TTL_MS[ttl] });
+    if (ttl === '1h') write1h += tokensThrough(b) - tokensThrough(writtenTo);
+    writtenTo = b;
+  }
+  const prompt = tokensForChars(chars);
+  const read = tokensThrough(readAt);
+  const write = tokensThrough(writtenTo) - read;
+  return { rule: 'anthropic', prompt, read, write, write1h, uncached: prompt - read - write };
+}
+
+/** Automatic: read the longest earlier-seen prefix at a 128-token step from 1024; keep every step of this one. */
+function accountOpenAi(entries: Entries, model: string, elements: PromptElement[], t: number): CacheAccounting {
+  const text = elements.map((e) => e.text).join('');
+  const prompt = tokensForChars(text.length);
+  const hash = createHash('sha256').update(`openai\0${model}\0`);
+  let hashed = 0;
+  let read = 0;
+  for (let k = OPENAI_MIN_TOKENS; k <= prompt; k += OPENAI_STEP_TOKENS) {
+    const end = Math.min(k * CHARS_PER_TOKEN, text.length);
+    hash.update(text.slice(hashed, end));
+    hashed = end;
+    const key = hash.copy().digest('hex');
+    if (liveEntry(entries, key, t)) read = k;
+    entries.set(key, { expires: t + OPENAI_RETENTION_MS, ttlMs: OPENAI_RETENTION_MS });
+  }
+  return { rule: 'openai', prompt, read, write: 0, write1h: 0, uncached: prompt - read };
+}
+
 export function createPromptCache(options: { now?: () => number } = {}): PromptCache {
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
-  const live = (key: string | undefined, t: number): Entry | undefined => {
-    const e = key === undefined ? undefined : entries.get(key);
-    return e && e.expires > t ? e : undefined;
-  };
-
-  /** Breakpoints: read the longest cached prefix ending at (or shortly before) one, write the later ones. */
-  function accountAnthropic(model: string, elements: PromptElement[], t: number): CacheAccounting {
-    const ends: number[] = [];
-    const keys: string[] = [];
-    const hash = createHash('sha256').update(`anthropic\0${model}\0`);
-    let chars = 0;
-    for (const e of elements) {
-      hash.update(e.text);
-      chars += e.text.length;
-      ends.push(chars);
-      keys.push(hash.copy().digest('hex'));
-    }
-    const tokensThrough = (i: number) => (i < 0 ? 0 : tokensForChars(ends[i] ?? 0));
-    const breakpoints = elements.flatMap((e, i) => (e.breakpoint ? [i] : []));
-
-    let readAt = -1;
-    for (const b of breakpoints)
-      for (let j = b; j >= Math.max(0, b - ANTHROPIC_LOOKBACK_BLOCKS) && j > readAt; j -= 1)
-        if (live(keys[j], t)) {
-          readAt = j;
-          break;
-        }
-    // A read refreshes the entry's TTL (and those of this prompt's earlier breakpoints still cached).
-    for (const i of [readAt, ...breakpoints.filter((b) => b < readAt)]) {
-      const e = live(keys[i], t);
-      if (e) e.expires = t + e.ttlMs;
-    }
-
-    const min = anthropicMinCacheableTokens(model);
-    let writtenTo = readAt;
-    let write1h = 0;
-    for (const b of breakpoints) {
-      const ttl = elements[b]?.breakpoint ?? '5m';
-      if (b <= readAt || tokensThrough(b) < min) continue;
-      entries.set(keys[b] ?? '', { expires: t + ANTHROPIC_TTL_MS[ttl], ttlMs: ANTHROPIC_TTL_MS[ttl] });
-      if (ttl === '1h') write1h += tokensThrough(b) - tokensThrough(writtenTo);
-      writtenTo = b;
-    }
-    const prompt = tokensForChars(chars);
-    const read = tokensThrough(readAt);
-    const write = tokensThrough(writtenTo) - read;
-    return { rule: 'anthropic', prompt, read, write, write1h, uncached: prompt - read - write };
-  }
-
-  /** Automatic: read the longest earlier-seen prefix at a 128-token step from 1024; keep every step of this one. */
-  function accountOpenAi(model: string, elements: PromptElement[], t: number): CacheAccounting {
-    const text = elements.map((e) => e.text).join('');
-    const prompt = tokensForChars(text.length);
-    const hash = createHash('sha256').update(`openai\0${model}\0`);
-    let hashed = 0;
-    let read = 0;
-    for (let k = OPENAI_MIN_TOKENS; k <= prompt; k += OPENAI_STEP_TOKENS) {
-      const end = Math.min(k * CHARS_PER_TOKEN, text.length);
-      hash.update(text.slice(hashed, end));
-      hashed = end;
-      const key = hash.copy().digest('hex');
-      if (live(key, t)) read = k;
-      entries.set(key, { expires: t + OPENAI_RETENTION_MS, ttlMs: OPENAI_RETENTION_MS });
-    }
-    return { rule: 'openai', prompt, read, write: 0, write1h: 0, uncached: prompt - read };
-  }
-
+  const entries: Entries = new Map();
   return {
     account(api, model, elements) {
       if (api === 'gemini') return null;
       const t = now();
       for (const [key, e] of entries) if (e.expires <= t) entries.delete(key);
-      return api === 'anthropic' ? accountAnthropic(model, elements, t) : accountOpenAi(model, elements, t);
+      return api === 'anthropic'
+        ? accountAnthropic(entries, model, elements, t)
+        : accountOpenAi(entries, model, elements, t);
     },
     get size() {
       return entries.size;

@@ -48,6 +48,27 @@ export interface RecordedBatch {
   metadata: Record<string, string> | null;
 }
 
+/** A request as recorded before it is answered: what it was, nothing yet of how it ended. */
+export function openRecord(
+  fields: Pick<
+    RecordedRequest,
+    'seq' | 'at' | 'method' | 'path' | 'api' | 'model' | 'headers' | 'credentials' | 'body'
+  >,
+): RecordedRequest {
+  return {
+    ...fields,
+    stream: false,
+    rule: null,
+    fault: null,
+    status: 0,
+    usage: null,
+    cache: null,
+    reply: null,
+    outcome: 'ok',
+    durationMs: 0,
+  };
+}
+
 const SECRET_HEADER = /(authorization|api-key|apikey|x-api-key|token|secret|cookie|key)/i;
 const SECRET_QUERY = /^(key|api[-_]?key|token|access_token)$/i;
 
