@@ -99,7 +99,9 @@ function semantic(value: unknown, jobId: string, where = ''): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (/(At|Seconds|seconds|Ms)$/.test(k) || k === 'jobId') continue;
-      if (k === 'inputTokens' && where.includes('/judge/')) continue;
+      // A judge's input tokens, and what of them the scripted server's prompt cache served, depend on the prompts
+      // the server saw before (both jobs share it), not on where the results went.
+      if (/^(inputTokens|cachedInputTokens|cacheWriteInputTokens)$/.test(k) && where.includes('/judge/')) continue;
       out[k] = semantic(v, jobId, `${where}/${k}`);
     }
     return out;
