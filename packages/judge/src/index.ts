@@ -8,6 +8,7 @@ export {
 } from './evidence-source.js';
 export {
   ModelCallError,
+  TurnDeferred,
   type JudgeModel,
   type ModelRequest,
   type ModelReply,
@@ -15,7 +16,7 @@ export {
   type ToolSpec,
   type ToolCall,
 } from './judge-model.js';
-export { createJudgeModel, type JudgeModelOptions } from './create-judge-model.js';
+export { createJudgeModel, createJudgeBatchClient, type JudgeModelOptions } from './create-judge-model.js';
 export { judgeItems, type JudgeItemsInput } from './judge-items.js';
 export { PROMPT_VERSION } from './prompts.js';
 export {
@@ -41,3 +42,12 @@ export {
   type BatchStatus,
   type BatchCounts,
 } from './batch-client.js';
+export {
+  createTurnBook,
+  createBatchedTurnModel,
+  serializeTurn,
+  parseTurn,
+  serializeAnswer,
+  parseAnswer,
+  type TurnBook,
+} from './batched-turns.js';

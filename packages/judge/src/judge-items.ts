@@ -151,7 +151,7 @@ async function judgeFresh(
   input: JudgeItemsInput,
   toJudge: readonly JudgeItem[],
   ctx: { model: JudgeModel; identity: Identity; keys: CacheKeys; verdicts: Map<string, JudgeVerdict> },
-): Promise<SessionRecord[]> {
+): Promise<{ sessions: SessionRecord[]; deferred: boolean }> {
   const { setup } = input;
   let done = 0;
   let resolved = 0;
@@ -175,10 +175,18 @@ async function judgeFresh(
       input.onProgress?.({ sessions: done, decided: ctx.verdicts.size + resolved, total: input.items.length });
     },
   });
+  // Partial (batch judging waits on a turn): nothing is cached; the round is replayed with the replies.
+  if (out.deferred) {
+    for (const item of toJudge)
+      if (!ctx.verdicts.has(item.id))
+        ctx.verdicts.set(item.id, unjudgedVerdict(item, 'incomplete', messages.deferred()));
+    return { sessions: out.sessions, deferred: true };
+  }
   for (const item of toJudge) {
     const got = out.decided.get(item.id);
     const key = ctx.keys.get(item.id) ?? '';
-    const { meta, mine } = itemMeta(item, out.sessions, ctx.identity, key, got?.phase);
+    const { meta: m, mine } = itemMeta(item, out.sessions, ctx.identity, key, got?.phase);
+    const meta = ctx.model.batch ? { ...m, batch: true as const } : m;
     if (!got) {
       const u = unjudgedFrom(mine);
       ctx.verdicts.set(item.id, { ...unjudgedVerdict(item, u.why, u.reason), judge: meta });
@@ -193,7 +201,7 @@ async function judgeFresh(
     const { phase, viewedPages } = meta;
     await input.cache?.put({ ...stored, judge: { ...ctx.identity, phase, reportedModel, viewedPages } });
   }
-  return out.sessions;
+  return { sessions: out.sessions, deferred: false };
 }
 
 function summarize(
@@ -235,6 +243,7 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
   const identity = model && setup.mode !== 'checks-only' ? judgeIdentity(model, setup.mode) : null;
   const sessions: SessionRecord[] = [];
   let scheduleMs = 0;
+  let deferred = false;
   if (!identity || !model) {
     const why: UnjudgedReason = setup.mode === 'checks-only' ? 'checks-only' : 'no-judge';
     const reason = why === 'checks-only' ? messages.checksOnly() : messages.noJudge();
@@ -249,7 +258,9 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
     try {
       if (toJudge.length > 0) {
         const t0 = performance.now();
-        sessions.push(...(await judgeFresh(input, toJudge, { model, identity, keys, verdicts })));
+        const fresh = await judgeFresh(input, toJudge, { model, identity, keys, verdicts });
+        sessions.push(...fresh.sessions);
+        deferred = fresh.deferred;
         scheduleMs = performance.now() - t0;
       }
     } finally {
@@ -257,5 +268,5 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
     }
   }
   const { ordered, ...stats } = summarize(items, verdicts, sessions, { started, scheduleMs });
-  return { verdicts: ordered, sessions, identity, stats };
+  return { verdicts: ordered, sessions, identity, stats, ...(deferred ? { deferred: true as const } : {}) };
 }

@@ -51,6 +51,8 @@ export interface JudgeModel {
   /** Null when the provider does not take one (then it is not sent). */
   temperature: number | null;
   seed: number | null;
+  /** Its replies come from a provider batch (billed at the batch discount). */
+  batch?: true;
   complete(request: ModelRequest): Promise<ModelReply>;
 }
 
@@ -76,4 +78,15 @@ export function toModelCallError(err: unknown, signal?: AbortSignal): ModelCallE
   const status = typeof e?.status === 'number' ? e.status : null;
   const msg = (e?.message ?? String(err)).slice(0, 300);
   return new ModelCallError(`${name}${status ? ` ${status}` : ''}: ${msg}`, 'error', status);
+}
+
+/**
+ * A turn whose reply is not known yet (batch judging: it goes into the next batch). Not a failure:
+ * the session stops where it is and is replayed, with the reply, in a later round.
+ */
+export class TurnDeferred extends Error {
+  constructor(readonly key: string) {
+    super(`judge turn ${key} waits for its batch`);
+    this.name = 'TurnDeferred';
+  }
 }

@@ -31,6 +31,8 @@ export interface ScheduleInput {
 export interface ScheduleOutput {
   decided: Map<string, { verdict: SubmittedVerdict; phase: SessionRecord['phase']; reportedModel: string | null }>;
   sessions: SessionRecord[];
+  /** Some session waits for a batched reply: the outcome is partial and must not be kept. */
+  deferred: boolean;
 }
 
 /** Run `fn` over `xs` with at most `n` in flight. */
@@ -58,6 +60,8 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
   const decided: ScheduleOutput['decided'] = new Map();
   const sessions: SessionRecord[] = [];
   let counter = 0;
+  // A deferred session (batch judging) ends its chain: no retry, no fallback, until its reply is known.
+  let deferred = false;
 
   const session = async (items: readonly JudgeItem[], phase: SessionRecord['phase'], attempt: number) => {
     counter += 1;
@@ -74,6 +78,10 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
       correctionTurns: s.correctionTurns,
       signal: s.signal,
     });
+    if (out.deferred) {
+      deferred = true;
+      return out;
+    }
     sessions.push(out.record);
     s.onSession?.(out.record);
     for (const [id, verdict] of out.verdicts) decided.set(id, { verdict, phase, reportedModel: out.reportedModel });
@@ -88,7 +96,7 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
   ): Promise<JudgeItem[]> => {
     let pending = [...items];
     for (let attempt = 1; attempt <= attempts && pending.length > 0 && !s.signal?.aborted; attempt += 1) {
-      await session(pending, phase, attempt);
+      if ((await session(pending, phase, attempt)).deferred) return [];
       pending = pending.filter((i) => !decided.has(i.id));
     }
     return pending;
@@ -105,8 +113,8 @@ export async function scheduleSessions(s: ScheduleInput): Promise<ScheduleOutput
     // Holistic: each attempt re-sends every criterion; the newest valid verdict per item stands.
     for (let attempt = 1; attempt <= s.attempts && !s.signal?.aborted; attempt += 1) {
       const out = await session(s.items, 'holistic', attempt);
-      if (out.record.outcome === 'complete') break;
+      if (out.deferred || out.record.outcome === 'complete') break;
     }
   }
-  return { decided, sessions };
+  return { decided, sessions, deferred };
 }

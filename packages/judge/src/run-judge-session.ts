@@ -4,6 +4,7 @@
 import type { EvidenceSource } from './evidence-source.js';
 import {
   ModelCallError,
+  TurnDeferred,
   type ChatTurn,
   type JudgeModel,
   type ModelReply,
@@ -36,6 +37,8 @@ export interface SessionOutput {
   verdicts: Map<string, SubmittedVerdict>;
   /** The model the provider named in the reply that submitted `verdicts` (null: none submitted, or none named). */
   reportedModel: string | null;
+  /** A turn's reply is not known yet (batch judging): the session is to be replayed, not recorded. */
+  deferred?: true;
 }
 
 /** What a session carries from step to step. */
@@ -50,6 +53,7 @@ interface Session {
   verdicts: Map<string, SubmittedVerdict>;
   corrections: number;
   reportedModel: string | null;
+  deferred: boolean;
 }
 
 type StepEnd = 'continue' | 'stop';
@@ -64,6 +68,7 @@ export async function runJudgeSession(input: SessionInput): Promise<SessionOutpu
     }
     session.record.steps = step;
     const reply = await requestReply(session);
+    if (session.deferred) return { record: session.record, verdicts: new Map(), reportedModel: null, deferred: true };
     if (reply === null || (await handleReply(session, reply)) === 'stop') break;
   }
   session.record.resolvedItemIds = [...session.verdicts.keys()];
@@ -98,6 +103,7 @@ function openSession(input: SessionInput): Session {
     verdicts: new Map(),
     corrections: input.correctionTurns,
     reportedModel: null,
+    deferred: false,
   };
 }
 
@@ -111,6 +117,10 @@ async function requestReply(s: Session): Promise<ModelReply | null> {
     reply = await input.model.complete({ system: s.system, turns: s.turns, tools: s.tools, signal: input.signal });
   } catch (err) {
     record.modelMs += performance.now() - t0;
+    if (err instanceof TurnDeferred) {
+      s.deferred = true;
+      return null;
+    }
     recordModelError(record, err);
     return null;
   }

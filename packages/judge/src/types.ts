@@ -91,6 +91,8 @@ export interface JudgeVerdict {
      * image): a StartupBench verdict's `multimodal`. Absent on reused verdicts whose cache entry predates it.
      */
     viewedPages?: number;
+    /** Decided from a provider batch's replies (billed at the batch discount). */
+    batch?: true;
   };
 }
 
@@ -119,6 +121,8 @@ export interface JudgeRunResult {
   verdicts: JudgeVerdict[];
   sessions: SessionRecord[];
   identity: JudgeIdentity | null;
+  /** Batch judging: some turn's reply is not known yet, so these verdicts are partial and not kept. */
+  deferred?: true;
   stats: {
     items: number;
     reused: number;
