@@ -64,6 +64,15 @@ export const BATCH_DISCOUNT: Readonly<Record<PriceProvider, number>> = {
   google: 0.5,
 };
 
+/** A price as billed through the provider's batch API: every rate, cache reads and writes included, at its discount. */
+export function batchPriceOf(price: ModelPrice, provider: PriceProvider): ModelPrice {
+  const d = BATCH_DISCOUNT[provider];
+  const out: ModelPrice = { inputPerMTok: price.inputPerMTok * d, outputPerMTok: price.outputPerMTok * d };
+  if (price.cachedInputPerMTok !== undefined) out.cachedInputPerMTok = price.cachedInputPerMTok * d;
+  if (price.cacheWritePerMTok !== undefined) out.cacheWritePerMTok = price.cacheWritePerMTok * d;
+  return out;
+}
+
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   // Anthropic. Cache writes are the 5-minute ones (1.25x input on every page read); 1-hour writes
   // (2x input) are not modelled. Cache reads vary by model (0.025x to 0.1x input).

@@ -4,7 +4,7 @@
 // the book's `deferred`; a round's deferred turns are the next batch. A round that defers nothing is the
 // judging itself, decided by the same code as a live run, only with the batch's replies.
 //
-// A turn's key is a digest of its submission scope and its whole request, plus how many identical
+// A turn's key is a digest of its submission scope, the judge model and its whole request, plus how many identical
 // requests came before it in that scope (a retried session starts with the same request as the one it
 // retries, and must get its own reply). Anthropic custom ids allow 64 of [a-zA-Z0-9_-].
 import { createHash } from 'node:crypto';
@@ -39,7 +39,7 @@ export function createBatchedTurnModel(
     seed: identity.seed,
     batch: true,
     complete: (request) => {
-      const digest = digestTurn(scope, request);
+      const digest = digestTurn(scope, identity, request);
       const n = seen.get(digest) ?? 0;
       seen.set(digest, n + 1);
       const key = `t${digest.slice(0, 48)}-${n}`;
@@ -56,9 +56,10 @@ export function createBatchedTurnModel(
   };
 }
 
-function digestTurn(scope: string, request: ModelRequest): string {
+function digestTurn(scope: string, identity: Pick<JudgeModel, 'provider' | 'model'>, request: ModelRequest): string {
   const { system, turns, tools } = request;
-  const text = JSON.stringify({ scope, system, turns, tools }, (_k, v: unknown) =>
+  const { provider, model } = identity;
+  const text = JSON.stringify({ scope, provider, model, system, turns, tools }, (_k, v: unknown) =>
     v instanceof Uint8Array ? `sha256:${createHash('sha256').update(v).digest('hex')}` : v,
   );
   return createHash('sha256').update(text).digest('hex');

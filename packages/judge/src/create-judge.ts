@@ -9,7 +9,8 @@ import type { VerdictCache } from './verdict-cache.js';
 
 export interface CreateJudgeOptions {
   setup: JudgeSetup;
-  model: JudgeModel;
+  /** One model for every submission, or one per submission folder (batch judging keys turns by submission). */
+  model: JudgeModel | ((submissionDir: string) => JudgeModel);
   /** Evidence over a submission folder (the worker adapts @assay/evidence). */
   openEvidence: (submissionDir: string) => Promise<EvidenceSource>;
   evidenceContextVersion: string;
@@ -34,7 +35,7 @@ export function createJudge(opts: CreateJudgeOptions): Judge {
       context: { taskId: request.context.id, title: request.context.title, request: request.context.request },
       evidence,
       setup: opts.setup,
-      model: opts.model,
+      model: typeof opts.model === 'function' ? opts.model(request.submissionDir) : opts.model,
       cache: opts.cache,
       evidenceContextVersion: opts.evidenceContextVersion,
       onProgress: opts.onProgress,

@@ -24,6 +24,7 @@ export {
   createMemoryVerdictCache,
   createDirectoryVerdictCache,
   withSingleFlight,
+  withHeldWrites,
   CACHE_KEY_VERSION,
   type VerdictCache,
   type CachedVerdict,

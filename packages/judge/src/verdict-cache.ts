@@ -70,6 +70,26 @@ export function withSingleFlight(inner: VerdictCache): VerdictCache {
   };
 }
 
+/**
+ * Reads pass through; writes wait for `commit`. Batch judging's rounds replay every session, and a
+ * verdict cached by one round would be served, as reused, to the next round's replay of the very
+ * session that decided it: only the round that defers nothing commits.
+ */
+export function withHeldWrites(inner: VerdictCache): VerdictCache & { commit(): Promise<void> } {
+  const held: CachedVerdict[] = [];
+  return {
+    get: (key) => inner.get(key),
+    put: (entry) => {
+      held.push(entry);
+      return Promise.resolve();
+    },
+    release: (keys) => inner.release?.(keys),
+    async commit() {
+      for (const entry of held.splice(0)) await inner.put(entry);
+    },
+  };
+}
+
 /** JSON with sorted object keys, so equal content always hashes equally. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
