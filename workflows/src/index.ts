@@ -3,3 +3,4 @@ export { jobWorkflow } from './job-workflow.js';
 export { trialWorkflow } from './trial-workflow.js';
 export { projectWorkflow } from './project-workflow.js';
 export { subtaskWorkflow } from './subtask-workflow.js';
+export { judgeBatchWorkflow } from './judge-batch-workflow.js';

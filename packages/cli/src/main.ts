@@ -117,6 +117,12 @@ program
   .option('--name <name>', 'folder name under <results>/judges/ (default: the setup file name; one setup only)')
   .option('--concurrency <n>', 'trials and projects judged at once (default 4)')
   .option('--accept-changes', 'judge although tasks or projects changed since their records were made')
+  .option(
+    '--batch',
+    "send the judge's turns through the provider's batch API (about half price, results within 24 h), durably on Temporal; run again to attach",
+  )
+  .option('--poll-seconds <s>', 'with --batch: seconds between polls of an open batch (default 30)')
+  .option('--no-worker', 'with --batch: do not run an embedded worker (workers elsewhere serve the queue)')
   .option('--json', 'machine-readable output')
   .action(lazyAction(() => import('./commands/judge-command.js'), 'judgeCommand'));
 

@@ -25,6 +25,11 @@ export const messages = {
   noResults: (dir: string) => `no trial records under ${dir}`,
   badJudgeConcurrency: (value: string) =>
     `--concurrency: "${value}" is not a whole number from ${JUDGE_COMMAND_CONCURRENCY_BOUNDS.min} to ${JUDGE_COMMAND_CONCURRENCY_BOUNDS.max}`,
+  batchNeedsModel: (name: string, mode: string) =>
+    `--batch: judge setup "${name}" (mode ${mode}) calls no model: nothing to send through a batch API`,
+  batchOptionWithoutBatch: (option: string) => `${option}: only with --batch`,
+  badPollSeconds: (value: string) => `--poll-seconds: "${value}" is not a whole number of seconds from 1 to 3600`,
+  judgeBatchFailed: (name: string, reason: string) => `batch judging "${name}" failed: ${reason}`,
   judgeNameWithSetups: (count: number) =>
     `--name: names one judge setup, but ${count} --judge files were given (each is named by its file name)`,
   judgeNameTwice: (file: string, name: string) =>

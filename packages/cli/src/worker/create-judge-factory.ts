@@ -5,7 +5,15 @@ import path from 'node:path';
 import { EVIDENCE_CONTEXT_VERSION, type JudgeFactory } from '@assay/activities';
 import type { ExtractionCache, ParserPool } from '@assay/evidence';
 import { PAGES_PREFIX, isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
-import { createJudge, createJudgeModel, withSingleFlight, type JudgeRunResult } from '@assay/judge';
+import type { JudgeSetup } from '@assay/core';
+import {
+  createJudge,
+  createJudgeModel,
+  withSingleFlight,
+  type CreateJudgeOptions,
+  type JudgeRunResult,
+  type VerdictCache,
+} from '@assay/judge';
 import { createEvidenceSource } from './evidence-source.js';
 import { createStoreVerdictCache } from './store-verdict-cache.js';
 import { buildPooledView, sharedExtractionCache, sharedParserPool } from './evidence-tools.js';
@@ -17,14 +25,19 @@ export function createJudgeFactory(opts: {
   parsers?: ParserPool;
   /** Files already parsed are taken from here (default: the process's cache). */
   extraction?: ExtractionCache;
+  /** The judge's model (default: the setup's live model); batch judging answers turns from batches. */
+  model?: (setup: JudgeSetup) => CreateJudgeOptions['model'];
+  /** Wraps the results store's verdict cache (batch judging holds its writes until the last round). */
+  wrapCache?: (cache: VerdictCache) => VerdictCache;
 }): JudgeFactory {
+  const wrap = opts.wrapCache ?? ((c: VerdictCache) => c);
   const parsers = opts.parsers ?? sharedParserPool();
   const extraction = opts.extraction ?? sharedExtractionCache();
   return (setup, { resultsDir }) => {
     if (setup.mode === 'checks-only') return null;
     return createJudge({
       setup,
-      model: createJudgeModel(setup, { env: process.env }),
+      model: opts.model ? opts.model(setup) : createJudgeModel(setup, { env: process.env }),
       openEvidence: async (dir) =>
         createEvidenceSource(await buildPooledView(parsers, dir, extraction), {
           // Page images are rendered once per file content, whichever trial or setup asks: locally (the
@@ -34,7 +47,7 @@ export function createJudgeFactory(opts: {
           contextVersion: EVIDENCE_CONTEXT_VERSION,
         }),
       evidenceContextVersion: EVIDENCE_CONTEXT_VERSION,
-      cache: withSingleFlight(createStoreVerdictCache(openResultsStore(resultsDir), opts.log)),
+      cache: wrap(withSingleFlight(createStoreVerdictCache(openResultsStore(resultsDir), opts.log))),
       onRun: opts.onRun,
     });
   };

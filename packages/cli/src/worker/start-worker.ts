@@ -25,11 +25,13 @@ import {
   settleWorkVolumeReleases,
 } from '@assay/activities';
 import { ParserPool } from '@assay/evidence';
+import { createJudgeBatchClient, createJudgeModel } from '@assay/judge';
 import type { TemporalConnectionOptions } from '@assay/infra/temporal-connection';
 import { hostQueue, type ThrottleReport } from '@assay/core';
 import { TASK_QUEUE, jobWorkflowId, throttledSignal } from '@assay/workflows/definitions';
 import { createEvidenceTools, sharedParserPool } from './evidence-tools.js';
 import { createJudgeFactory } from './create-judge-factory.js';
+import { createJudgeBatchActivities } from './judge-batch-activities.js';
 import { cachedWorkflowBundle } from './cached-workflow-bundle.js';
 import { resolveWorkerHost } from './worker-host.js';
 import { readAssayVersion } from './read-assay-version.js';
@@ -194,6 +196,14 @@ function createActivities(
     ...createJobActivities({ workRoot: host.workRoot }),
     ...createTrialActivities(shared),
     ...createProjectActivities(shared),
+    ...createJudgeBatchActivities({
+      root: repoRoot(),
+      // The key is read from the worker's environment here, as for a live judge; it never enters a workflow.
+      batchClientFor: (setup) => createJudgeBatchClient(setup, { env: process.env }),
+      liveModelFor: (setup) => createJudgeModel(setup, { env: process.env }),
+      parsers,
+      log: opts.log,
+    }),
   });
 }
 

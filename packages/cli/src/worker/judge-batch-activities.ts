@@ -1,0 +1,177 @@
+// The activities of batch judging (workflows/src/judge-batch-workflow.ts), over clients the worker
+// injects: the setup's provider batch client and its live model's identity. A round's files are in the
+// judge folder, batches/<run>/round-<n>/: turns.jsonl (what collect deferred), batch.json (the batch
+// id, stored as soon as the provider answers) and answers.jsonl (one answer or failure per turn).
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { batchPriceOf, type JudgeSetup } from '@assay/core';
+import { createExtractionCache, type ParserPool } from '@assay/evidence';
+import {
+  createBatchedTurnModel,
+  createTurnBook,
+  isBatchFailure,
+  judgeCost,
+  parseAnswer,
+  parseTurn,
+  serializeAnswer,
+  serializeTurn,
+  sumJudgeCosts,
+  withHeldWrites,
+  type BatchClient,
+  type BatchResult,
+  type JudgeCost,
+  type JudgeModel,
+} from '@assay/judge';
+import {
+  EVIDENCE_CACHE_DIR,
+  judgeRootKey,
+  openResultsStore,
+  readProjectRecords,
+  readTrialRecords,
+  scratchRootOf,
+} from '@assay/results';
+import type { JudgeBatchActivities, RoundRef } from '@assay/workflows/judge-batch';
+import { jobPricesOf, loadJobOrFail } from '../job-input.js';
+import { finishRejudging, rejudgeRecords, rejudgingOf } from '../rejudge-job.js';
+import { createJudgeFactory } from './create-judge-factory.js';
+import { createEvidenceTools } from './evidence-tools.js';
+
+export interface JudgeBatchDeps {
+  root: string;
+  batchClientFor: (setup: JudgeSetup) => BatchClient;
+  /** The setup's live model: its identity (provider, model, sampling) is the batched turns' identity. */
+  liveModelFor: (setup: JudgeSetup) => JudgeModel;
+  parsers: ParserPool;
+  log: (line: string) => void;
+}
+
+export function createJudgeBatchActivities(deps: JudgeBatchDeps) {
+  return {
+    collectJudgeTurns: (input: Parameters<JudgeBatchActivities['collectJudgeTurns']>[0]) =>
+      collectJudgeTurns(deps, input),
+    submitJudgeBatch: (input: Parameters<JudgeBatchActivities['submitJudgeBatch']>[0]) => submitJudgeBatch(deps, input),
+    awaitJudgeBatch: (input: Parameters<JudgeBatchActivities['awaitJudgeBatch']>[0]) => awaitJudgeBatch(deps, input),
+  } satisfies JudgeBatchActivities;
+}
+
+const runFolder = (r: Pick<RoundRef, 'run'>) => `batches/${r.run}`;
+const roundFolder = (r: RoundRef) => `${runFolder(r)}/round-${String(r.round).padStart(4, '0')}`;
+
+/** The judge folder of the round's job and name (a scoped results store). */
+function judgeFolder(deps: JudgeBatchDeps, r: RoundRef) {
+  const job = loadJobOrFail(r.jobFile, deps.root);
+  const store = openResultsStore(job.resultsDir);
+  return { job, store, out: store.scoped(judgeRootKey(r.name)) };
+}
+
+async function collectJudgeTurns(deps: JudgeBatchDeps, input: RoundRef & { concurrency: number }) {
+  const { job, store, out } = judgeFolder(deps, input);
+  const book = createTurnBook(await readAnswers(out, input));
+  const live = deps.liveModelFor(input.setup);
+  const costs: JudgeCost[] = [];
+  const price = jobPricesOf(job)[live.model];
+  const held: { commit(): Promise<void> }[] = [];
+  const extraction = createExtractionCache({ dir: path.join(scratchRootOf(job.resultsDir), EVIDENCE_CACHE_DIR) });
+  let scratch = '';
+  const judgeFor = createJudgeFactory({
+    log: deps.log,
+    parsers: deps.parsers,
+    extraction,
+    onRun: (run) => costs.push(judgeCost(run, price && batchPriceOf(price, live.provider))),
+    // Turns are keyed by the submission they judge, relative to the scratch it is restored into.
+    model: () => (dir) => createBatchedTurnModel(live, book, path.relative(scratch, dir)),
+    wrapCache: (cache) => {
+      const h = withHeldWrites(cache);
+      held.push(h);
+      return h;
+    },
+  });
+  const tools = {
+    evidence: createEvidenceTools(deps.parsers, extraction),
+    judge: judgeFor(input.setup, { resultsDir: job.resultsDir }),
+  };
+  const base = rejudgingOf(job, { store, name: input.name, setup: input.setup, tools });
+  scratch = base.scratch;
+  const waiting = (dir: string) => {
+    const rel = path.relative(scratch, dir);
+    return [...book.deferredScopes].some((s) => s === rel || s.startsWith(`${rel}${path.sep}`));
+  };
+  const ctx = { ...base, print: deps.log, keep: (dir: string) => !waiting(dir) };
+  const records = {
+    trials: await readTrialRecords(store, { problems: [] }),
+    projects: await readProjectRecords(store, { problems: [] }),
+  };
+  const kept = await rejudgeRecords(ctx, records, input.concurrency);
+  const written = kept.trials.length + kept.projects.length;
+  if (book.deferred.size === 0) {
+    for (const h of held) await h.commit();
+    await finishRejudging(ctx, job);
+    await out.putJson(`${runFolder(input)}/cost.json`, sumJudgeCosts(costs));
+    return { deferred: 0, written };
+  }
+  const lines = [...book.deferred].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, req]) => serializeTurn(k, req));
+  await out.putText(`${roundFolder(input)}/turns.jsonl`, `${lines.join('\n')}\n`);
+  return { deferred: lines.length, written };
+}
+
+/** Every answer of the run's earlier rounds, by turn key. */
+async function readAnswers(out: ReturnType<typeof openResultsStore>, r: RoundRef): Promise<Map<string, BatchResult>> {
+  const answers = new Map<string, BatchResult>();
+  for (const key of await out.list(runFolder(r))) {
+    if (!key.endsWith('/answers.jsonl')) continue;
+    for (const line of ((await out.getText(key)) ?? '').split('\n')) {
+      if (!line) continue;
+      const a = parseAnswer(line);
+      answers.set(a.customId, a.result);
+    }
+  }
+  return answers;
+}
+
+async function readTurnKeys(out: ReturnType<typeof openResultsStore>, r: RoundRef) {
+  const text = (await out.getText(`${roundFolder(r)}/turns.jsonl`)) ?? '';
+  return text.split('\n').filter((l) => l.length > 0);
+}
+
+async function submitJudgeBatch(deps: JudgeBatchDeps, input: RoundRef & { key: string }) {
+  const { out } = judgeFolder(deps, input);
+  const stored = `${roundFolder(input)}/batch.json`;
+  const known = (await out.getJson(stored)) as { batchId?: string } | null;
+  if (known?.batchId) return { batchId: known.batchId, found: true };
+  const client = deps.batchClientFor(input.setup);
+  const found = await client.find(input.key);
+  if (found) {
+    await out.putJson(stored, { batchId: found.batchId, key: input.key, foundAt: new Date().toISOString() });
+    return { batchId: found.batchId, found: true };
+  }
+  const entries = (await readTurnKeys(out, input)).map(parseTurn);
+  const { batchId } = await client.submit(entries, { key: input.key });
+  // Before anything else: a retry of this activity reads it here instead of submitting again.
+  await out.putJson(stored, { batchId, key: input.key, turns: entries.length, submittedAt: new Date().toISOString() });
+  return { batchId, found: false };
+}
+
+async function awaitJudgeBatch(deps: JudgeBatchDeps, input: RoundRef & { batchId: string; pollSeconds: number }) {
+  const { out } = judgeFolder(deps, input);
+  const client = deps.batchClientFor(input.setup);
+  const ctx = Context.current();
+  for (let polls = 1; ; polls += 1) {
+    const status = await client.poll(input.batchId);
+    ctx.heartbeat({ batchId: input.batchId, polls, counts: status.counts });
+    if (status.status === 'ended') break;
+    await ctx.sleep(input.pollSeconds * 1000);
+  }
+  const results = await client.results(input.batchId);
+  const ended = { succeeded: 0, failed: 0, missing: 0 };
+  const lines = (await readTurnKeys(out, input)).map((line) => {
+    const { customId } = parseTurn(line);
+    const result = results.get(customId);
+    if (!result) ended.missing += 1;
+    else if (isBatchFailure(result)) ended.failed += 1;
+    else ended.succeeded += 1;
+    // A turn the batch never ran fails like one it ran and lost: its session's next attempt goes in the next batch.
+    return serializeAnswer(customId, result ?? { kind: 'errored', error: 'the batch did not run this turn' });
+  });
+  await out.putText(`${roundFolder(input)}/answers.jsonl`, `${lines.join('\n')}\n`);
+  return ended;
+}

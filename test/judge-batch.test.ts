@@ -1,0 +1,144 @@
+// `assay judge --batch` on a real Temporal server against the scripted server's batch APIs: the
+// sample job's stored submissions judged through batches give the verdicts live judging gives, at the
+// batch price; and with the CLI (its embedded worker) killed -9 and the server restarted while a batch is
+// open, the command run again attaches, and no batch is lost or submitted twice.
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlmServer, type MockScript } from '@assay/mock-llm';
+import { VERDICT_CACHE_PREFIX } from '@assay/results';
+import { readTrials } from './support/records.js';
+import {
+  collectOutput,
+  ensureAgentImage,
+  spawnCli,
+  startTestServer,
+  writeJob,
+  type TestServer,
+} from './support/e2e.js';
+
+const KEY = 'sk-test-batch-judge-51c0de';
+const env = { ASSAY_TEST_JUDGE_KEY: KEY, ASSAY_HEARTBEAT_SECONDS: '5' };
+let server: TestServer;
+let llm: MockLlmServer;
+
+/** An agent judge in two turns: it lists the files, then approves (one item or several). */
+function script(delayMs: number): MockScript {
+  const approve = { decision: 'satisfied', justification: 'scripted judge: satisfied', evidence: [] };
+  return {
+    batch: { delayMs },
+    rules: [
+      { name: 'look', match: { turn: 1 }, reply: { toolCalls: [{ name: 'list_files', arguments: {} }] } },
+      {
+        name: 'many',
+        match: { tool: 'submit_verdicts' },
+        reply: {
+          toolCalls: [
+            {
+              name: 'submit_verdicts',
+              arguments: {
+                verdicts: { $each: '^ITEM (?<id>\\S+):', in: 'user', item: { itemId: '{{id}}', ...approve } },
+              },
+            },
+          ],
+        },
+      },
+      {
+        name: 'one',
+        match: { tool: 'submit_verdict' },
+        reply: { toolCalls: [{ name: 'submit_verdict', arguments: approve }] },
+      },
+    ],
+    default: { text: 'ok' },
+  };
+}
+
+beforeAll(async () => {
+  await ensureAgentImage();
+  server = await startTestServer();
+  llm = await startMockLlm({ script: script(2_000) });
+}, 600_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await server?.stop();
+});
+
+async function cli(args: string[]): Promise<string> {
+  const run = collectOutput(spawnCli(args, server.address, env));
+  expect(await run.exit, run.text()).toBe(0);
+  return run.text();
+}
+
+type Verdict = {
+  itemId: string;
+  decision: string;
+  reason: string;
+  evidence: string[];
+  judge?: Record<string, unknown>;
+};
+const verdictsOf = async (dir: string) =>
+  (await readTrials(dir))
+    .map((r) => ({ at: `${r.system.id}/${r.task.id}/${r.trial}`, verdicts: r.verdicts as unknown as Verdict[] }))
+    .sort((a, b) => (a.at < b.at ? -1 : 1));
+const decided = (rs: Awaited<ReturnType<typeof verdictsOf>>) =>
+  rs.map((r) => ({ at: r.at, v: r.verdicts.map((v) => [v.itemId, v.decision, v.reason, v.evidence]) }));
+
+/**
+ * A checks-only job of the sample (oracle and nop), and a per-item judge setup over the scripted server. No
+ * prompt caching: the cache's share depends on the order requests reach it, which batching changes.
+ */
+async function storedJob(id: string): Promise<{ file: string; setup: string; results: string }> {
+  const file = writeJob({
+    id,
+    trials: 1,
+    tasks: ['legal-nda-review', 'fin-term-loan-schedule'],
+    systems: [
+      { id: 'oracle', harness: 'oracle' },
+      { id: 'nop', harness: 'nop' },
+    ],
+  });
+  await cli(['run', file]);
+  const setup = path.join(path.dirname(file), 'per-item.yaml');
+  const judge = `mode: per-item\nprovider: anthropic\nmodel: claude-sonnet-5-5\nbaseUrl: ${llm.url}\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\npromptCache: false\n`;
+  writeFileSync(setup, judge);
+  return { file, setup, results: path.join(path.dirname(file), 'results') };
+}
+
+describe('assay judge --batch', () => {
+  it('gives the verdicts of live judging, one batch per judge turn, at the batch price', async () => {
+    const job = await storedJob('batch-e2e');
+    const liveOut = await cli(['judge', job.file, '--judge', job.setup, '--name', 'live', '--json']);
+    const live = await verdictsOf(path.join(job.results, 'judges', 'live'));
+    // The live run's verdicts are in the job's verdict cache, under the same keys: the batch run decides afresh.
+    rmSync(path.join(job.results, VERDICT_CACHE_PREFIX), { recursive: true });
+    const batchesBefore = llm.batches.length;
+    const batchOut = await cli([
+      'judge',
+      job.file,
+      '--judge',
+      job.setup,
+      '--name',
+      'batch',
+      '--batch',
+      '--poll-seconds',
+      '1',
+      '--json',
+    ]);
+    const batched = await verdictsOf(path.join(job.results, 'judges', 'batch'));
+    expect(batched.length).toBe(4);
+    expect(decided(batched)).toEqual(decided(live));
+    const judged = batched.flatMap((r) => r.verdicts).filter((v) => v.judge && v.judge.reused === false);
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.every((v) => v.judge?.batch === true)).toBe(true);
+    // Two turns per session (look, then submit): two batches.
+    expect(llm.batches.length - batchesBefore).toBe(2);
+    const costOf = (text: string) =>
+      (JSON.parse(text.slice(text.search(/^\{/m))) as { judgeCost: { costUsd: number; totalTokens: number } })
+        .judgeCost;
+    const [liveCost, batchCost] = [costOf(liveOut), costOf(batchOut)];
+    expect(batchCost.totalTokens).toBe(liveCost.totalTokens);
+    expect(batchCost.costUsd).toBeCloseTo(liveCost.costUsd / 2, 9);
+    expect(batchOut).not.toContain(KEY);
+  }, 600_000);
+});
