@@ -12,6 +12,7 @@ import {
   collectOutput,
   ensureAgentImage,
   spawnCli,
+  waitFor,
   startTestServer,
   writeJob,
   type TestServer,
@@ -140,5 +141,35 @@ describe('assay judge --batch', () => {
     expect(batchCost.totalTokens).toBe(liveCost.totalTokens);
     expect(batchCost.costUsd).toBeCloseTo(liveCost.costUsd / 2, 9);
     expect(batchOut).not.toContain(KEY);
+  }, 600_000);
+
+  it('a worker killed -9 and the server restarted while batches are open lose no batch and submit none twice', async () => {
+    const job = await storedJob('batch-kill-e2e');
+    await cli(['judge', job.file, '--judge', job.setup, '--name', 'live']);
+    const live = await verdictsOf(path.join(job.results, 'judges', 'live'));
+    rmSync(path.join(job.results, VERDICT_CACHE_PREFIX), { recursive: true });
+    // Each batch stays open 12 s: long enough to kill the command (its embedded worker) while it waits.
+    llm.setScript(script(12_000));
+    const before = llm.batches.length;
+    const args = ['judge', job.file, '--judge', job.setup, '--name', 'batch', '--batch', '--poll-seconds', '1'];
+    const kill = async (opened: number, faults = '') => {
+      const run = collectOutput(spawnCli(args, server.address, { ...env, ASSAY_FAULT_DELAYS: faults }));
+      await waitFor(() => (llm.batches.length - before >= opened ? true : undefined), `batch ${opened} submitted`);
+      process.kill(run.pid ?? 0, 'SIGKILL');
+      await run.exit;
+    };
+    // Round 1's batch just submitted, its id stored, the submit activity held before it ends (8 s): kill -9, then
+    // the server restarted under it. The retried submit finds the id it stored instead of submitting again.
+    await kill(1, 'judge-submit=8000');
+    await server.stop();
+    await server.restart();
+    // Run again: it attaches to the same workflow, which waits on the same batch; round 2's batch open: kill -9 again.
+    await kill(2);
+    const last = await cli(args);
+    expect(last).toContain('round 2');
+    expect(llm.batches.length - before).toBe(2);
+    const batched = await verdictsOf(path.join(job.results, 'judges', 'batch'));
+    expect(decided(batched)).toEqual(decided(live));
+    expect(batched.flatMap((r) => r.verdicts).some((v) => v.judge?.batch === true)).toBe(true);
   }, 600_000);
 });

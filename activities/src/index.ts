@@ -32,7 +32,7 @@ export { writeStartupBenchVerdicts } from './startupbench/startupbench-verdicts.
 export { evaluateItems, reuseKeyOf, EVIDENCE_CONTEXT_VERSION } from './evaluate-items.js';
 export type { EvaluationItem, EvaluationTools, JudgeFactory } from './evaluate-items.js';
 export { projectPaths } from './project-paths.js';
-export { heartbeating, parseFaultDelays } from './heartbeat.js';
+export { heartbeating, holdForFaultInjection, parseFaultDelays } from './heartbeat.js';
 export { mountWorkVolume, unmountWorkVolume, isMountPoint, settleWorkVolumeReleases } from './workspace-volume.js';
 export type { StorageCap } from './workspace-volume.js';
 export { createBenchmarkLookup } from './load-benchmark-once.js';

@@ -97,17 +97,22 @@ async function watchRounds(
   log: (line: string) => void,
 ): Promise<JudgeBatchOutcome> {
   let shown = '';
+  let asking: Promise<void> = Promise.resolve();
   const show = async () => {
     const state = await handle.query(judgeBatchStateQuery).catch(() => null);
     const line = state ? describeState(state) : '';
     if (line && line !== shown) log(line);
     shown = line || shown;
   };
-  const timer = setInterval(() => void show(), 2000);
+  // One query at a time, and none left in flight once the result is in (the connection closes next).
+  const timer = setInterval(() => {
+    asking = asking.then(show);
+  }, 2000);
   try {
     return await handle.result();
   } finally {
     clearInterval(timer);
+    await asking;
   }
 }
 

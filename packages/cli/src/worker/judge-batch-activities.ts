@@ -4,6 +4,7 @@
 // id, stored as soon as the provider answers) and answers.jsonl (one answer or failure per turn).
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
+import { holdForFaultInjection } from '@assay/activities';
 import { batchPriceOf, type JudgeSetup } from '@assay/core';
 import { createExtractionCache, type ParserPool } from '@assay/evidence';
 import {
@@ -43,6 +44,8 @@ export interface JudgeBatchDeps {
   liveModelFor: (setup: JudgeSetup) => JudgeModel;
   parsers: ParserPool;
   log: (line: string) => void;
+  /** Chaos tests: `judge-submit` holds a submit after its batch id is stored, before the activity ends. */
+  faults?: Record<string, number>;
 }
 
 export function createJudgeBatchActivities(deps: JudgeBatchDeps) {
@@ -148,6 +151,7 @@ async function submitJudgeBatch(deps: JudgeBatchDeps, input: RoundRef & { key: s
   const { batchId } = await client.submit(entries, { key: input.key });
   // Before anything else: a retry of this activity reads it here instead of submitting again.
   await out.putJson(stored, { batchId, key: input.key, turns: entries.length, submittedAt: new Date().toISOString() });
+  await holdForFaultInjection(deps.faults?.['judge-submit'] ?? 0);
   return { batchId, found: false };
 }
 

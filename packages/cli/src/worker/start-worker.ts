@@ -203,6 +203,7 @@ function createActivities(
       liveModelFor: (setup) => createJudgeModel(setup, { env: process.env }),
       parsers,
       log: opts.log,
+      faults: shared.faults,
     }),
   });
 }
