@@ -2,7 +2,7 @@
 // sample job's stored submissions judged through batches give the verdicts live judging gives, at the
 // batch price; and with the CLI (its embedded worker) killed -9 and the server restarted while a batch is
 // open, the command run again attaches, and no batch is lost or submitted twice.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlmServer, type MockScript } from '@assay/mock-llm';
@@ -89,7 +89,10 @@ const decided = (rs: Awaited<ReturnType<typeof verdictsOf>>) =>
  * A checks-only job of the sample (oracle and nop), and a per-item judge setup over the scripted server. No
  * prompt caching: the cache's share depends on the order requests reach it, which batching changes.
  */
-async function storedJob(id: string): Promise<{ file: string; setup: string; results: string }> {
+async function storedJob(
+  id: string,
+  provider: 'anthropic' | 'openai' = 'anthropic',
+): Promise<{ file: string; setup: string; results: string }> {
   const file = writeJob({
     id,
     trials: 1,
@@ -101,7 +104,9 @@ async function storedJob(id: string): Promise<{ file: string; setup: string; res
   });
   await cli(['run', file]);
   const setup = path.join(path.dirname(file), 'per-item.yaml');
-  const judge = `mode: per-item\nprovider: anthropic\nmodel: claude-sonnet-5-5\nbaseUrl: ${llm.url}\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\npromptCache: false\n`;
+  const model = provider === 'anthropic' ? 'claude-sonnet-5-5' : 'gpt-6.2-sol';
+  const baseUrl = provider === 'anthropic' ? llm.url : `${llm.url}/v1`;
+  const judge = `mode: per-item\nprovider: ${provider}\nmodel: ${model}\nbaseUrl: ${baseUrl}\napiKeyEnv: ASSAY_TEST_JUDGE_KEY\npromptCache: false\n`;
   writeFileSync(setup, judge);
   return { file, setup, results: path.join(path.dirname(file), 'results') };
 }
@@ -171,5 +176,29 @@ describe('assay judge --batch', () => {
     const batched = await verdictsOf(path.join(job.results, 'judges', 'batch'));
     expect(decided(batched)).toEqual(decided(live));
     expect(batched.flatMap((r) => r.verdicts).some((v) => v.judge?.batch === true)).toBe(true);
+  }, 600_000);
+
+  it('over OpenAI, a worker lost before it stored the batch id finds the batch by its key', async () => {
+    const job = await storedJob('batch-find-e2e', 'openai');
+    await cli(['judge', job.file, '--judge', job.setup, '--name', 'live']);
+    const live = await verdictsOf(path.join(job.results, 'judges', 'live'));
+    rmSync(path.join(job.results, VERDICT_CACHE_PREFIX), { recursive: true });
+    llm.setScript(script(6_000));
+    const before = llm.batches.length;
+    const args = ['judge', job.file, '--judge', job.setup, '--name', 'batch', '--batch', '--poll-seconds', '1'];
+    // Round 1's batch created, the submit held before it stores the id (8 s): kill -9.
+    const run = collectOutput(spawnCli(args, server.address, { ...env, ASSAY_FAULT_DELAYS: 'judge-submitted=8000' }));
+    await waitFor(() => (llm.batches.length > before ? true : undefined), 'batch 1 submitted');
+    process.kill(run.pid ?? 0, 'SIGKILL');
+    await run.exit;
+    const round = path.join(job.results, 'judges', 'batch', 'batches');
+    expect(readdirSync(round, { recursive: true }).filter((f) => String(f).endsWith('batch.json'))).toEqual([]);
+    await cli(args);
+    expect(llm.batches.length - before).toBe(2);
+    expect(llm.batches.slice(before).map((b) => b.metadata?.assay_key)).toEqual([
+      expect.stringMatching(/\/1$/),
+      expect.stringMatching(/\/2$/),
+    ]);
+    expect(decided(await verdictsOf(path.join(job.results, 'judges', 'batch')))).toEqual(decided(live));
   }, 600_000);
 });

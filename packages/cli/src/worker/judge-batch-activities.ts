@@ -44,7 +44,10 @@ export interface JudgeBatchDeps {
   liveModelFor: (setup: JudgeSetup) => JudgeModel;
   parsers: ParserPool;
   log: (line: string) => void;
-  /** Chaos tests: `judge-submit` holds a submit after its batch id is stored, before the activity ends. */
+  /**
+   * Chaos tests: `judge-submitted` holds a submit once the provider answered, before its batch id is stored;
+   * `judge-submit` after it is stored, before the activity ends.
+   */
   faults?: Record<string, number>;
 }
 
@@ -149,6 +152,8 @@ async function submitJudgeBatch(deps: JudgeBatchDeps, input: RoundRef & { key: s
   }
   const entries = (await readTurnKeys(out, input)).map(parseTurn);
   const { batchId } = await client.submit(entries, { key: input.key });
+  // Anthropic's batches carry no key: a worker lost right here leaves a batch only OpenAI's `find` can recognise.
+  await holdForFaultInjection(deps.faults?.['judge-submitted'] ?? 0);
   // Before anything else: a retry of this activity reads it here instead of submitting again.
   await out.putJson(stored, { batchId, key: input.key, turns: entries.length, submittedAt: new Date().toISOString() });
   await holdForFaultInjection(deps.faults?.['judge-submit'] ?? 0);
