@@ -159,7 +159,16 @@ describe('assay judge --batch', () => {
     const args = ['judge', job.file, '--judge', job.setup, '--name', 'batch', '--batch', '--poll-seconds', '1'];
     const kill = async (opened: number, faults = '') => {
       const run = collectOutput(spawnCli(args, server.address, { ...env, ASSAY_FAULT_DELAYS: faults }));
-      await waitFor(() => (llm.batches.length - before >= opened ? true : undefined), `batch ${opened} submitted`);
+      // Killed once the round's batch id is stored: over Anthropic, whose batches carry no key, a worker lost
+      // between the provider's answer and that write would submit again (the OpenAI test below covers it).
+      const stored = () =>
+        readdirSync(path.join(job.results, 'judges', 'batch'), { recursive: true }).filter((f) =>
+          String(f).endsWith('batch.json'),
+        ).length;
+      await waitFor(
+        () => (llm.batches.length - before >= opened && stored() >= opened ? true : undefined),
+        `batch ${opened} stored`,
+      );
       process.kill(run.pid ?? 0, 'SIGKILL');
       await run.exit;
     };

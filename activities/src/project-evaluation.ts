@@ -1,7 +1,7 @@
 // Evaluation and records of multi-stage projects, free of Temporal: used by the project
 // activities and by re-judging (`assay judge`) alike. Items are decided by evaluateItems
 // (core's decideItems); scores come from core.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedProject } from '@assay/benchmark';
 import {
@@ -83,6 +83,8 @@ export async function evaluateCheckpointCriteria(
   const { project, subtaskId } = args;
   rmSync(args.workDir, { recursive: true, force: true });
   await restoreSnapshot(deps.store, args.snapshotFiles, args.workDir, 'outputs/');
+  // An empty checkpoint is an empty folder: the judge is told so, not that a host path is missing.
+  mkdirSync(args.workDir, { recursive: true });
   const criteria = project.evaluator.criteria.checkpoints[subtaskId] ?? [];
   const items = criteria.map((c) => ({ id: c.id, text: c.text, check: c.check, group: c.dimension }));
   return evaluateCriteriaOn(deps, criteria, items, {
@@ -120,6 +122,7 @@ export async function evaluateFinalCriteria(
   if (!last) throw new Error(`project "${project.spec.id}" has no checkpoint to evaluate`);
   rmSync(args.workDir, { recursive: true, force: true });
   await restoreSnapshot(deps.store, last.snapshot.files, args.workDir, 'outputs/');
+  mkdirSync(args.workDir, { recursive: true });
   const outputs = outputsOf(last.snapshot.files);
   const prior = new Map<string, PriorVerdict>();
   for (const cp of args.checkpoints) for (const v of cp.verdicts) prior.set(`${cp.subtaskId}/${v.criterionId}`, v);

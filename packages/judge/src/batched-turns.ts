@@ -4,9 +4,11 @@
 // the book's `deferred`; a round's deferred turns are the next batch. A round that defers nothing is the
 // judging itself, decided by the same code as a live run, only with the batch's replies.
 //
-// A turn's key is a digest of its submission scope, the judge model and its whole request, plus how many identical
-// requests came before it in that scope (a retried session starts with the same request as the one it
-// retries, and must get its own reply). Anthropic custom ids allow 64 of [a-zA-Z0-9_-].
+// A turn's key is a digest of the judge model and the whole request, plus how many identical requests came
+// before it in the round (a retried session starts with the same request as the one it retries, and must get
+// its own reply). No submission is named: identical requests are about identical evidence, so two trials with
+// identical submissions share turns instead of paying twice when one of them leads in one round and the other
+// in the next (the verdict cache decides which one records them). Anthropic custom ids allow 64 of [a-zA-Z0-9_-].
 import { createHash } from 'node:crypto';
 import { isBatchFailure, type BatchEntry, type BatchResult } from './batch-client.js';
 import { ModelCallError, TurnDeferred, type ChatTurn, type JudgeModel, type ModelRequest } from './judge-model.js';
@@ -17,21 +19,19 @@ export interface TurnBook {
   answers: ReadonlyMap<string, BatchResult>;
   /** This round's unanswered turns, by key. */
   deferred: Map<string, ModelRequest>;
-  /** The scopes (submissions) with a deferred turn this round: their verdicts are not final yet. */
-  deferredScopes: Set<string>;
+  /** How often each request digest was asked this round. */
+  asked: Map<string, number>;
 }
 
 export function createTurnBook(answers: ReadonlyMap<string, BatchResult>): TurnBook {
-  return { answers, deferred: new Map(), deferredScopes: new Set() };
+  return { answers, deferred: new Map(), asked: new Map() };
 }
 
 /** The judge's model identity (provider, model, sampling) with its turns answered from `book`. */
 export function createBatchedTurnModel(
   identity: Pick<JudgeModel, 'provider' | 'model' | 'temperature' | 'seed'>,
   book: TurnBook,
-  scope: string,
 ): JudgeModel {
-  const seen = new Map<string, number>();
   return {
     provider: identity.provider,
     model: identity.model,
@@ -39,14 +39,13 @@ export function createBatchedTurnModel(
     seed: identity.seed,
     batch: true,
     complete: (request) => {
-      const digest = digestTurn(scope, identity, request);
-      const n = seen.get(digest) ?? 0;
-      seen.set(digest, n + 1);
+      const digest = digestTurn(identity, request);
+      const n = book.asked.get(digest) ?? 0;
+      book.asked.set(digest, n + 1);
       const key = `t${digest.slice(0, 48)}-${n}`;
       const answer = book.answers.get(key);
       if (!answer) {
         book.deferred.set(key, request);
-        book.deferredScopes.add(scope);
         return Promise.reject(new TurnDeferred(key));
       }
       if (isBatchFailure(answer))
@@ -56,10 +55,10 @@ export function createBatchedTurnModel(
   };
 }
 
-function digestTurn(scope: string, identity: Pick<JudgeModel, 'provider' | 'model'>, request: ModelRequest): string {
+function digestTurn(identity: Pick<JudgeModel, 'provider' | 'model'>, request: ModelRequest): string {
   const { system, turns, tools } = request;
   const { provider, model } = identity;
-  const text = JSON.stringify({ scope, provider, model, system, turns, tools }, (_k, v: unknown) =>
+  const text = JSON.stringify({ provider, model, system, turns, tools }, (_k, v: unknown) =>
     v instanceof Uint8Array ? `sha256:${createHash('sha256').update(v).digest('hex')}` : v,
   );
   return createHash('sha256').update(text).digest('hex');

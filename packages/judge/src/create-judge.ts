@@ -9,15 +9,14 @@ import type { VerdictCache } from './verdict-cache.js';
 
 export interface CreateJudgeOptions {
   setup: JudgeSetup;
-  /** One model for every submission, or one per submission folder (batch judging keys turns by submission). */
-  model: JudgeModel | ((submissionDir: string) => JudgeModel);
+  model: JudgeModel;
   /** Evidence over a submission folder (the worker adapts @assay/evidence). */
   openEvidence: (submissionDir: string) => Promise<EvidenceSource>;
   evidenceContextVersion: string;
   cache?: VerdictCache | undefined;
   onProgress?: (p: { sessions: number; decided: number; total: number }) => void;
   /** Sees every run's sessions and stats (e.g. to sum judge cost, kept apart from agent cost). */
-  onRun?: (run: JudgeRunResult) => void;
+  onRun?: (run: JudgeRunResult, at: { submissionDir: string }) => void;
 }
 
 export function createJudge(opts: CreateJudgeOptions): Judge {
@@ -35,12 +34,12 @@ export function createJudge(opts: CreateJudgeOptions): Judge {
       context: { taskId: request.context.id, title: request.context.title, request: request.context.request },
       evidence,
       setup: opts.setup,
-      model: typeof opts.model === 'function' ? opts.model(request.submissionDir) : opts.model,
+      model: opts.model,
       cache: opts.cache,
       evidenceContextVersion: opts.evidenceContextVersion,
       onProgress: opts.onProgress,
     });
-    opts.onRun?.(run);
+    opts.onRun?.(run, { submissionDir: request.submissionDir });
     return new Map(run.verdicts.map((v) => [v.itemId, toAnswer(v)]));
   };
 }

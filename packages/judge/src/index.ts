@@ -52,3 +52,4 @@ export {
   parseAnswer,
   type TurnBook,
 } from './batched-turns.js';
+export { runBatchRounds, type BatchRound } from './run-batch-rounds.js';

@@ -80,23 +80,32 @@ function unjudgedVerdict(item: JudgeItem, why: UnjudgedReason, reason: string): 
   return { itemId: item.id, decision: 'unjudged', source: 'none', reason, evidence: [], unjudgedReason: why };
 }
 
-/** Cached verdicts for unchanged items; returns the items still to judge. */
+/**
+ * Cached verdicts for unchanged items; returns the items still to judge. Batch judging: an item whose key another
+ * submission's session is still deciding goes in `waiting` (judged by nobody here; served from that one later).
+ */
 async function reuseCached(
   items: readonly JudgeItem[],
   keys: CacheKeys,
   cache: VerdictCache | undefined,
   verdicts: Map<string, JudgeVerdict>,
+  waiting: Set<string>,
 ): Promise<JudgeItem[]> {
   const missed = new Set<string>();
   // Looked up in key order: a single-flight cache then holds keys in one global order, so two runs
   // never wait on each other's keys.
   const byKey = [...items].sort((a, b) => ((keys.get(a.id) ?? '') < (keys.get(b.id) ?? '') ? -1 : 1));
-  const looked = new Map<string, CachedVerdict | null>();
+  const looked = new Map<string, CachedVerdict | 'pending' | null>();
   for (const item of byKey) {
     const key = keys.get(item.id) ?? '';
     // Each key once per run: a second lookup of a key this run holds would wait on itself.
     const hit = looked.has(key) ? (looked.get(key) ?? null) : cache ? await cache.get(key) : null;
     looked.set(key, hit);
+    if (hit === 'pending') {
+      waiting.add(item.id);
+      verdicts.set(item.id, unjudgedVerdict(item, 'incomplete', messages.deferred()));
+      continue;
+    }
     if (!hit) {
       missed.add(item.id);
       continue;
@@ -175,18 +184,17 @@ async function judgeFresh(
       input.onProgress?.({ sessions: done, decided: ctx.verdicts.size + resolved, total: input.items.length });
     },
   });
-  // Partial (batch judging waits on a turn): nothing is cached; the round is replayed with the replies.
-  if (out.deferred) {
-    for (const item of toJudge)
-      if (!ctx.verdicts.has(item.id))
-        ctx.verdicts.set(item.id, unjudgedVerdict(item, 'incomplete', messages.deferred()));
-    return { sessions: out.sessions, deferred: true };
-  }
   for (const item of toJudge) {
     const got = out.decided.get(item.id);
     const key = ctx.keys.get(item.id) ?? '';
     const { meta: m, mine } = itemMeta(item, out.sessions, ctx.identity, key, got?.phase);
     const meta = ctx.model.batch ? { ...m, batch: true as const } : m;
+    if (!got && out.deferred) {
+      // Batch judging waits on a turn of its session: another submission with this key waits for it too.
+      ctx.verdicts.set(item.id, unjudgedVerdict(item, 'incomplete', messages.deferred()));
+      input.cache?.defer?.([key]);
+      continue;
+    }
     if (!got) {
       const u = unjudgedFrom(mine);
       ctx.verdicts.set(item.id, { ...unjudgedVerdict(item, u.why, u.reason), judge: meta });
@@ -201,7 +209,7 @@ async function judgeFresh(
     const { phase, viewedPages } = meta;
     await input.cache?.put({ ...stored, judge: { ...ctx.identity, phase, reportedModel, viewedPages } });
   }
-  return { sessions: out.sessions, deferred: false };
+  return { sessions: out.sessions, deferred: out.deferred };
 }
 
 function summarize(
@@ -254,13 +262,15 @@ export async function judgeItems(input: JudgeItemsInput): Promise<JudgeRunResult
     const keys: CacheKeys = new Map(
       items.map((item) => [item.id, verdictCacheKey({ item, files, context, evidenceContextVersion, identity })]),
     );
-    const toJudge = await reuseCached(items, keys, input.cache, verdicts);
+    const waiting = new Set<string>();
+    const toJudge = await reuseCached(items, keys, input.cache, verdicts, waiting);
+    deferred = waiting.size > 0;
     try {
       if (toJudge.length > 0) {
         const t0 = performance.now();
         const fresh = await judgeFresh(input, toJudge, { model, identity, keys, verdicts });
         sessions.push(...fresh.sessions);
-        deferred = fresh.deferred;
+        deferred ||= fresh.deferred;
         scheduleMs = performance.now() - t0;
       }
     } finally {

@@ -22,8 +22,11 @@ export interface CachedVerdict {
 }
 
 export interface VerdictCache {
-  get(key: string): Promise<CachedVerdict | null>;
+  /** 'pending': batch judging, another submission's session is deciding this key and waits on its batch. */
+  get(key: string): Promise<CachedVerdict | 'pending' | null>;
   put(entry: CachedVerdict): Promise<void>;
+  /** Batch judging: these keys wait on a batched turn of the session deciding them (this round). */
+  defer?(keys: readonly string[]): void;
   /**
    * The keys a run missed, once it stored whatever it decided (judgeItems calls it, also on failure):
    * lets a cache that holds concurrent lookups of a key until the first finishes let them go.
@@ -71,21 +74,35 @@ export function withSingleFlight(inner: VerdictCache): VerdictCache {
 }
 
 /**
- * Reads pass through; writes wait for `commit`. Batch judging's rounds replay every session, and a
- * verdict cached by one round would be served, as reused, to the next round's replay of the very
- * session that decided it: only the round that defers nothing commits.
+ * One round of batch judging. Writes wait for `commit`: rounds replay every session, and a verdict stored by
+ * one round would be served, as reused, to the next round's replay of the very session that decided it; only
+ * the round that defers nothing commits. Within the round, a key decided is served from what was held, and a
+ * key whose session waits on its batch is 'pending', so identical submissions make one session's calls, as
+ * the single-flight cache makes them live.
  */
 export function withHeldWrites(inner: VerdictCache): VerdictCache & { commit(): Promise<void> } {
-  const held: CachedVerdict[] = [];
+  const held = new Map<string, CachedVerdict>();
+  const deferred = new Set<string>();
   return {
-    get: (key) => inner.get(key),
+    async get(key) {
+      const hit = await inner.get(key);
+      if (hit) return hit;
+      const here = held.get(key) ?? (deferred.has(key) ? 'pending' : null);
+      // Served here: an inner single-flight cache holding the key for this lookup lets the next one go.
+      if (here) inner.release?.([key]);
+      return here;
+    },
     put: (entry) => {
-      held.push(entry);
+      held.set(entry.key, entry);
       return Promise.resolve();
+    },
+    defer: (keys) => {
+      for (const k of keys) deferred.add(k);
     },
     release: (keys) => inner.release?.(keys),
     async commit() {
-      for (const entry of held.splice(0)) await inner.put(entry);
+      for (const entry of held.values()) await inner.put(entry);
+      held.clear();
     },
   };
 }

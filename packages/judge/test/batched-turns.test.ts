@@ -8,13 +8,16 @@ import {
   createJudgeBatchClient,
   createBatchedTurnModel,
   createJudgeModel,
-  createTurnBook,
   judgeItems,
   parseAnswer,
   parseTurn,
   serializeAnswer,
   serializeTurn,
-  type BatchResult,
+  runBatchRounds,
+  createMemoryVerdictCache,
+  withHeldWrites,
+  withSingleFlight,
+  type TurnBook,
   type JudgeRunResult,
 } from '../src/index.js';
 import { CONTEXT, ITEMS, KEY_ENV, env, evidence, judgeScript } from './fixtures.js';
@@ -45,39 +48,27 @@ function setup(provider: Provider, over: Partial<JudgeSetup> = {}): JudgeSetup {
   });
 }
 
-const judge = (s: JudgeSetup, model = createJudgeModel(s, { env })) =>
+const judgeWith = (s: JudgeSetup, model = createJudgeModel(s, { env })) =>
   judgeItems({ items: ITEMS, context: CONTEXT, evidence: evidence(), setup: s, model, evidenceContextVersion: 't/1' });
 
-/** Rounds until nothing is deferred; each round's turns go out as one batch, through a JSONL round trip. */
+/** Rounds until nothing is deferred, the scripted batch delay passed on the server's clock between polls. */
 async function judgeInBatches(s: JudgeSetup): Promise<{ run: JudgeRunResult; batches: number[] }> {
   const live = createJudgeModel(s, { env });
   const client = createJudgeBatchClient(s, { env, transportRetries: 0 });
-
-  const answers = new Map<string, BatchResult>();
-  const batches: number[] = [];
-  for (;;) {
-    const book = createTurnBook(answers);
-    const run = await judge(s, createBatchedTurnModel(live, book, 'trial-1'));
-    if (book.deferred.size === 0) return { run, batches };
-    expect(run.deferred).toBe(true);
-    const entries = [...book.deferred].map(([id, request]) => parseTurn(serializeTurn(id, request)));
-    const { batchId } = await client.submit(entries, { key: `round-${batches.length}` });
-    batches.push(entries.length);
-    expect((await client.poll(batchId)).status).toBe('in_progress');
+  const wait = () => {
     clock += 60_000;
-    expect((await client.poll(batchId)).status).toBe('ended');
-    for (const [id, result] of await client.results(batchId)) {
-      const back = parseAnswer(serializeAnswer(id, result));
-      answers.set(back.customId, back.result);
-    }
-  }
+    return Promise.resolve();
+  };
+  const judge = (book: TurnBook) => judgeWith(s, createBatchedTurnModel(live, book));
+  const { result, rounds } = await runBatchRounds({ client, judge, key: 'test', wait });
+  return { run: result, batches: rounds.map((r) => r.turns) };
 }
 
 const decisions = (r: JudgeRunResult) => r.verdicts.map((v) => [v.itemId, v.decision, v.reason, v.evidence]);
 
 describe.each(['openai', 'anthropic'] as const)('batch judging over %s', (provider) => {
   it.each(['per-item', 'batched'] as const)('%s: the verdicts of live judging, one batch per turn', async (mode) => {
-    const live = await judge(setup(provider, { mode }));
+    const live = await judgeWith(setup(provider, { mode }));
     const liveCalls = server.modelCalls().length;
     server.clearRecords();
     const batchesBefore = server.batches.length;
@@ -117,6 +108,54 @@ describe.each(['openai', 'anthropic'] as const)('batch judging over %s', (provid
   });
 });
 
+it("identical submissions make one session's calls: the second waits on the first and reuses its verdicts", async () => {
+  const s = setup('openai', { mode: 'per-item' });
+  const live = createJudgeModel(s, { env });
+  const store = createMemoryVerdictCache();
+  let commit = async () => {};
+  const judge = async (book: TurnBook) => {
+    // One held cache per round, shared by both submissions (as the collect activity's judge factory shares it).
+    const cache = withHeldWrites(withSingleFlight(store));
+    commit = () => cache.commit();
+    const one = () =>
+      judgeItems({
+        items: ITEMS,
+        context: CONTEXT,
+        evidence: evidence(),
+        setup: s,
+        model: createBatchedTurnModel(live, book),
+        cache,
+        evidenceContextVersion: 't/1',
+      });
+    return Promise.all([one(), one()]);
+  };
+  const wait = () => {
+    clock += 60_000;
+    return Promise.resolve();
+  };
+  const client = createJudgeBatchClient(s, { env, transportRetries: 0 });
+  const { result, rounds } = await runBatchRounds({ client, judge, key: 'twins', wait });
+  await commit();
+  expect(rounds.map((r) => r.turns)).toEqual([24, 24]);
+  const [a, b] = result;
+  expect(a?.verdicts.every((v) => v.judge?.reused === false && v.judge.batch === true)).toBe(true);
+  expect(b?.verdicts.every((v) => v.judge?.reused === true)).toBe(true);
+  expect(b?.verdicts.map((v) => [v.itemId, v.decision, v.reason])).toEqual(
+    a?.verdicts.map((v) => [v.itemId, v.decision, v.reason]),
+  );
+  // Committed once the judging is done: a later run reuses every verdict.
+  expect(await store.get(a?.verdicts[0]?.judge?.cacheKey ?? '')).toMatchObject({ decision: a?.verdicts[0]?.decision });
+});
+
+it('an expired batch leaves its turns failed: the items stay visibly unjudged, never a verdict', async () => {
+  server.setScript({ ...judgeScript(), batch: { delayMs: 60_000, expire: true } });
+  const { run, batches } = await judgeInBatches(setup('anthropic', { mode: 'batched', attempts: 1 }));
+  // The 3 batch sessions' turns expire; the one-item fallback sessions go in the next batch, which expires too.
+  expect(batches).toEqual([3, 24]);
+  expect(run.verdicts.every((v) => v.decision === 'unjudged' && v.unjudgedReason === 'model-error')).toBe(true);
+  expect(run.verdicts[0]?.reason).toContain('the batched judge turn expired');
+});
+
 it('a deferred turn keeps its page images through the JSONL round trip', () => {
   const image = new Uint8Array([137, 80, 78, 71, 0, 255]);
   const line = serializeTurn('t1-0', {
@@ -128,6 +167,8 @@ it('a deferred turn keeps its page images through the JSONL round trip', () => {
     ],
   });
   const back = parseTurn(line);
+  const answer = { kind: 'expired' as const, error: 'expired' };
+  expect(parseAnswer(serializeAnswer('t1-0', answer))).toEqual({ customId: 't1-0', result: answer });
   expect(back.request.turns[1]).toEqual({
     role: 'tool-results',
     results: [{ callId: 'a', name: 'view_page', text: 'page 1', image }],

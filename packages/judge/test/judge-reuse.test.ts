@@ -121,7 +121,7 @@ describe('verdict reuse', () => {
     const older: VerdictCache = {
       get: async (key) => {
         const hit = await inner.get(key);
-        if (!hit) return null;
+        if (!hit || hit === 'pending') return null;
         const { reportedModel: _dropped, ...judge } = hit.judge;
         return { ...hit, judge };
       },

@@ -11,7 +11,7 @@ import {
   createJudgeModel,
   withSingleFlight,
   type CreateJudgeOptions,
-  type JudgeRunResult,
+  type JudgeModel,
   type VerdictCache,
 } from '@assay/judge';
 import { createEvidenceSource } from './evidence-source.js';
@@ -20,13 +20,13 @@ import { buildPooledView, sharedExtractionCache, sharedParserPool } from './evid
 
 export function createJudgeFactory(opts: {
   log: (line: string) => void;
-  onRun?: (run: JudgeRunResult) => void;
+  onRun?: CreateJudgeOptions['onRun'];
   /** The judge's evidence views are parsed by this pool's warm processes (default: the process's pool). */
   parsers?: ParserPool;
   /** Files already parsed are taken from here (default: the process's cache). */
   extraction?: ExtractionCache;
   /** The judge's model (default: the setup's live model); batch judging answers turns from batches. */
-  model?: (setup: JudgeSetup) => CreateJudgeOptions['model'];
+  model?: (setup: JudgeSetup) => JudgeModel;
   /** Wraps the results store's verdict cache (batch judging holds its writes until the last round). */
   wrapCache?: (cache: VerdictCache) => VerdictCache;
 }): JudgeFactory {

@@ -79,13 +79,17 @@ async function collectJudgeTurns(deps: JudgeBatchDeps, input: RoundRef & { concu
   const held: { commit(): Promise<void> }[] = [];
   const extraction = createExtractionCache({ dir: path.join(scratchRootOf(job.resultsDir), EVIDENCE_CACHE_DIR) });
   let scratch = '';
+  // Submissions whose judging waits on a batched turn (its own, or another submission's with the same verdict key).
+  const waitingDirs: string[] = [];
   const judgeFor = createJudgeFactory({
     log: deps.log,
     parsers: deps.parsers,
     extraction,
-    onRun: (run) => costs.push(judgeCost(run, price && batchPriceOf(price, live.provider))),
-    // Turns are keyed by the submission they judge, relative to the scratch it is restored into.
-    model: () => (dir) => createBatchedTurnModel(live, book, path.relative(scratch, dir)),
+    onRun: (run, at) => {
+      costs.push(judgeCost(run, price && batchPriceOf(price, live.provider)));
+      if (run.deferred) waitingDirs.push(path.relative(scratch, at.submissionDir));
+    },
+    model: () => createBatchedTurnModel(live, book),
     wrapCache: (cache) => {
       const h = withHeldWrites(cache);
       held.push(h);
@@ -100,7 +104,7 @@ async function collectJudgeTurns(deps: JudgeBatchDeps, input: RoundRef & { concu
   scratch = base.scratch;
   const waiting = (dir: string) => {
     const rel = path.relative(scratch, dir);
-    return [...book.deferredScopes].some((s) => s === rel || s.startsWith(`${rel}${path.sep}`));
+    return waitingDirs.some((s) => s === rel || s.startsWith(`${rel}${path.sep}`));
   };
   const ctx = { ...base, print: deps.log, keep: (dir: string) => !waiting(dir) };
   const records = {
@@ -109,7 +113,7 @@ async function collectJudgeTurns(deps: JudgeBatchDeps, input: RoundRef & { concu
   };
   const kept = await rejudgeRecords(ctx, records, input.concurrency);
   const written = kept.trials.length + kept.projects.length;
-  if (book.deferred.size === 0) {
+  if (book.deferred.size === 0 && waitingDirs.length === 0) {
     for (const h of held) await h.commit();
     await finishRejudging(ctx, job);
     await out.putJson(`${runFolder(input)}/cost.json`, sumJudgeCosts(costs));
