@@ -114,4 +114,19 @@ describe('usageOfRecord', () => {
     expect(out.judgeTokens).toBe(2_200_000);
     expect(out.agentUsd).toBeCloseTo(1.4, 10);
   });
+
+  it('prices a verdict decided through a provider batch at the batch discount', () => {
+    const prices = { judge: { inputPerMTok: 2, outputPerMTok: 10, cachedInputPerMTok: 0.2, cacheWritePerMTok: 2.5 } };
+    const usage = {
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      cachedInputTokens: 600_000,
+      cacheWriteInputTokens: 300_000,
+    };
+    const verdict = (extra: object) => ({
+      judge: { model: 'judge', provider: 'anthropic', reused: false, usage, ...extra },
+    });
+    expect(usageOfRecord({ verdicts: [verdict({})] }, prices).judgeUsd).toBeCloseTo(2.07, 10);
+    expect(usageOfRecord({ verdicts: [verdict({ batch: true })] }, prices).judgeUsd).toBeCloseTo(1.035, 10);
+  });
 });

@@ -1,5 +1,12 @@
 // A record as a finished unit, and the tokens and cost it holds (agent and judge kept apart).
-import { priceTokens, projectRecordSchema, trialRecordSchema, type ModelPrice } from '@assay/core';
+import {
+  batchPriceOf,
+  priceTokens,
+  projectRecordSchema,
+  trialRecordSchema,
+  type ModelPrice,
+  type PriceProvider,
+} from '@assay/core';
 import type { UnitResult } from './progress-model.js';
 
 export interface RecordUsage {
@@ -39,8 +46,9 @@ interface VerdictLike {
 
 /**
  * Tokens and cost of one record, read leniently: a field that is not there counts as nothing. Dollars: what the
- * harness reported paying, else the agent's and each judged verdict's tokens at `prices` (the job's table; a
- * model without a price adds tokens, never dollars); a reused verdict cost nothing.
+ * harness reported paying, else the agent's and each judged verdict's tokens at `prices` (the job's table, at the
+ * batch discount for a verdict decided through a provider batch; a model without a price adds tokens, never
+ * dollars); a reused verdict cost nothing.
  */
 export function usageOfRecord(json: unknown, prices: Readonly<Record<string, ModelPrice>> = {}): RecordUsage {
   const r = json as Record<string, unknown>;
@@ -58,7 +66,10 @@ export function usageOfRecord(json: unknown, prices: Readonly<Record<string, Mod
       const usage = v.judge?.usage as { inputTokens?: unknown; outputTokens?: unknown } | undefined;
       if (!usage || v.judge?.reused === true) continue;
       out.judgeTokens = add(out.judgeTokens, num(usage.inputTokens) + num(usage.outputTokens));
-      const usd = typeof v.judge?.costUsd === 'number' ? v.judge.costUsd : priced(usage, v.judge?.model, prices);
+      const j = v.judge;
+      // Decided through a provider batch: billed at the provider's batch discount.
+      const batch = j?.batch === true && (j.provider === 'openai' || j.provider === 'anthropic') ? j.provider : null;
+      const usd = typeof j?.costUsd === 'number' ? j.costUsd : priced(usage, j?.model, prices, batch);
       if (usd !== null) out.judgeUsd = add(out.judgeUsd, usd);
     }
   };
@@ -75,9 +86,15 @@ export function usageOfRecord(json: unknown, prices: Readonly<Record<string, Mod
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 
 /** Recorded tokens at the model's price (cache reads and writes at theirs); null without one. */
-function priced(u: Record<string, unknown>, model: unknown, prices: Readonly<Record<string, ModelPrice>>) {
-  const price = typeof model === 'string' ? prices[model] : undefined;
-  if (!price) return null;
+function priced(
+  u: Record<string, unknown>,
+  model: unknown,
+  prices: Readonly<Record<string, ModelPrice>>,
+  batch: PriceProvider | null = null,
+) {
+  const listed = typeof model === 'string' ? prices[model] : undefined;
+  if (!listed) return null;
+  const price = batch ? batchPriceOf(listed, batch) : listed;
   return priceTokens(
     {
       inputTokens: num(u.inputTokens),
