@@ -2,7 +2,7 @@
 // sample job's stored submissions judged through batches give the verdicts live judging gives, at the
 // batch price; and with the CLI (its embedded worker) killed -9 and the server restarted while a batch is
 // open, the command run again attaches, and no batch is lost or submitted twice.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlmServer, type MockScript } from '@assay/mock-llm';
@@ -111,6 +111,28 @@ async function storedJob(
   return { file, setup, results: path.join(path.dirname(file), 'results') };
 }
 
+type StoredJob = Awaited<ReturnType<typeof storedJob>>;
+
+/**
+ * Judged live first (the verdicts to match), the verdict cache then cleared so the batch run decides afresh, and
+ * the scripted batches set to stay open `batchMs`; `args` judge through batches into judges/batch.
+ */
+async function judgedLive(job: StoredJob, batchMs: number) {
+  await cli(['judge', job.file, '--judge', job.setup, '--name', 'live']);
+  const live = await verdictsOf(path.join(job.results, 'judges', 'live'));
+  rmSync(path.join(job.results, VERDICT_CACHE_PREFIX), { recursive: true });
+  llm.setScript(script(batchMs));
+  const args = ['judge', job.file, '--judge', job.setup, '--name', 'batch', '--batch', '--poll-seconds', '1'];
+  return { live, args, before: llm.batches.length };
+}
+
+/** Rounds whose batch id the submit activity stored. */
+function storedIds(job: StoredJob): number {
+  const dir = path.join(job.results, 'judges', 'batch');
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('batch.json')).length;
+}
+
 describe('assay judge --batch', () => {
   it('gives the verdicts of live judging, one batch per judge turn, at the batch price', async () => {
     const job = await storedJob('batch-e2e');
@@ -150,23 +172,14 @@ describe('assay judge --batch', () => {
 
   it('a worker killed -9 and the server restarted while batches are open lose no batch and submit none twice', async () => {
     const job = await storedJob('batch-kill-e2e');
-    await cli(['judge', job.file, '--judge', job.setup, '--name', 'live']);
-    const live = await verdictsOf(path.join(job.results, 'judges', 'live'));
-    rmSync(path.join(job.results, VERDICT_CACHE_PREFIX), { recursive: true });
     // Each batch stays open 12 s: long enough to kill the command (its embedded worker) while it waits.
-    llm.setScript(script(12_000));
-    const before = llm.batches.length;
-    const args = ['judge', job.file, '--judge', job.setup, '--name', 'batch', '--batch', '--poll-seconds', '1'];
+    const { live, args, before } = await judgedLive(job, 12_000);
     const kill = async (opened: number, faults = '') => {
       const run = collectOutput(spawnCli(args, server.address, { ...env, ASSAY_FAULT_DELAYS: faults }));
       // Killed once the round's batch id is stored: over Anthropic, whose batches carry no key, a worker lost
       // between the provider's answer and that write would submit again (the OpenAI test below covers it).
-      const stored = () =>
-        readdirSync(path.join(job.results, 'judges', 'batch'), { recursive: true }).filter((f) =>
-          String(f).endsWith('batch.json'),
-        ).length;
       await waitFor(
-        () => (llm.batches.length - before >= opened && stored() >= opened ? true : undefined),
+        () => (llm.batches.length - before >= opened && storedIds(job) >= opened ? true : undefined),
         `batch ${opened} stored`,
       );
       process.kill(run.pid ?? 0, 'SIGKILL');
@@ -189,19 +202,13 @@ describe('assay judge --batch', () => {
 
   it('over OpenAI, a worker lost before it stored the batch id finds the batch by its key', async () => {
     const job = await storedJob('batch-find-e2e', 'openai');
-    await cli(['judge', job.file, '--judge', job.setup, '--name', 'live']);
-    const live = await verdictsOf(path.join(job.results, 'judges', 'live'));
-    rmSync(path.join(job.results, VERDICT_CACHE_PREFIX), { recursive: true });
-    llm.setScript(script(6_000));
-    const before = llm.batches.length;
-    const args = ['judge', job.file, '--judge', job.setup, '--name', 'batch', '--batch', '--poll-seconds', '1'];
+    const { live, args, before } = await judgedLive(job, 6_000);
     // Round 1's batch created, the submit held before it stores the id (8 s): kill -9.
     const run = collectOutput(spawnCli(args, server.address, { ...env, ASSAY_FAULT_DELAYS: 'judge-submitted=8000' }));
     await waitFor(() => (llm.batches.length > before ? true : undefined), 'batch 1 submitted');
     process.kill(run.pid ?? 0, 'SIGKILL');
     await run.exit;
-    const round = path.join(job.results, 'judges', 'batch', 'batches');
-    expect(readdirSync(round, { recursive: true }).filter((f) => String(f).endsWith('batch.json'))).toEqual([]);
+    expect(storedIds(job)).toBe(0);
     await cli(args);
     expect(llm.batches.length - before).toBe(2);
     expect(llm.batches.slice(before).map((b) => b.metadata?.assay_key)).toEqual([
