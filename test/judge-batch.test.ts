@@ -19,7 +19,7 @@ import {
 } from './support/e2e.js';
 
 const KEY = 'sk-test-batch-judge-51c0de';
-const env = { ASSAY_TEST_JUDGE_KEY: KEY, ASSAY_HEARTBEAT_SECONDS: '5' };
+const env = { ASSAY_TEST_JUDGE_KEY: KEY, ASSAY_HEARTBEAT_SECONDS: '5', ASSAY_JUDGE_BATCH_POLL_SECONDS: '1' };
 let server: TestServer;
 let llm: MockLlmServer;
 
@@ -216,5 +216,43 @@ describe('assay judge --batch', () => {
       expect.stringMatching(/\/2$/),
     ]);
     expect(decided(await verdictsOf(path.join(job.results, 'judges', 'batch')))).toEqual(decided(live));
+  }, 600_000);
+
+  it('a live job with judge.batch is judged through batches once its units ran, as a live-judged job is', async () => {
+    const judge = (batch: boolean) => ({
+      mode: 'per-item',
+      provider: 'anthropic',
+      model: 'claude-sonnet-5-5',
+      baseUrl: llm.url,
+      apiKeyEnv: 'ASSAY_TEST_JUDGE_KEY',
+      promptCache: false,
+      batch,
+    });
+    const units = {
+      trials: 1,
+      tasks: ['legal-nda-review', 'fin-term-loan-schedule'],
+      systems: [
+        { id: 'oracle', harness: 'oracle' },
+        { id: 'nop', harness: 'nop' },
+      ],
+    };
+    llm.setScript(script(2_000));
+    const liveJob = writeJob({ id: 'judged-live', ...units, judge: judge(false) });
+    await cli(['run', liveJob]);
+    const live = await verdictsOf(path.join(path.dirname(liveJob), 'results'));
+    const before = llm.batches.length;
+    const batchJob = writeJob({ id: 'judged-batch', ...units, judge: judge(true) });
+    await cli(['run', batchJob]);
+    const results = path.join(path.dirname(batchJob), 'results');
+    const batched = await verdictsOf(results);
+    expect(decided(batched)).toEqual(decided(live));
+    const verdicts = batched.flatMap((r) => r.verdicts);
+    expect(verdicts.some((v) => v.judge?.batch === true)).toBe(true);
+    expect(verdicts.some((v) => v.judge?.unjudgedReason === 'awaiting-batch')).toBe(false);
+    expect(llm.batches.length - before).toBe(2);
+    // Submitted again: every unit is recorded and nothing awaits a batch, so no batch is sent.
+    await cli(['run', batchJob]);
+    expect(llm.batches.length - before).toBe(2);
+    expect(decided(await verdictsOf(results))).toEqual(decided(live));
   }, 600_000);
 });

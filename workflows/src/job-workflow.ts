@@ -14,6 +14,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  executeChild,
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
@@ -43,6 +44,8 @@ import { createJobSpend } from './job-spend.js';
 import { findStartable, planUnits, unitKey, type Unit } from './job-units.js';
 import { projectWorkflow } from './project-workflow.js';
 import { trialWorkflow } from './trial-workflow.js';
+import { judgeBatchWorkflow } from './judge-batch-workflow.js';
+import { JOB_BATCH, JUDGE_BATCH_MAX_ROUNDS, judgeBatchWorkflowId } from './judge-batch-definitions.js';
 
 interface ActiveUnit {
   unit: Unit;
@@ -116,8 +119,33 @@ export async function jobWorkflow(input: JobInput): Promise<JobProgress> {
       },
     });
   }
+  if (control.state !== 'cancelled' && input.judge.batch && input.judge.mode !== 'checks-only')
+    await judgeInBatches(job);
   await file.end(control.state === 'cancelled' ? 'cancelled' : 'done');
   return progress;
+}
+
+/**
+ * `judge.batch`: once every unit has run, what they left awaiting the batch is judged through the provider's
+ * batch API by a child workflow, which rewrites those records in place (judge-batch-workflow.ts).
+ */
+async function judgeInBatches({ input }: JobRun): Promise<void> {
+  if (!input.jobFile) throw ApplicationFailure.nonRetryable('judge.batch needs the job file: submit with assay run');
+  await executeChild(judgeBatchWorkflow, {
+    workflowId: judgeBatchWorkflowId(input.jobId, JOB_BATCH),
+    args: [
+      {
+        jobFile: input.jobFile,
+        name: JOB_BATCH,
+        inPlace: true,
+        setup: input.judge,
+        concurrency: input.judge.concurrency,
+        pollSeconds: input.batchPollSeconds ?? 30,
+        heartbeatSeconds: input.heartbeatSeconds,
+        maxRounds: JUDGE_BATCH_MAX_ROUNDS,
+      },
+    ],
+  });
 }
 
 /**

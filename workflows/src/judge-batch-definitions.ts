@@ -7,8 +7,10 @@ import type { JudgeSetup } from '@assay/core/pure';
 export interface JudgeBatchInput {
   /** The job file as the user named it, resolved (the worker loads the job from it). */
   jobFile: string;
-  /** The judge folder's name under <results>/judges/. */
+  /** The judge folder's name under <results>/judges/ (in place: names the scratch only). */
   name: string;
+  /** A live job's `judge.batch`: the job's own records, those the run left awaiting the batch. */
+  inPlace?: boolean;
   setup: JudgeSetup;
   /** Trials and projects replayed at once in a round. */
   concurrency: number;
@@ -24,6 +26,7 @@ export interface JudgeBatchInput {
 export interface RoundRef {
   jobFile: string;
   name: string;
+  inPlace?: boolean;
   setup: JudgeSetup;
   run: string;
   round: number;
@@ -78,3 +81,9 @@ export const judgeBatchStateQuery = defineQuery<JudgeBatchState>('judgeBatchStat
 
 /** One workflow per results folder and judge name: running the command again attaches to it. */
 export const judgeBatchWorkflowId = (resultsKey: string, name: string): string => `judge-batch/${resultsKey}/${name}`;
+
+/** The name a live job's batch judging goes by (its scratch folder and workflow id). */
+export const JOB_BATCH = 'job-batch';
+
+/** Rounds before a batch judging gives up: more than any session's steps times its attempts and fallbacks. */
+export const JUDGE_BATCH_MAX_ROUNDS = 200;

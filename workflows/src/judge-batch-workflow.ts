@@ -34,7 +34,7 @@ export async function judgeBatchWorkflow(input: JudgeBatchInput): Promise<JudgeB
     retry,
   });
   const { workflowId, runId } = workflowInfo();
-  const where = { jobFile: input.jobFile, name: input.name, setup: input.setup, run: runId };
+  const where = { jobFile: input.jobFile, name: input.name, setup: input.setup, run: runId, inPlace: input.inPlace };
   for (let round = 1; round <= input.maxRounds; round += 1) {
     state.phase = 'collecting';
     const collected = await collectJudgeTurns({ ...where, round, concurrency: input.concurrency });

@@ -28,8 +28,9 @@ function flatten(
   return out;
 }
 
-// How judging runs (batch size, concurrency, attempts, timeout, prompt caching) does not change what a verdict is.
-const JUDGE_PACING = ['batchSize', 'concurrency', 'attempts', 'timeoutSeconds', 'promptCache'] as const;
+// How judging runs (batch size, concurrency, attempts, timeout, prompt caching, through a provider batch) does not
+// change what a verdict is.
+const JUDGE_PACING = ['batchSize', 'concurrency', 'attempts', 'timeoutSeconds', 'promptCache', 'batch'] as const;
 
 export function pinSetup(spec: JobSpec): SetupPin {
   const systems: SetupPin['systems'] = {};

@@ -101,6 +101,10 @@ export function jobInputOf(job: LoadedJob, heartbeatSeconds: number, retry: Retr
     ...(job.spec.backPressure ? { backPressure: job.spec.backPressure } : {}),
     prices: jobPricesOf(job),
     jobId: job.spec.id,
+    jobFile: job.file,
+    ...(process.env.ASSAY_JUDGE_BATCH_POLL_SECONDS
+      ? { batchPollSeconds: Number(process.env.ASSAY_JUDGE_BATCH_POLL_SECONDS) }
+      : {}),
     resultsDir: job.resultsDir,
     benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },
     taskIds: selectTasks(job).map((t) => t.spec.id),
@@ -131,6 +135,9 @@ export async function writeJobManifest(job: LoadedJob): Promise<void> {
   await openResultsStore(job.resultsDir).putJson(jobKey(), {
     layout: RESULTS_LAYOUT_VERSION,
     jobFile: job.file,
+    ...(process.env.ASSAY_JUDGE_BATCH_POLL_SECONDS
+      ? { batchPollSeconds: Number(process.env.ASSAY_JUDGE_BATCH_POLL_SECONDS) }
+      : {}),
     benchmark: { id: job.benchmark.index.id, version: job.benchmark.index.version, root: job.benchmark.root },
     spec: job.spec,
     writtenAt: new Date().toISOString(),

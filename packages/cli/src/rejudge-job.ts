@@ -57,11 +57,12 @@ export interface Rejudging {
 
 export function rejudgingOf(
   job: LoadedJob,
-  a: { store: ResultsStore; name: string; setup: JobSpec['judge']; tools: EvaluationTools },
+  a: { store: ResultsStore; name: string; setup: JobSpec['judge']; tools: EvaluationTools; out?: ResultsStore },
 ): Omit<Rejudging, 'print'> {
   return {
     store: a.store,
-    out: a.store.scoped(judgeRootKey(a.name)),
+    // The judge folder for the name, unless told where (a live job's batch judging writes its own records).
+    out: a.out ?? a.store.scoped(judgeRootKey(a.name)),
     scratch: path.join(scratchRootOf(job.resultsDir), WORK_DIR, JUDGES_PREFIX, a.name),
     setup: a.setup,
     tools: a.tools,

@@ -50,6 +50,12 @@ export const judgeSetupSchema = z
      * sends none (OpenAI's cache is automatic either way). It changes the bill, never a verdict.
      */
     promptCache: z.boolean().default(true),
+    /**
+     * `assay run`: judge through the provider's batch API once every unit has run (about half price, results
+     * within the provider's 24 h); until then the judge's items are unjudged, awaiting the batch. Changes the
+     * bill and when verdicts arrive, never a verdict.
+     */
+    batch: z.boolean().default(false),
   })
   .strict();
 export type JudgeSetup = z.infer<typeof judgeSetupSchema>;

@@ -41,6 +41,10 @@ export function unitSettings(job: JobInput, system: SystemSpec, trial: number): 
 
 export interface JobInput {
   jobId: string;
+  /** The job file, absolute (a worker loads the job from it to judge through batches, `judge.batch`). */
+  jobFile?: string;
+  /** `judge.batch`: seconds between polls of an open batch (default 30; ASSAY_JUDGE_BATCH_POLL_SECONDS). */
+  batchPollSeconds?: number;
   resultsDir: string;
   benchmark: TrialInput['benchmark'];
   taskIds: string[];

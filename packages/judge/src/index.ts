@@ -53,3 +53,4 @@ export {
   type TurnBook,
 } from './batched-turns.js';
 export { runBatchRounds, type BatchRound } from './run-batch-rounds.js';
+export { awaitingBatchJudge, AWAITING_BATCH } from './awaiting-batch-judge.js';

@@ -15,6 +15,7 @@ export const messages = {
   maxSteps: (steps: number) => `the judge used its ${steps} steps without submitting a verdict`,
   cancelled: () => 'judging was cancelled',
   deferred: () => 'a judge turn waits for its batch',
+  awaitingBatch: () => "awaiting the job's batch judging (judge.batch): decided once every unit has run",
   batchFailed: (kind: string, error: string) => `the batched judge turn ${kind}: ${error}`,
   toolUnknown: (name: string) => `unknown tool "${name}"`,
   toolArgs: (name: string, detail: string) => `invalid arguments for ${name}: ${detail}`,

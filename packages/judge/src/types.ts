@@ -56,7 +56,8 @@ export type UnjudgedReason =
   | 'timeout'
   | 'max-steps'
   | 'cancelled'
-  | 'no-judge';
+  | 'no-judge'
+  | 'awaiting-batch';
 
 export interface JudgeVerdict {
   itemId: string;

@@ -8,6 +8,7 @@ import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type WorkflowH
 import type { LoadedJob } from '@assay/benchmark';
 import { TASK_QUEUE } from '@assay/workflows/definitions';
 import {
+  JUDGE_BATCH_MAX_ROUNDS,
   judgeBatchStateQuery,
   judgeBatchWorkflowId,
   type JudgeBatchInput,
@@ -23,9 +24,6 @@ import { messages } from '../messages.js';
 import { repoRoot } from '../repo-root.js';
 import { connectChecked } from '../temporal-target.js';
 import { openJudging, printResults, type JudgeOptions, type NamedSetup, type SetupResult } from './judge-command.js';
-
-/** Rounds before the workflow gives up: more than any session's steps times its attempts and fallbacks. */
-const MAX_ROUNDS = 200;
 
 export async function judgeBatchCommand(file: string, opts: JudgeOptions): Promise<void> {
   const { job, setups, concurrency } = await openJudging(file, opts);
@@ -60,7 +58,7 @@ export async function judgeBatchCommand(file: string, opts: JudgeOptions): Promi
         concurrency,
         pollSeconds,
         heartbeatSeconds: Number(process.env.ASSAY_HEARTBEAT_SECONDS ?? 30),
-        maxRounds: MAX_ROUNDS,
+        maxRounds: JUDGE_BATCH_MAX_ROUNDS,
       };
       const handle = await client.workflow.start<typeof judgeBatchWorkflow>('judgeBatchWorkflow', {
         workflowId: judgeBatchWorkflowId(job.spec.id, named.name),

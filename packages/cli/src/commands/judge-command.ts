@@ -67,7 +67,8 @@ export async function judgeCommand(file: string, opts: JudgeOptions): Promise<vo
   if (!opts.batch && opts.pollSeconds !== undefined)
     throw new CliError(messages.batchOptionWithoutBatch('--poll-seconds'));
   if (!opts.batch && opts.worker === false) throw new CliError(messages.batchOptionWithoutBatch('--no-worker'));
-  if (opts.batch) {
+  // A setup that says `batch: true` is judged through batches as with --batch.
+  if (opts.batch || (await loadSetups(opts.judge, opts.name)).some((s) => s.setup.batch)) {
     const { judgeBatchCommand } = await import('./judge-batch-command.js');
     return judgeBatchCommand(file, opts);
   }

@@ -7,6 +7,7 @@ import type { ExtractionCache, ParserPool } from '@assay/evidence';
 import { PAGES_PREFIX, isRemoteLocation, openResultsStore, scratchRootOf } from '@assay/results';
 import type { JudgeSetup } from '@assay/core';
 import {
+  awaitingBatchJudge,
   createJudge,
   createJudgeModel,
   withSingleFlight,
@@ -35,6 +36,7 @@ export function createJudgeFactory(opts: {
   const extraction = opts.extraction ?? sharedExtractionCache();
   return (setup, { resultsDir }) => {
     if (setup.mode === 'checks-only') return null;
+    if (setup.batch) return awaitingBatchJudge;
     return createJudge({
       setup,
       model: opts.model ? opts.model(setup) : createJudgeModel(setup, { env: process.env }),

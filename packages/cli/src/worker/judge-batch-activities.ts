@@ -9,6 +9,7 @@ import { batchPriceOf, type JudgeSetup } from '@assay/core';
 import { createExtractionCache, type ParserPool } from '@assay/evidence';
 import {
   createBatchedTurnModel,
+  AWAITING_BATCH,
   createTurnBook,
   isBatchFailure,
   judgeCost,
@@ -60,14 +61,26 @@ export function createJudgeBatchActivities(deps: JudgeBatchDeps) {
   } satisfies JudgeBatchActivities;
 }
 
-const runFolder = (r: Pick<RoundRef, 'run'>) => `batches/${r.run}`;
+// In place (a live job's `judge.batch`), beside the job's own records; else in the judge folder.
+const runFolder = (r: Pick<RoundRef, 'run' | 'inPlace'>) => `${r.inPlace ? 'judge-batches' : 'batches'}/${r.run}`;
 const roundFolder = (r: RoundRef) => `${runFolder(r)}/round-${String(r.round).padStart(4, '0')}`;
 
-/** The judge folder of the round's job and name (a scoped results store). */
+/** Where the round's records go: the job's own results (in place), or its judge folder for the name. */
 function judgeFolder(deps: JudgeBatchDeps, r: RoundRef) {
   const job = loadJobOrFail(r.jobFile, deps.root);
   const store = openResultsStore(job.resultsDir);
-  return { job, store, out: store.scoped(judgeRootKey(r.name)) };
+  return { job, store, out: r.inPlace ? store : store.scoped(judgeRootKey(r.name)) };
+}
+
+/** In place, only what the live run left awaiting the batch: a record judged already keeps its verdicts. */
+function awaitsBatch(record: unknown): boolean {
+  const r = record as { verdicts?: unknown; checkpoints?: { verdicts?: unknown }[]; final?: { verdicts?: unknown } };
+  const lists = [r.verdicts, r.final?.verdicts, ...(r.checkpoints ?? []).map((c) => c.verdicts)];
+  return lists.some(
+    (l) =>
+      Array.isArray(l) &&
+      l.some((v: { judge?: { unjudgedReason?: unknown } }) => v.judge?.unjudgedReason === AWAITING_BATCH),
+  );
 }
 
 async function collectJudgeTurns(deps: JudgeBatchDeps, input: RoundRef & { concurrency: number }) {
@@ -98,24 +111,26 @@ async function collectJudgeTurns(deps: JudgeBatchDeps, input: RoundRef & { concu
   });
   const tools = {
     evidence: createEvidenceTools(deps.parsers, extraction),
-    judge: judgeFor(input.setup, { resultsDir: job.resultsDir }),
+    // The live model's setup: `batch` would make it the judge that leaves everything awaiting the batch.
+    judge: judgeFor({ ...input.setup, batch: false }, { resultsDir: job.resultsDir }),
   };
-  const base = rejudgingOf(job, { store, name: input.name, setup: input.setup, tools });
+  const base = rejudgingOf(job, { store, out, name: input.name, setup: input.setup, tools });
   scratch = base.scratch;
   const waiting = (dir: string) => {
     const rel = path.relative(scratch, dir);
     return waitingDirs.some((s) => s === rel || s.startsWith(`${rel}${path.sep}`));
   };
   const ctx = { ...base, print: deps.log, keep: (dir: string) => !waiting(dir) };
+  const mine = <R>(rs: R[]) => (input.inPlace ? rs.filter(awaitsBatch) : rs);
   const records = {
-    trials: await readTrialRecords(store, { problems: [] }),
-    projects: await readProjectRecords(store, { problems: [] }),
+    trials: mine(await readTrialRecords(store, { problems: [] })),
+    projects: mine(await readProjectRecords(store, { problems: [] })),
   };
   const kept = await rejudgeRecords(ctx, records, input.concurrency);
   const written = kept.trials.length + kept.projects.length;
   if (book.deferred.size === 0 && waitingDirs.length === 0) {
     for (const h of held) await h.commit();
-    await finishRejudging(ctx, job);
+    if (!input.inPlace) await finishRejudging(ctx, job);
     await out.putJson(`${runFolder(input)}/cost.json`, sumJudgeCosts(costs));
     return { deferred: 0, written };
   }
