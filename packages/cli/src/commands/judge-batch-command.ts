@@ -137,6 +137,7 @@ async function readSetupResult(job: LoadedJob, named: NamedSetup, outcome: Judge
     projects: await readProjectRecords(out, { problems: [] }),
     cost,
     outDir: out.location,
-    evidence: { parsed: 0, reused: 0 },
+    // Parsed by the worker's rounds, which do not count it: not shown rather than shown as 0.
+    evidence: null,
   };
 }

@@ -34,8 +34,8 @@ export interface SetupResult {
   projects: ProjectRecord[];
   cost: JudgeCost;
   outDir: string;
-  /** Files whose evidence was parsed for this setup, and served from the extraction cache. */
-  evidence: { parsed: number; reused: number };
+  /** Files whose evidence was parsed for this setup, and served from the extraction cache (null: not counted). */
+  evidence: { parsed: number; reused: number } | null;
 }
 
 export interface JudgeOptions {
@@ -157,7 +157,7 @@ export function printResults(
     if (v.summary.length > 0) console.log(`\n${renderSummaryTable(v.summary)}\n`);
     if (v.projects.length > 0) console.log(`\n${renderProjectTable(v.projects)}\n`);
     console.log(`Judge cost (kept apart from agent cost): ${JSON.stringify(v.judgeCost)}`);
-    console.log(`Evidence: ${v.evidence.parsed} files parsed, ${v.evidence.reused} reused`);
+    if (v.evidence) console.log(`Evidence: ${v.evidence.parsed} files parsed, ${v.evidence.reused} reused`);
     console.log(`Re-judged records: ${v.resultsDir}`);
   }
 }

@@ -1,7 +1,8 @@
 // The activities of batch judging (workflows/src/judge-batch-workflow.ts), over clients the worker
 // injects: the setup's provider batch client and its live model's identity. A round's files are in the
-// judge folder, batches/<run>/round-<n>/: turns.jsonl (what collect deferred), batch.json (the batch
-// id, stored as soon as the provider answers) and answers.jsonl (one answer or failure per turn).
+// judge folder's batches/<run>/round-<n>/ (a live job's `judge.batch`: the results' judge-batches/<run>/...):
+// turns.jsonl (what collect deferred), batch.json (the batch id, stored as soon as the provider answers)
+// and answers.jsonl (one answer or failure per turn).
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { holdForFaultInjection } from '@assay/activities';
@@ -52,12 +53,13 @@ export interface JudgeBatchDeps {
   faults?: Record<string, number>;
 }
 
+type InputOf<K extends keyof JudgeBatchActivities> = Parameters<JudgeBatchActivities[K]>[0];
+
 export function createJudgeBatchActivities(deps: JudgeBatchDeps) {
   return {
-    collectJudgeTurns: (input: Parameters<JudgeBatchActivities['collectJudgeTurns']>[0]) =>
-      collectJudgeTurns(deps, input),
-    submitJudgeBatch: (input: Parameters<JudgeBatchActivities['submitJudgeBatch']>[0]) => submitJudgeBatch(deps, input),
-    awaitJudgeBatch: (input: Parameters<JudgeBatchActivities['awaitJudgeBatch']>[0]) => awaitJudgeBatch(deps, input),
+    collectJudgeTurns: (input: InputOf<'collectJudgeTurns'>) => collectJudgeTurns(deps, input),
+    submitJudgeBatch: (input: InputOf<'submitJudgeBatch'>) => submitJudgeBatch(deps, input),
+    awaitJudgeBatch: (input: InputOf<'awaitJudgeBatch'>) => awaitJudgeBatch(deps, input),
   } satisfies JudgeBatchActivities;
 }
 
